@@ -1,0 +1,3 @@
+from cuelog.cli import main
+
+main()

@@ -1,0 +1,137 @@
+"""The scoreboard side of a replay, shared by every discipline.
+
+An engine decides what a stroke is worth under the rules; the ledger keeps the score
+the rules give, the visits and the breaks, and checks each recorded scoreboard against
+it. Comparing *movements* of the scoreboard, not totals, means an error is reported on
+the stroke that made it and not again on every stroke after it (FORMAT.md section 7).
+"""
+
+from __future__ import annotations
+
+from cuelog.replay.model import SCORE_MISMATCH, Break, Finding
+
+_INDEX = {"A": 0, "B": 1}
+
+
+class Ledger:
+    """Official score, recorded score, visits and breaks of one frame."""
+
+    __slots__ = ("official", "recorded", "visits", "breaks", "visit_id", "_visitor", "_run", "_run_from", "_run_to")
+
+    def __init__(self) -> None:
+        self.official = [0, 0]
+        self.recorded: list[int] | None = None
+        self.visits = [0, 0]
+        self.breaks: list[Break] = []
+        self.visit_id = 0
+        self._visitor: str | None = None
+        self._run = 0
+        self._run_from = 0
+        self._run_to = 0
+
+    # -- visits and breaks -------------------------------------------------------------
+
+    def _begin_visit(self, side: str) -> None:
+        self._close_break()
+        self._visitor = side
+        self.visits[_INDEX[side]] += 1
+        self.visit_id += 1
+
+    def _close_break(self) -> None:
+        if self._visitor is not None and self._run > 0:
+            self.breaks.append(Break(self._visitor, self._run, self._run_from, self._run_to))
+        self._run = 0
+
+    def end_visit(self) -> None:
+        """The turn ends (S2 R5): the next stroke, by either side, opens a new visit."""
+        self._close_break()
+        self._visitor = None
+
+    def current_break(self) -> int:
+        """Points of the break in progress."""
+        return self._run
+
+    # -- scoring -----------------------------------------------------------------------
+
+    def stroke(
+        self,
+        n: int,
+        striker: str,
+        scored: int,
+        penalty: int,
+        recorded: list[int] | None,
+        *,
+        explained: bool = False,
+        break_points: int | None = None,
+        rule: str = "S3 R1",
+    ) -> Finding | None:
+        """Book one stroke: ``scored`` to the striker, ``penalty`` to the opponent.
+
+        ``recorded`` is the scoreboard after the stroke as recorded (``None``: unknown).
+        ``explained`` says another finding of this stroke already accounts for any
+        difference, so no ``score_mismatch`` is raised (each discrepancy once).
+        ``break_points`` is what the stroke adds to the break when it differs from
+        ``scored`` (billiards: the break keeps points the game target does not count).
+        ``rule`` is the citation of a ``score_mismatch`` (the discipline's scoring rule).
+        Returns the ``score_mismatch`` finding, if any.
+        """
+        if self._visitor != striker:
+            self._begin_visit(striker)
+        i = _INDEX[striker]
+        before = (self.official[0], self.official[1])
+        self.official[i] += scored
+        self.official[1 - i] += penalty
+        add = scored if break_points is None else break_points
+        if add > 0:
+            if self._run == 0:
+                self._run_from = n
+            self._run += add
+            self._run_to = n
+        if penalty > 0:
+            # A foul ends the break (S3 R10(e): points before the foul count).
+            self._close_break()
+        return self._check(n, striker, before, recorded, explained, rule)
+
+    def award(self, n: int, side: str, points: int, recorded: list[int] | None = None) -> None:
+        """Points given to ``side`` outside a stroke (a penalty for a foul with no stroke)."""
+        self.official[_INDEX[side]] += points
+        if recorded is not None:
+            self.recorded = list(recorded)
+
+    def _check(
+        self,
+        n: int,
+        striker: str,
+        before: tuple[int, int],
+        recorded: list[int] | None,
+        explained: bool,
+        rule: str,
+    ) -> Finding | None:
+        previous = self.recorded
+        if recorded is None:
+            return None
+        self.recorded = list(recorded)
+        if previous is None:
+            # The first known scoreboard: compare against the official score before it.
+            previous = [before[0], before[1]]
+        due = (self.official[0] - before[0], self.official[1] - before[1])
+        moved = (recorded[0] - previous[0], recorded[1] - previous[1])
+        if due == moved or explained:
+            return None
+        diff = abs(moved[0] - due[0]) + abs(moved[1] - due[1])
+        return Finding(
+            n,
+            SCORE_MISMATCH,
+            rule,
+            striker,
+            diff,
+            f"scoreboard moved by {list(moved)} but the rules give {list(due)}",
+        )
+
+    def score(self) -> tuple[int, int]:
+        return (self.official[0], self.official[1])
+
+    def close(self) -> None:
+        """End of frame: the break in progress is complete."""
+        self._close_break()
+        self._visitor = None

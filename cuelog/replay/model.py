@@ -1,0 +1,139 @@
+"""What a replay gives back: findings, breaks, per-stroke outcomes, frame and match results.
+
+These are the output contract of FORMAT.md section 7. Every engine produces them; the
+command line, the DuckDB store, the reports and the simulator read them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Final
+
+# The finding kinds of FORMAT.md section 7, in the order the table lists them.
+CONDONED_FOUL: Final = "condoned_foul"
+UNSUPPORTED_FOUL: Final = "unsupported_foul"
+PENALTY_VALUE: Final = "penalty_value"
+SCORE_MISMATCH: Final = "score_mismatch"
+RESPOT_MISSING: Final = "respot_missing"
+RESPOT_WRONG_SPOT: Final = "respot_wrong_spot"
+RESPOT_IN_ERROR: Final = "respot_in_error"
+WRONG_STRIKER: Final = "wrong_striker"
+FREE_BALL_ERROR: Final = "free_ball_error"
+MISS_ERROR: Final = "miss_error"
+FRAME_END_ERROR: Final = "frame_end_error"
+TIME_FOUL_UNCALLED: Final = "time_foul_uncalled"
+TIME_FOUL_ERROR: Final = "time_foul_error"
+LIMIT_EXCEEDED: Final = "limit_exceeded"
+INVALID_RECORD: Final = "invalid_record"
+
+FINDING_KINDS: Final = (
+    CONDONED_FOUL,
+    UNSUPPORTED_FOUL,
+    PENALTY_VALUE,
+    SCORE_MISMATCH,
+    RESPOT_MISSING,
+    RESPOT_WRONG_SPOT,
+    RESPOT_IN_ERROR,
+    WRONG_STRIKER,
+    FREE_BALL_ERROR,
+    MISS_ERROR,
+    FRAME_END_ERROR,
+    TIME_FOUL_UNCALLED,
+    TIME_FOUL_ERROR,
+    LIMIT_EXCEEDED,
+    INVALID_RECORD,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One place where the recorded calls disagree with the rules.
+
+    ``n`` is the stroke (or, for an event, the ``after`` stroke); ``side`` the side the
+    discrepancy concerns (the offender for a foul); ``points`` what is at stake.
+    """
+
+    n: int
+    kind: str
+    rule: str
+    side: str | None
+    points: int
+    message: str
+
+    def sort_key(self) -> tuple[int, int, str, str]:
+        return (self.n, FINDING_KINDS.index(self.kind), self.rule, self.message)
+
+
+@dataclass(frozen=True, slots=True)
+class Break:
+    """A break (S2 R8): points scored by one side in one visit, strokes ``from``..``to``."""
+
+    side: str
+    points: int
+    from_: int
+    to: int
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What the rules make of one stroke: the *due* call and its effect.
+
+    The simulator uses these to write correct calls; the store writes one row per stroke
+    for the reports.
+    """
+
+    n: int
+    striker: str
+    scored: int
+    """Points the striker scored with this stroke under the rules (0 in a foul stroke)."""
+    penalty: int
+    """Penalty points due to the opponent (0 when the stroke is not a foul)."""
+    foul: bool
+    """The facts show a foul."""
+    reasons: tuple[str, ...] = ()
+    """Stable codes of every foul the facts show (the penalty is the highest, S3 R10(g))."""
+    ball_on: str | None = None
+    """The ball on when the stroke was played (``red``, a colour, ``colour`` for any colour)."""
+    miss: bool = False
+    """FOUL AND A MISS is due (snooker S3 R14) or a billiards miss (S2 R16)."""
+    free_ball: bool = False
+    """FREE BALL is due for the incoming player (S3 R12)."""
+    respots: tuple[tuple[str, str], ...] = ()
+    """Balls the rules spot after the stroke: ``(ball, spot)``."""
+    turn_ends: bool = False
+    next_striker: str | None = None
+    score: tuple[int, int] = (0, 0)
+    """The score the rules give after the stroke, calls as made."""
+    break_id: int | None = None
+    visit_id: int = 0
+    frame_over: bool = False
+    winner: str | None = None
+
+
+@dataclass(slots=True)
+class FrameResult:
+    """The replay of one frame."""
+
+    frame: int
+    score: tuple[int, int]
+    recorded: tuple[int, int] | None
+    winner: str | None
+    breaks: list[Break] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    outcomes: list[Outcome] = field(default_factory=list)
+    visits: tuple[int, int] = (0, 0)
+    """Visits (turns at the table, S2 R5/R6) per side: points per visit is the billiards average."""
+    recorded_winner: str | None = None
+    end_reason: str | None = None
+
+
+@dataclass(slots=True)
+class MatchResult:
+    """The replay of one match."""
+
+    match: str
+    rules: str
+    sides: dict[str, str]
+    frames: list[FrameResult] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    """Findings that belong to no frame (e.g. an unknown record before the first frame)."""

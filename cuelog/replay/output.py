@@ -1,0 +1,63 @@
+"""The replay output document of FORMAT.md section 7 (``cuelog-replay/1``).
+
+Built from plain dicts in a fixed key order and dumped with fixed separators, so the
+same results give the same bytes on any machine.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from cuelog.replay.model import Break, Finding, FrameResult, MatchResult
+
+FORMAT = "cuelog-replay/1"
+
+
+def finding_doc(f: Finding) -> dict[str, Any]:
+    return {"n": f.n, "kind": f.kind, "rule": f.rule, "side": f.side, "points": f.points, "message": f.message}
+
+
+def break_doc(b: Break) -> dict[str, Any]:
+    return {"side": b.side, "points": b.points, "from": b.from_, "to": b.to}
+
+
+def frame_doc(fr: FrameResult) -> dict[str, Any]:
+    return {
+        "frame": fr.frame,
+        "score": list(fr.score),
+        "recorded": list(fr.recorded) if fr.recorded is not None else None,
+        "winner": fr.winner,
+        "breaks": [break_doc(b) for b in fr.breaks],
+        "findings": [finding_doc(f) for f in sorted(fr.findings, key=Finding.sort_key)],
+    }
+
+
+def match_doc(m: MatchResult) -> dict[str, Any]:
+    doc: dict[str, Any] = {
+        "match": m.match,
+        "rules": m.rules,
+        "frames": [frame_doc(fr) for fr in sorted(m.frames, key=lambda fr: fr.frame)],
+    }
+    if m.findings:
+        doc["findings"] = [finding_doc(f) for f in sorted(m.findings, key=Finding.sort_key)]
+    return doc
+
+
+def document(results: Iterable[MatchResult], engine: str) -> dict[str, Any]:
+    """The whole replay document, matches sorted by id."""
+    return {
+        "format": FORMAT,
+        "engine": engine,
+        "matches": [match_doc(m) for m in sorted(results, key=lambda m: m.match)],
+    }
+
+
+def dumps(doc: dict[str, Any]) -> str:
+    """Deterministic JSON text of a document."""
+    return json.dumps(doc, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+def count_findings(results: Iterable[MatchResult]) -> int:
+    return sum(len(m.findings) + sum(len(fr.findings) for fr in m.frames) for m in results)

@@ -1,0 +1,196 @@
+"""The cuelog/1 record types (FORMAT.md section 4).
+
+One canonical event model: every reader produces these, every engine consumes them.
+They are immutable msgspec structs, decoded straight from JSON. A field that is absent
+or ``null`` in the log is ``None`` here and means *unknown* (FORMAT.md 1.2); an empty
+list is a fact.
+
+JSON names that are Python keywords or clash with builtins are renamed: ``break`` is
+``break_``. Unknown JSON fields are accepted and ignored, so newer writers stay readable.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, TypeAlias
+
+import msgspec
+
+Side: TypeAlias = Literal["A", "B"]
+"""A side of the match: ``"A"`` or ``"B"``."""
+
+
+def other(side: str) -> str:
+    """The opponent of ``side``."""
+    return "B" if side == "A" else "A"
+
+
+class Cushions(msgspec.Struct, frozen=True, omit_defaults=True, forbid_unknown_fields=False):
+    """Cushion facts of a stroke."""
+
+    objects: int | None = None
+    after_contact: bool | None = None
+    cue_first: bool | None = None
+
+
+class Infringement(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A referee-judged fact with no ball physics (FORMAT.md stroke ``infringements``)."""
+
+    code: str
+    ball: str | None = None
+
+
+class Call(msgspec.Struct, frozen=True, omit_defaults=True):
+    """The referee's call on a stroke. ``None`` in a stroke means no foul was called."""
+
+    foul: bool = False
+    points: int | None = None
+    miss: bool = False
+    free_ball: bool = False
+    reason: str | None = None
+    visits: int | None = None
+    ball_in_hand: bool | None = None
+    loss_of_frame: bool | None = None
+
+
+class Respot(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A ball placed on the table by the referee: on a named spot or at coordinates."""
+
+    ball: str
+    spot: str | None = None
+    x: float | None = None
+    y: float | None = None
+
+
+class Match(msgspec.Struct, frozen=True, omit_defaults=True, tag="match", tag_field="type"):
+    """Opens a match; every following record belongs to it until the next match."""
+
+    format: str
+    match: str
+    rules: str
+    sides: dict[str, str]
+    best_of: int | None = None
+    event: str | None = None
+    date: str | None = None
+    venue: str | None = None
+    table: str | None = None
+    referee: str | None = None
+    reds: int | None = None
+    aggregate: bool | None = None
+    target: int | None = None
+    time_limit_s: float | None = None
+    cue_balls: dict[str, str] | None = None
+    baulk_line: bool | None = None
+    table_mm: list[float] | None = None
+    players: dict[str, list[str]] | None = None
+
+
+class Frame(msgspec.Struct, frozen=True, omit_defaults=True, tag="frame", tag_field="type"):
+    """Opens a frame (a billiards game, a pool rack)."""
+
+    frame: int
+    breaker: str | None = None
+    t: str | None = None
+    reds: int | None = None
+    positions: list[tuple[str, float, float]] | None = None
+
+
+class Stroke(msgspec.Struct, frozen=True, omit_defaults=True, tag="stroke", tag_field="type", rename={"break_": "break"}):
+    """One stroke: facts (what the balls did) and calls (what the officials did)."""
+
+    frame: int
+    n: int
+    striker: str
+    first: list[str]
+    potted: list[str]
+    t: str | None = None
+    then: list[str] | None = None
+    pockets: list[str] | None = None
+    off_table: list[str] | None = None
+    cushions: Cushions | None = None
+    nominated: str | None = None
+    pocket_called: str | None = None
+    placement: str | None = None
+    crossed_baulk: bool | None = None
+    push_out: bool | None = None
+    infringements: list[Infringement] | None = None
+    positions: list[tuple[str, float, float]] | None = None
+    call: Call | None = None
+    respots: list[Respot] | None = None
+    score: list[int] | None = None
+    break_: int | None = None
+
+
+class Choice(msgspec.Struct, frozen=True, omit_defaults=True, tag="choice", tag_field="type"):
+    """What the incoming player chose after a foul, a push out or a bad break."""
+
+    frame: int
+    after: int
+    side: str
+    option: str
+    nominated: str | None = None
+
+
+class Event(msgspec.Struct, frozen=True, omit_defaults=True, tag="event", tag_field="type"):
+    """Everything that is not a stroke: concessions, claims, awards, warnings, ..."""
+
+    frame: int
+    after: int
+    kind: str
+    side: str | None = None
+    reason: str | None = None
+    code: str | None = None
+    ball: str | None = None
+    points: int | None = None
+    call: str | None = None
+    spot: str | None = None
+    remove: bool | None = None
+    group: str | None = None
+
+
+class FrameEnd(msgspec.Struct, frozen=True, omit_defaults=True, tag="frame_end", tag_field="type"):
+    """The result of a frame as recorded."""
+
+    frame: int
+    winner: str | None = None
+    score: list[int] | None = None
+    reason: str | None = None
+
+
+class Clock(msgspec.Struct, frozen=True, omit_defaults=True, tag="clock", tag_field="type"):
+    """A shot-clock reading already aligned to a stroke."""
+
+    frame: int
+    n: int
+    limit_s: float | None = None
+    elapsed_s: float | None = None
+    paused_s: float | None = None
+
+
+Record: TypeAlias = Match | Frame | Stroke | Choice | Event | FrameEnd | Clock
+"""Any cuelog/1 record."""
+
+FrameRecord: TypeAlias = Stroke | Choice | Event | FrameEnd | Clock
+"""A record that belongs to a frame."""
+
+RECORD_TYPES: dict[str, type[Record]] = {
+    "match": Match,
+    "frame": Frame,
+    "stroke": Stroke,
+    "choice": Choice,
+    "event": Event,
+    "frame_end": FrameEnd,
+    "clock": Clock,
+}
+
+_decoder: msgspec.json.Decoder[Record] = msgspec.json.Decoder(Record)
+_encoder = msgspec.json.Encoder()
+
+
+def decode(line: bytes | str) -> Record:
+    """Decode one JSON line into its record. Raises ``msgspec.ValidationError``/``DecodeError``."""
+    return _decoder.decode(line)
+
+
+def encode(record: Record) -> bytes:
+    """Encode a record as compact JSON (absent fields left out)."""
+    return _encoder.encode(record)
