@@ -31,7 +31,9 @@ def print_human(results: list[MatchResult], console: Console) -> None:
         console.print(f"[bold]{m.match}[/]  {m.rules}  {m.sides.get('A', 'A')} v {m.sides.get('B', 'B')}")
         for fr in m.frames:
             rec = "-" if fr.recorded is None else f"{fr.recorded[0]}-{fr.recorded[1]}"
-            console.print(f"  frame {fr.frame}: rules {fr.score[0]}-{fr.score[1]}, recorded {rec}, winner {fr.winner or '-'}")
+            console.print(
+                f"  frame {fr.frame}: rules {fr.score[0]}-{fr.score[1]}, recorded {rec}, winner {fr.winner or '-'}"
+            )
             if fr.findings:
                 t = Table("stroke", "kind", "rule", "side", "points", "message", box=None, padding=(0, 1))
                 for f in sorted(fr.findings, key=lambda f: f.sort_key()):

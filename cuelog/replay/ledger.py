@@ -16,7 +16,7 @@ _INDEX = {"A": 0, "B": 1}
 class Ledger:
     """Official score, recorded score, visits and breaks of one frame."""
 
-    __slots__ = ("official", "recorded", "visits", "breaks", "visit_id", "_visitor", "_run", "_run_from", "_run_to")
+    __slots__ = ("_run", "_run_from", "_run_to", "_visitor", "breaks", "official", "recorded", "visit_id", "visits")
 
     def __init__(self) -> None:
         self.official = [0, 0]
