@@ -11,6 +11,7 @@ from rich.console import Console
 
 from cuelog.cli.common import EXIT_FINDINGS, EXIT_OK, fail
 from cuelog.replay import NoEngine, UnknownRuleset
+from cuelog.replay.model import FINDING_KINDS
 from cuelog.replay.rulesets import ruleset
 from cuelog.simulate import SeasonConfig, simulate_season
 from cuelog.simulate.check import check_dir
@@ -28,6 +29,9 @@ def simulate(
     best_of: int | None = typer.Option(None, "--best-of", min=1, help="Frames per match (snooker default 7)."),
     reds: int | None = typer.Option(None, "--reds", min=0, max=15, help="Snooker reds per frame (0: random 3-15)."),
     target: int | None = typer.Option(None, "--target", min=1, help="Billiards game target in points."),
+    kinds: str | None = typer.Option(
+        None, "--kinds", help="Comma-separated finding kinds to inject (default: every kind the discipline offers)."
+    ),
     workers: int = typer.Option(1, "--workers", min=1, help="Processes to simulate with (same output)."),
     check: bool = typer.Option(False, "--check", help="Replay what was written and print recall and precision."),
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
@@ -45,7 +49,13 @@ def simulate(
         fail(str(exc))
     if rules not in SUPPORTED:
         fail(f"cuelog simulate knows {', '.join(SUPPORTED)}; not {rules!r}")
-    config = SeasonConfig(rules, matches, seed, errors, best_of=best_of, reds=reds, target=target)
+    chosen: frozenset[str] | None = None
+    if kinds is not None:
+        chosen = frozenset(k.strip() for k in kinds.split(",") if k.strip())
+        unknown = sorted(chosen - set(FINDING_KINDS))
+        if unknown:
+            fail(f"--kinds: unknown kind(s) {', '.join(unknown)}; expected from: {', '.join(FINDING_KINDS)}")
+    config = SeasonConfig(rules, matches, seed, errors, best_of=best_of, reds=reds, target=target, kinds=chosen)
     try:
         stats = write_season(out, simulate_season(config, workers=workers))
     except NoEngine as exc:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from cuelog.replay.model import LIMIT_EXCEEDED
 from cuelog.schemas.records import Cushions, Infringement, Match, Stroke, other
 from cuelog.simulate.clock import MatchClock, iso
 from cuelog.simulate.players import Player, shot_seconds
@@ -27,9 +28,9 @@ MISTAKES = Mistakes(
 )
 DEFAULT_CUE_BALLS = {"A": "white", "B": "yellow"}
 _INDEX = {"A": 0, "B": 1}
-# Hazards and cannons a player allows in a row before changing the type of stroke: a
-# margin under the limits of fifteen and seventy-five.
-HAZARD_MARGIN = 12
+# Hazards and cannons a player makes in a row before changing the type of stroke: the
+# limits are fifteen hazards and seventy-five cannons (S3 R10, R11).
+HAZARD_LIMIT = 15
 CANNON_MARGIN = 60
 
 
@@ -83,9 +84,13 @@ def play_frame(
         potted: list[str] = []
         infringements = None
         cushions = Cushions(objects=1, after_contact=True, cue_first=False)
-        want_cannon = hazards >= HAZARD_MARGIN
+        want_cannon = hazards >= HAZARD_LIMIT
         want_hazard = cannons >= CANNON_MARGIN
-        if rng.random() < p:
+        force = None
+        if want_cannon and scribe.roll(LIMIT_EXCEEDED, 10.0):
+            # A sixteenth hazard the referee lets pass (S3 R11(b)).
+            want_cannon, force = False, LIMIT_EXCEEDED
+        if force is not None or (rng.random() < p and (theirs in layout.on or not want_cannon)):
             kinds = ["pot_red", "in_off_red"]
             weights = [5, 4]
             if theirs in layout.on:
@@ -93,7 +98,7 @@ def play_frame(
                 weights += [6, 1, 1, 1]
             if want_cannon and theirs in layout.on:
                 kinds, weights = ["cannon"], [1]
-            elif want_hazard:
+            elif want_hazard or force is not None:
                 kinds, weights = ["pot_red"], [1]
             kind = rng.choices(kinds, weights)[0]
             if kind == "pot_red":
@@ -127,7 +132,7 @@ def play_frame(
             infringements=infringements,
             t=iso(clock.shot(shot_seconds(rng, player, layout.in_hand))),
         )
-        written = scribe.stroke(facts)
+        written = scribe.stroke(facts, force=force, cue=mine)
         rec, out = written.record, written.outcome
         fouled = rec.call is not None and rec.call.foul
         for b in rec.potted:

@@ -100,7 +100,7 @@ class Player:
 
 # Tier -> (pot, position, safety, escape, discipline, pace) centres; players vary around them.
 TIERS: dict[str, tuple[float, float, float, float, float, float]] = {
-    "pro": (0.962, 0.83, 0.78, 0.80, 0.992, 22.0),
+    "pro": (0.955, 0.80, 0.78, 0.80, 0.992, 22.0),
     "amateur": (0.90, 0.64, 0.55, 0.62, 0.975, 26.0),
     "club": (0.80, 0.42, 0.35, 0.45, 0.95, 30.0),
 }

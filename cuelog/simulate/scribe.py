@@ -23,6 +23,7 @@ import msgspec
 from cuelog.replay.model import (
     CONDONED_FOUL,
     FREE_BALL_ERROR,
+    LIMIT_EXCEEDED,
     PENALTY_VALUE,
     RESPOT_IN_ERROR,
     RESPOT_MISSING,
@@ -108,6 +109,19 @@ class Scribe:
     n: int = 0
     check: bool = False
     """Fail loudly when the engine reports a finding the simulator did not inject."""
+    kinds: frozenset[str] | None = None
+    """The kinds of error to inject (None: every kind)."""
+
+    def roll(self, kind: str, boost: float = 1.0) -> bool:
+        """Whether to make an error of ``kind`` where the play offers one (a rare chance,
+        like a claim or a sixteenth hazard, is taken ``boost`` times as often)."""
+        if self.rate <= 0 or (self.kinds is not None and kind not in self.kinds):
+            return False
+        return self.rng.random() < min(1.0, self.rate * boost)
+
+    def inject(self, kind: str, detail: str) -> None:
+        """Record an error made by an event after the last stroke (e.g. an invalid claim)."""
+        self.truth.append(Truth(self.match_id, self.frame, self.n, kind, detail))
 
     # -- strokes -----------------------------------------------------------------------
 
@@ -119,10 +133,13 @@ class Scribe:
         taking_free_ball: bool = False,
         allow_errors: bool = True,
         cue: str = "white",
+        force: str | None = None,
     ) -> Written:
         """Write one stroke. ``facts`` has its calls absent; ``free_ball`` is the referee's
         judgement that the incoming player is snookered after a foul (a positional fact);
-        ``taking_free_ball`` says the striker plays a free ball (its nominated ball)."""
+        ``taking_free_ball`` says the striker plays a free ball (its nominated ball);
+        ``force`` is an error the player model set up (a foul left uncalled whose kind is
+        more specific than ``condoned_foul``, e.g. ``limit_exceeded``)."""
         i = _INDEX[facts.striker]
         before = self.official
         due = as_made = self.oracle.due(self.state, facts)
@@ -143,16 +160,20 @@ class Scribe:
         error = None
         missing: tuple[str, ...] = ()
         extra: tuple[str, ...] = ()
-        if allow_errors and self.rate > 0 and not due.frame_over:
+        if force is not None:
+            error = force
+        elif allow_errors and self.rate > 0 and not due.frame_over:
             kinds = self._candidates(facts, due, taking_free_ball)
+            if self.kinds is not None:
+                kinds = [k for k in kinds if k in self.kinds]
             if kinds and self.rng.random() < self.rate:
                 error = self.rng.choice(kinds)
         detail = ""
-        if error == CONDONED_FOUL:
+        if error in (CONDONED_FOUL, LIMIT_EXCEEDED):
             call = None
             condoned = self.oracle.due(self.state, facts)
             moved = [condoned.score[0] - before[0], condoned.score[1] - before[1]]
-            detail = f"{due.penalty}-point foul not called"
+            detail = f"{due.penalty}-point foul ({', '.join(due.reasons)}) not called"
         elif error == PENALTY_VALUE:
             assert call is not None
             wrong = self.rng.choice([p for p in self.mistakes.penalties if p != due.penalty])
@@ -244,16 +265,16 @@ class Scribe:
     def choice(self, side: str, option: str, nominated: str | None = None) -> None:
         self._other(Choice(self.frame, self.n, side, option, nominated))
 
-    def event(self, kind: str, **fields: Any) -> Event:
+    def event(self, kind: str, expect: str | None = None, **fields: Any) -> Event:
         ev = Event(self.frame, self.n, kind, **fields)
-        self._other(ev)
+        self._other(ev, expect)
         return ev
 
-    def _other(self, record: FrameRecord) -> None:
+    def _other(self, record: FrameRecord, expect: str | None = None) -> None:
         self.state, _, findings = self.oracle.apply(self.state, record)
         self.records.append(record)
         if self.check:
-            self._expect(findings, None)
+            self._expect(findings, expect)
 
     def end(self, winner: str, reason: str) -> FrameEnd:
         rec = FrameEnd(self.frame, winner, list(self.scoreboard), reason)

@@ -47,6 +47,8 @@ class SeasonConfig:
     target: int | None = None
     prefix: str | None = None
     check: bool = False
+    kinds: frozenset[str] | None = None
+    """The kinds of officiating error to inject (None: every kind the discipline offers)."""
 
 
 @dataclass(slots=True)
@@ -142,6 +144,7 @@ def simulate_match(config: SeasonConfig, index: int, seed: int, players: list[Pl
             rng=err_rng,
             mistakes=gen.MISTAKES,
             check=config.check,
+            kinds=config.kinds,
         )
         winner = gen.play_frame(
             match=match, frame_no=frame_no, breaker=breaker, players=sides, rng=rng, scribe=scribe, clock=clock

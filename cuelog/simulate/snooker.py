@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, replace
 
+from cuelog.replay.model import FRAME_END_ERROR
 from cuelog.schemas.records import Cushions, Infringement, Match, Stroke, other
 from cuelog.simulate.clock import MatchClock, iso
 from cuelog.simulate.players import Player, next_difficulty, pot_chance, shot_seconds
@@ -130,7 +131,7 @@ def play_frame(
             cushions = Cushions(objects=2, after_contact=True, cue_first=False)
             next_sit = Situation(difficulty=0.5 + 0.45 * player.safety * rng.random())
         elif sit.snookered:
-            if rng.random() < 0.45 + 0.5 * player.escape:
+            if rng.random() < 0.3 + 0.5 * player.escape:
                 first = [target]
                 cushions = Cushions(objects=1, after_contact=True, cue_first=True)
                 next_sit = Situation(difficulty=rng.uniform(0.25, 0.95))
@@ -138,7 +139,7 @@ def play_frame(
                 first = _wrong_ball(rng, table, target)
                 next_sit = Situation(difficulty=rng.uniform(0.2, 0.8))
                 # The incoming player may be snookered in turn: FREE BALL (S3 R12).
-                snookered_after = rng.random() < 0.12 and len(table.colours) + table.reds > 2
+                snookered_after = rng.random() < 0.25 and len(table.colours) + table.reds > 2
         else:
             if sit.free_ball:
                 balls = [c for c in table.colours if c != on]
@@ -147,7 +148,7 @@ def play_frame(
                     nominated = target
                     taking_free_ball = True
             p = pot_chance(player, sit.difficulty)
-            attempt = p >= (0.55 if player.tier == "pro" else 0.35) or rng.random() < 0.15
+            attempt = p >= (0.62 if player.tier == "pro" else 0.4) or rng.random() < 0.12
             first = [target]
             if attempt:
                 if rng.random() < p:
@@ -159,7 +160,7 @@ def play_frame(
                         potted.append("white")  # in-off after the pot
                     next_sit = Situation(difficulty=next_difficulty(rng, player))
                 else:
-                    if rng.random() < 0.02:
+                    if rng.random() < 0.03:
                         potted = ["white"]
                     next_sit = Situation(difficulty=rng.uniform(0.1, 0.7))
             else:
@@ -245,6 +246,12 @@ def _concede_or_claim(rng: random.Random, scribe: Scribe, table: Table, striker:
         return other(striker)
     if table.reds == 0 and table.colours == ("black",) and lead > 7 and rng.random() < 0.6:
         scribe.event("claim", side=striker)
+        scribe.end(striker, "claim")
+        return striker
+    if table.reds == 0 and len(table.colours) > 1 and lead > 7 and scribe.roll(FRAME_END_ERROR, 5.0):
+        # An invalid claim: more than the black is left (S2 R1(b)); the referee accepts it.
+        scribe.inject(FRAME_END_ERROR, f"claim with {', '.join(table.colours)} on the table")
+        scribe.event("claim", expect=FRAME_END_ERROR, side=striker)
         scribe.end(striker, "claim")
         return striker
     return None
