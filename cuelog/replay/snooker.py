@@ -327,7 +327,7 @@ def new_frame(match: Match, frame: Frame, previous: FrameResult | None = None) -
         breaker: str | None = other(previous.breaker)
     else:
         breaker = frame.breaker
-    s = State(edition, frame.frame, breaker, reds)
+    s = State(edition, frame.frame, breaker, reds, phase=RED if reds > 0 else SEQUENCE)
     s.to_play = breaker
     return s
 
@@ -365,8 +365,11 @@ def _apply(s: State, record: FrameRecord) -> tuple[Outcome | None, list[Finding]
 
 
 def finish(state: State) -> FrameResult:
-    """The frame's result: official and recorded score, winner, breaks, findings."""
-    s = state
+    """The frame's result: official and recorded score, winner, breaks, findings.
+
+    The given state is left unchanged (the break in progress is closed on a copy).
+    """
+    s = state.copy()
     s.ledger.close()
     recorded: tuple[int, int] | None = None
     if s.recorded_end is not None and s.recorded_end.score is not None and len(s.recorded_end.score) == 2:
