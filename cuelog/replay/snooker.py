@@ -738,6 +738,7 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
 
     # Respots as recorded (S3 R7, R7(b), R7(d)) and the table as it really was.
     _respots(s, n, striker, st, due_spots)
+    _reds_back(s)
 
     # Frame end (S3 R4; S2 R1).
     if frame_ends:
@@ -1159,6 +1160,12 @@ def _event_foul(s: State, e: Event) -> None:
             s.respotted_black, s.colours, s.in_hand, s.to_play, s.foul = True, _BIT["black"], True, None, None
 
 
+def _reds_back(s: State) -> None:
+    """A Red spotted in error before the colours are touched puts Red back on (S3 R7(d)(ii))."""
+    if s.reds > 0 and s.phase == SEQUENCE and s.seq == 0:
+        s.phase = RED
+
+
 def _spot_correction(s: State, e: Event) -> None:
     ball = e.ball
     if ball is None:
@@ -1168,6 +1175,7 @@ def _spot_correction(s: State, e: Event) -> None:
             s.reds = max(0, s.reds - 1)
         else:
             s.reds += 1
+            _reds_back(s)
         return
     if ball not in _BIT:
         return
