@@ -1039,7 +1039,13 @@ def _event(s: State, e: Event) -> None:
         s.in_hand, s.foul, s.free_ball, s.turn_of = True, None, False, None
         return
     if s.over:
-        if kind in ("concede", "claim", "award", "foul", "time_foul"):
+        # The frame already ended (e.g. awarded under S2 R1(c)); a concession, claim or
+        # award that gives it to the same side only confirms it.
+        if kind in ("concede", "claim", "award") and e.side is not None:
+            winner = other(e.side) if kind == "concede" else e.side
+            if winner != s.winner:
+                _frame_over_stroke(s, n)
+        elif kind in ("foul", "time_foul"):
             _frame_over_stroke(s, n)
         return
     if kind == "foul" or kind == "time_foul":
