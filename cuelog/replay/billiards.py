@@ -1122,17 +1122,26 @@ def replay_frame(
         if isinstance(r, FrameEnd):
             end = r
         findings.extend(fs)
-    st.ledger.close()
-    recorded = st.ledger.recorded
+    result = finish(st, end)
+    result.findings = sorted(findings, key=Finding.sort_key)
+    result.outcomes = outcomes
+    return result
+
+
+def finish(state: State, end: FrameEnd | None = None) -> FrameResult:
+    """The result of a game from its final state (the break in progress is closed)."""
+    ledger = state.ledger.copy()
+    ledger.close()
+    recorded = ledger.recorded
     return FrameResult(
-        st.frame,
-        st.ledger.score(),
+        state.frame,
+        ledger.score(),
         (recorded[0], recorded[1]) if recorded is not None else None,
-        st.winner,
-        list(st.ledger.breaks),
-        sorted(findings, key=Finding.sort_key),
-        outcomes,
-        (st.ledger.visits[0], st.ledger.visits[1]),
+        state.winner,
+        list(ledger.breaks),
+        [],
+        [],
+        (ledger.visits[0], ledger.visits[1]),
         end.winner if end is not None else None,
-        st.end_reason,
+        state.end_reason,
     )
