@@ -89,24 +89,21 @@ def test_red_contacted_is_no_longer_spotted_s3_r9g() -> None:
 
 
 def test_fallback_to_spot_resets_the_count_s3_r9b_ii() -> None:
-    """Second lone pot from the Spot with Centre and Pyramid occupied: Spot, and the next lone
-    pot from it is the first of a new sequence (Spot again, not Centre)."""
+    """Second lone pot from the Spot with Centre and Pyramid occupied: the Red goes back on the
+    Spot and the count starts again: the next lone pot is the first of a new sequence."""
     busy = [at("white", "centre"), at("yellow", "pyramid")]
+    far = [("white", 300.0, 300.0), ("yellow", 1500.0, 1500.0)]
     result, outcomes = replay(
         stroke(1, "A", ["red"], placement="legal", score=[0, 0], positions=[("red", 889, 3245), ("white", 300, 300)]),
-        stroke(
-            2,
-            "B",
-            ["red"],
-            ["red"],
-            placement="legal",
-            respots=[("red", "spot")],
-            positions=[("white", 300, 300), ("yellow", 1500, 1500)],
-        ),
-        stroke(3, "B", ["red"], ["red"], respots=[("red", "spot")], positions=busy),
+        stroke(2, "B", ["red"], ["red"], placement="legal", respots=[("red", "spot")], positions=far),
+        stroke(3, "B", ["red"], ["red"], respots=[("red", "spot")], positions=far),
         stroke(4, "B", ["red"], ["red"], respots=[("red", "spot")], positions=busy),
+        stroke(5, "B", ["red"], ["red"], respots=[("red", "spot")], positions=far),
+        stroke(6, "B", ["red"], ["red"], respots=[("red", "centre")], positions=far),
     )
-    assert [o.respots for o in outcomes[1:]] == [(("red", "spot"),), (("red", "spot"),), (("red", "spot"),)]
+    # Due: stroke 4 the Centre, occupied as is the Pyramid, so the Spot; stroke 5 the Spot
+    # (first of a new sequence), stroke 6 the Centre.
+    assert [o.respots[0][1] for o in outcomes[1:]] == ["spot", "spot", "spot", "spot", "centre"]
     assert kinds(result) == []
 
 
