@@ -169,20 +169,6 @@ class Ledger:
             f"scoreboard moved by {list(moved)} but the rules give {list(due)}",
         )
 
-    def copy(self) -> Ledger:
-        """An independent copy (engines use it to apply a record without changing the original)."""
-        new = Ledger.__new__(Ledger)
-        new.official = list(self.official)
-        new.recorded = None if self.recorded is None else list(self.recorded)
-        new.visits = list(self.visits)
-        new.breaks = list(self.breaks)
-        new.visit_id = self.visit_id
-        new._visitor = self._visitor
-        new._run = self._run
-        new._run_from = self._run_from
-        new._run_to = self._run_to
-        return new
-
     def score(self) -> tuple[int, int]:
         return (self.official[0], self.official[1])
 
