@@ -168,7 +168,7 @@ def _headlines(con: Any) -> list[tuple[str, str]]:
 
 
 def _plots(con: Any, out: Path, worst: list[dict[str, Any]]) -> list[Path]:
-    from cuelog.analytics import plots
+    import cuelog.analytics.plots as plots
     from cuelog.analytics.reports import ReportError, load
 
     written: list[Path] = []
