@@ -97,9 +97,10 @@ def simulate_match(config: SeasonConfig, index: int, seed: int, players: list[Pl
     a, b = rng.sample(pool, 2)
     sides = {"A": a, "B": b}
     day, table_no = divmod(index, TABLES)
-    table = str(table_no + 1)
-    start = epoch_ms(2026, 9, 1, 13) + day * 86_400_000 + rng.randint(0, 600) * 1000
     prefix = config.prefix or rs.discipline
+    # Table names are unique to the season's venue: shot clocks are matched by table and time.
+    table = f"{prefix}-{table_no + 1}"
+    start = epoch_ms(2026, 9, 1, 13) + day * 86_400_000 + rng.randint(0, 600) * 1000
     match_id = f"{prefix}-{index + 1:05d}"
     extra: dict[str, object] = {}
     if rs.discipline == "snooker":
