@@ -104,37 +104,41 @@ def build_base(root: Path, strokes: int, workers: int) -> Base:
 
 
 def replicate(base: Base, size: int, dest: Path) -> tuple[list[Path], list[Path], int]:
-    """Copies of the base logs under new match ids (and their clocks on new days) until
-    ``size`` strokes are reached. Returns log files, clock files and the stroke count."""
-    dest.mkdir(parents=True)
+    """Copies of the base logs under new match ids, each copy on its own tables (with its
+    own shot-clock device files), until ``size`` strokes are reached. Returns log files,
+    clock files and the stroke count."""
+    (dest / "logs").mkdir(parents=True)
+    (dest / "clocks").mkdir()
     logs: list[Path] = []
     clocks: list[Path] = []
     total = 0
     copy = 0
-    clock_of = {p.stem: p for p in base.clocks}
     while total < size:
+        played: set[tuple[str, str]] = set()  # (table, date) of the matches in this copy
         for f, n in base.logs:
             if total >= size:
                 break
             text = f.read_text(encoding="utf-8")
             first, _, rest = text.partition("\n")
             match = json.loads(first)
-            mid = match["match"]
-            new_id = f"{mid}-c{copy:03d}" if copy else mid
-            match["match"] = new_id
-            # Each copy plays on its own table so its clock rows align with its own strokes.
-            table = f"{match.get('table', '1')}-c{copy:03d}" if copy else match.get("table", "1")
-            match["table"] = table
-            out = dest / f"{new_id}.jsonl"
+            table = match.get("table", "1")
+            played.add((table, match.get("date", "")))
+            if copy:
+                match["match"] = f"{match['match']}-c{copy:03d}"
+                match["table"] = f"{table}-c{copy:03d}"
+            out = dest / "logs" / f"{match['match']}.jsonl"
             out.write_text(json.dumps(match, separators=(",", ":")) + "\n" + rest, encoding="utf-8")
             logs.append(out)
-            src = clock_of.get(mid)
-            if src is not None:
-                rows = src.read_text(encoding="utf-8").splitlines(keepends=True)
-                csv = dest / f"{new_id}.csv"
-                csv.write_text(rows[0] + "".join(table + r[r.index(",") :] for r in rows[1:]), encoding="utf-8")
-                clocks.append(csv)
             total += n
+        for src in base.clocks:
+            table = src.stem
+            name = f"{table}-c{copy:03d}" if copy else table
+            lines = src.read_text(encoding="utf-8").splitlines(keepends=True)
+            rows = [r for r in lines[1:] if (table, r[len(table) + 1 : len(table) + 11]) in played]
+            if rows:
+                csv = dest / "clocks" / f"{name}.csv"
+                csv.write_text(lines[0] + "".join(name + r[len(table) :] for r in rows), encoding="utf-8")
+                clocks.append(csv)
         copy += 1
     return logs, clocks, total
 
@@ -246,7 +250,7 @@ def report_query(db: Path) -> dict[str, Any] | None:
 
 def measure(size: int, base: Base, root: Path, workers: int, store: bool) -> dict[str, Any]:
     here = root / f"s{size}"
-    logs, clocks, strokes = replicate(base, size, here / "logs")
+    logs, clocks, strokes = replicate(base, size, here)
     row: dict[str, Any] = {"strokes": strokes, "matches": len(logs)}
     decode_s, touch_s, n = floor_pass(logs)
     assert n == strokes
