@@ -17,7 +17,14 @@ from cuelog.simulate import SeasonConfig, simulate_season
 from cuelog.simulate.check import check_dir
 from cuelog.simulate.writer import write_season
 
-SUPPORTED = ("snooker/wpbsa-2024", "billiards/wpbsa-2024")
+SUPPORTED = (
+    "snooker/wpbsa-2024",
+    "billiards/wpbsa-2024",
+    "snooker/six-reds-2024",
+    "snooker/classic",
+    "billiards/classic",
+    "billiards/one-red",
+)
 
 
 def simulate(
