@@ -436,13 +436,15 @@ def _facts(st: State, s: Stroke, cb: str, ob: str, in_hand: bool, out_of_turn: b
         if s.placement == "illegal":
             fouls.append("in_hand")
         elif s.first:
-            # S3 R6(f): no part of an object ball in Baulk may be played on directly.
+            # S3 R6(f): no part of an object ball in Baulk may be played on directly; off a
+            # cushion it is legal only if that cushion is out of Baulk (R6(d)), which the
+            # facts do not say.
             for b in s.first:
                 p = st.table.get(b)
                 if p is not None and st.geo.in_baulk(p):
                     if cue_first is False:
                         fouls.append("in_hand")
-                    elif cue_first is None:
+                    else:
                         unknown = True
                     break
     if s.off_table:
@@ -581,9 +583,9 @@ def _stroke(st: State, s: Stroke) -> tuple[Outcome | None, list[Finding]]:
     then = s.then
     hit = set(s.first) | set(then or ())
     hazard = 0
-    if RED in s.potted:
+    if RED in s.potted and RED in st.table:
         hazard += 3
-    if ob in s.potted:
+    if ob in s.potted and ob in st.table:
         hazard += 2
     if cb in s.potted and s.first:
         # S2 R9: in-off the first object ball hit; S3 R4(d): 3 off the Red, 2 off the
