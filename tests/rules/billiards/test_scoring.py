@@ -83,3 +83,10 @@ def test_unknown_then_trusts_the_scoreboard_on_a_cannon() -> None:
     result, outcomes = replay(stroke(1, "A", ["red"], placement="legal", score=[0, 0]), with_cannon)
     assert kinds(result) == []
     assert outcomes[1].scored == 2
+
+
+def test_pot_of_a_ball_not_on_the_table_scores_nothing() -> None:
+    """B's Yellow is off the table before B has played: A cannot pot it (invalid_record, 0 points)."""
+    result, outcomes = replay(stroke(1, "A", ["red"], ["yellow"], placement="legal", score=[0, 0]))
+    assert kinds(result) == [(1, "invalid_record")]
+    assert outcomes[0].scored == 0
