@@ -323,6 +323,7 @@ class State:
     end_reason: str | None = None
     end_n: int = 0
     late_reported: bool = False
+    breaker: str | None = None
 
     def copy(self) -> State:
         c = State(
@@ -367,6 +368,7 @@ _SCALARS: Final = (
     "end_reason",
     "end_n",
     "late_reported",
+    "breaker",
 )
 
 
@@ -384,7 +386,12 @@ def new_frame(match: Match, frame: Frame, previous: FrameResult | None = None) -
     table: dict[str, Pos | None] = {RED: geo.spots["spot"]}
     if frame.positions:
         table = {b: (x, y) for b, x, y in frame.positions}
-    st = State(match, frame.frame, ed, geo, cue, match.target, match.time_limit_s, bool(applies), table, frame.breaker)
+    breaker = frame.breaker
+    if breaker is None and previous is not None and previous.breaker is not None:
+        # S3 R2(d)(ii): the order of starting alternates from game to game.
+        breaker = other(previous.breaker)
+    st = State(match, frame.frame, ed, geo, cue, match.target, match.time_limit_s, bool(applies), table, breaker)
+    st.breaker = breaker
     red = table.get(RED)
     st.red_spot = geo.spot_named(*red) if red is not None else None
     st.t0 = parse_time(frame.t)
@@ -549,6 +556,8 @@ def _stroke(st: State, s: Stroke) -> tuple[Outcome | None, list[Finding]]:
         return None, F
 
     striker = s.striker
+    if st.breaker is None:
+        st.breaker = striker
     o = other(striker)
     cb, ob = st.cue[striker], st.cue[o]
     due = st.striker
@@ -1146,4 +1155,5 @@ def finish(state: State, end: FrameEnd | None = None) -> FrameResult:
         (ledger.visits[0], ledger.visits[1]),
         end.winner if end is not None else None,
         state.end_reason,
+        state.breaker,
     )

@@ -53,3 +53,16 @@ def test_wrong_player_starting_is_not_a_foul_s3_r2d() -> None:
     result, _ = replay(stroke(1, "B", ["red"], placement="legal", score=[0, 0]), breaker="A")
     assert kinds(result) == [(1, "wrong_striker")]
     assert result.findings[0].points == 0 and result.findings[0].rule == "S3 R2(b)"
+
+
+def test_next_game_started_by_the_other_player_s3_r2d() -> None:
+    """With no ``breaker`` in the frame record, the start alternates from the previous game."""
+    from cuelog.replay.billiards import replay_frame
+    from cuelog.schemas.records import Frame
+    from tests.rules.billiards._build import match
+
+    first = replay_frame(match(), Frame(frame=1, breaker="A"), [stroke(1, "A", ["red"], placement="legal")], None)
+    assert first.breaker == "A"
+    second = replay_frame(match(), Frame(frame=2), [stroke(1, "A", ["red"], placement="legal")], first)
+    assert second.breaker == "B"
+    assert [(f.n, f.kind) for f in second.findings] == [(1, "wrong_striker")]
