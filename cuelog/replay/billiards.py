@@ -38,7 +38,7 @@ from cuelog.replay.model import (
     FrameResult,
     Outcome,
 )
-from cuelog.schemas.records import Choice, Clock, Event, Frame, FrameEnd, FrameRecord, Match, Respot, Stroke, other
+from cuelog.schemas.records import Choice, Event, Frame, FrameEnd, FrameRecord, Match, Respot, Stroke, other
 
 Pos: TypeAlias = tuple[float, float]
 Step: TypeAlias = tuple["State", Outcome | None, list[Finding]]
@@ -1093,20 +1093,26 @@ def _frame_end(st: State, fe: FrameEnd) -> list[Finding]:
 
 
 def apply(state: State, record: FrameRecord) -> Step:
-    """Fold one record into the state: ``(new state, due call of a stroke or None, findings)``."""
+    """Fold one record into the state: ``(new state, due call of a stroke or None, findings)``.
+
+    Pure: ``state`` is not changed (the simulator asks for a stroke's due call this way).
+    """
     st = state.copy()
+    outcome, findings = _fold(st, record)
+    return st, outcome, findings
+
+
+def _fold(st: State, record: FrameRecord) -> tuple[Outcome | None, list[Finding]]:
+    """Fold one record into ``st`` in place (the replay owns its state: no copy per stroke)."""
     if isinstance(record, Stroke):
-        outcome, findings = _stroke(st, record)
-        return st, outcome, findings
+        return _stroke(st, record)
     if isinstance(record, Choice):
-        return st, None, _choice(st, record)
+        return None, _choice(st, record)
     if isinstance(record, Event):
-        return st, None, _event(st, record)
+        return None, _event(st, record)
     if isinstance(record, FrameEnd):
-        return st, None, _frame_end(st, record)
-    if isinstance(record, Clock):
-        return st, None, []
-    return st, None, []
+        return None, _frame_end(st, record)
+    return None, []
 
 
 def replay_frame(
@@ -1124,10 +1130,10 @@ def replay_frame(
         if isinstance(r, Event) and r.kind == "referee_call":
             # Already read ahead; still fold it for the baulk-line Warning.
             seen = st.calls
-            st, _, fs = apply(st, r)
+            _, fs = _fold(st, r)
             st.calls = seen
         else:
-            st, outcome, fs = apply(st, r)
+            outcome, fs = _fold(st, r)
             if outcome is not None:
                 outcomes.append(outcome)
         if isinstance(r, FrameEnd):
