@@ -94,6 +94,11 @@ class Edition:
     is not part of a sequence. The older text says nothing of it."""
     concede_striker_only: bool = False
     """OB S4 R6: only the striker may concede; B24 S4 R4: any player."""
+    wrong_ball_opening_void: bool = False
+    """OB S3 R2: an opening stroke with the wrong white is void; B24 S3 R2(c): the striker's
+    responsibility, so a foul (S3 R15(a))."""
+    touching_by_consent: bool = False
+    """1R 2.10: the touching-ball re-spot is made "with the consent of both players"."""
 
 
 _B24_FOULS: Final = {
@@ -211,10 +216,22 @@ _1R_CITE: Final = {
 EDITIONS: Final[dict[str, Edition]] = {
     "wpbsa-2024": Edition("wpbsa-2024", _B24_FOULS, _B24_CITE),
     "classic": Edition(
-        "classic", _OB_FOULS, _OB_CITE, baulk_line=None, sequence_fallback_resets=False, concede_striker_only=True
+        "classic",
+        _OB_FOULS,
+        _OB_CITE,
+        baulk_line=None,
+        sequence_fallback_resets=False,
+        concede_striker_only=True,
+        wrong_ball_opening_void=True,
     ),
     "one-red": Edition(
-        "one-red", _1R_FOULS, _1R_CITE, miss_is_foul=True, baulk_line=True, crossing_on_line_counts=True
+        "one-red",
+        _1R_FOULS,
+        _1R_CITE,
+        miss_is_foul=True,
+        baulk_line=True,
+        crossing_on_line_counts=True,
+        touching_by_consent=True,
     ),
 }
 
@@ -556,6 +573,8 @@ def _stroke(st: State, s: Stroke) -> tuple[Outcome | None, list[Finding]]:
         return None, F
 
     striker = s.striker
+    if st.last_n == 0 and ed.wrong_ball_opening_void and any(i.code == "wrong_cue_ball" for i in s.infringements or ()):
+        return _void_opening(st, s)
     if st.breaker is None:
         st.breaker = striker
     o = other(striker)
@@ -791,6 +810,11 @@ def _stroke(st: State, s: Stroke) -> tuple[Outcome | None, list[Finding]]:
         marks = {b: sp for b, sp, _ in recorded}
         if nxt_ball in table and (marks.get(non) == "centre" or (RED in table and marks.get(RED) == "spot")):
             touching = True
+    if touching and ed.touching_by_consent:
+        # 1R 2.10: only with both players' consent; without a recorded re-spot, play on.
+        non = st.cue[other(nxt)]
+        marks = {b: sp for b, sp, _ in recorded or ()}
+        touching = marks.get(non) == "centre" or (RED in table and marks.get(RED) == "spot")
     if touching:
         due_spots[RED] = (["spot"], st.cite("touching"))
         non = st.cue[other(nxt)]
@@ -850,6 +874,27 @@ def _stroke(st: State, s: Stroke) -> tuple[Outcome | None, list[Finding]]:
         ),
         F,
     )
+
+
+def _void_opening(st: State, s: Stroke) -> tuple[Outcome | None, list[Finding]]:
+    """OB S3 R2: the opening stroke with the wrong white is void; the game starts again."""
+    F: list[Finding] = []
+    if s.call is not None and (s.call.foul or s.call.miss):
+        F.append(
+            Finding(
+                s.n,
+                UNSUPPORTED_FOUL,
+                st.cite("start"),
+                s.striker,
+                PENALTY,
+                "opening stroke with the wrong ball is void",
+            )
+        )
+    mismatch = st.ledger.check(s.n, s.striker, s.score, rule=st.cite("start"))
+    if mismatch is not None:
+        F.append(mismatch)
+    score = st.ledger.score()
+    return Outcome(s.n, s.striker, 0, 0, False, ("void",), next_striker=st.striker or s.striker, score=score), F
 
 
 def _recorded_move(st: State, s: Stroke, striker: str) -> int | None:
