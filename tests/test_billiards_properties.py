@@ -15,7 +15,18 @@ from hypothesis import strategies as st
 from cuelog.replay import replay_matches
 from cuelog.replay.billiards import State, apply, new_frame
 from cuelog.replay.output import document, dumps
-from cuelog.schemas.records import Call, Choice, Frame, Infringement, Match, Record, Respot, Stroke, other
+from cuelog.schemas.records import (
+    Call,
+    Choice,
+    Frame,
+    FrameEnd,
+    Infringement,
+    Match,
+    Record,
+    Respot,
+    Stroke,
+    other,
+)
 
 RULES = ["billiards/wpbsa-2024", "billiards/classic", "billiards/one-red"]
 
@@ -71,11 +82,14 @@ def _fields(s: Stroke) -> dict[str, Any]:
 @st.composite
 def games(draw: Any) -> tuple[Match, list[Record]]:
     rules = draw(st.sampled_from(RULES))
-    match = Match(format="cuelog/1", match="prop", rules=rules, sides={"A": "a", "B": "b"})
+    target = draw(st.one_of(st.none(), st.integers(20, 120)))
+    match = Match(format="cuelog/1", match="prop", rules=rules, sides={"A": "a", "B": "b"}, target=target)
     frame = Frame(frame=1, breaker="A")
     state = new_frame(match, frame)
     records: list[Record] = [match, frame]
     for n in range(1, draw(st.integers(1, 60)) + 1):
+        if state.over:
+            break
         s = _with_calls(state, _draw_stroke(draw, state, n))
         state, outcome, findings = apply(state, s)
         assert findings == [], findings
@@ -85,6 +99,9 @@ def games(draw: Any) -> tuple[Match, list[Record]]:
             state, _, findings = apply(state, c)
             assert findings == []
             records.append(c)
+    if state.over:
+        # The game reached its target: the recorder closes it with the result the rules give.
+        records.append(FrameEnd(frame=1, winner=state.winner, score=list(state.ledger.score()), reason="target"))
     return match, records
 
 
@@ -105,14 +122,20 @@ def test_correctly_called_games_have_no_findings(game: tuple[Match, list[Record]
 @given(games())
 def test_points_are_conserved(game: tuple[Match, list[Record]]) -> None:
     """Each side's score is what it scored plus the penalties the other paid; every scored
-    point belongs to a break of its side."""
-    _, records = game
+    point belongs to a break of its side (a break may hold more: the points past the target,
+    S3 R5(d)); a points game never goes past its target."""
+    match, records = game
     (frame,) = replay_matches(records)[0].frames
     for i, side in enumerate("AB"):
         scored = sum(o.scored for o in frame.outcomes if o.striker == side)
         penalties = sum(o.penalty for o in frame.outcomes if o.striker != side)
         assert frame.score[i] == scored + penalties
-        assert sum(b.points for b in frame.breaks if b.side == side) == scored
+        in_breaks = sum(b.points for b in frame.breaks if b.side == side)
+        assert in_breaks >= scored
+        if match.target is None:
+            assert in_breaks == scored
+        else:
+            assert frame.score[i] <= match.target
     assert sum(frame.visits) >= len({o.visit_id for o in frame.outcomes})
 
 

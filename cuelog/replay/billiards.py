@@ -573,6 +573,8 @@ def _stroke(st: State, s: Stroke) -> tuple[Outcome | None, list[Finding]]:
         return None, F
 
     striker = s.striker
+    if striker not in st.cue:
+        return None, [Finding(n, INVALID_RECORD, "FORMAT 3", None, 0, f"striker {striker!r} is not a side (A or B)")]
     if st.last_n == 0 and ed.wrong_ball_opening_void and any(i.code == "wrong_cue_ball" for i in s.infringements or ()):
         return _void_opening(st, s)
     if st.breaker is None:

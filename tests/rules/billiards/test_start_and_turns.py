@@ -66,3 +66,9 @@ def test_next_game_started_by_the_other_player_s3_r2d() -> None:
     second = replay_frame(match(), Frame(frame=2), [stroke(1, "A", ["red"], placement="legal")], first)
     assert second.breaker == "B"
     assert [(f.n, f.kind) for f in second.findings] == [(1, "wrong_striker")]
+
+
+def test_unknown_side_is_an_invalid_record() -> None:
+    result, outcomes = replay(stroke(1, "C", ["red"], placement="legal"), stroke(2, "A", ["red"], placement="legal"))
+    assert kinds(result) == [(1, "invalid_record")]
+    assert len(outcomes) == 1
