@@ -72,3 +72,17 @@ def test_unknown_side_is_an_invalid_record() -> None:
     result, outcomes = replay(stroke(1, "C", ["red"], placement="legal"), stroke(2, "A", ["red"], placement="legal"))
     assert kinds(result) == [(1, "invalid_record")]
     assert len(outcomes) == 1
+
+
+def test_apply_does_not_change_its_input_state() -> None:
+    """The fold is pure: asking for a stroke's due call leaves the state as it was."""
+    from cuelog.replay.billiards import apply, new_frame
+    from cuelog.schemas.records import Frame
+    from tests.rules.billiards._build import match
+
+    st = new_frame(match(), Frame(frame=1, breaker="A"))
+    table, score = dict(st.table), st.ledger.score()
+    st2, outcome, _ = apply(st, stroke(1, "A", ["red"], ["red", "white"], placement="legal", score=[6, 0]))
+    assert outcome is not None and outcome.scored == 6
+    assert st.table == table and st.ledger.score() == score and st.last_n == 0
+    assert st2.ledger.score() == (6, 0) and st2.last_n == 1
