@@ -318,7 +318,8 @@ class State:
     red_spot: str | None = "spot"
     """The spot the Red was placed on and has not been contacted since (S3 R9(g))."""
     red_seq: int = 0
-    """Consecutive lone pots of the spotted Red in this break (S3 R9(b),(c))."""
+    """Lone pots of the Red from the Spot or the Pyramid Spot in consecutive strokes of this
+    break (S3 R9(b)): from two on, it goes to the Centre Spot."""
     hazards: int = 0
     cannons: int = 0
     run_first: int = 0
@@ -789,12 +790,14 @@ def _stroke(st: State, s: Stroke) -> tuple[Outcome | None, list[Finding]]:
     seq = 0
     chain: tuple[str, ...] = _SPOT_CHAIN
     if RED not in table:
-        # S3 R9(b),(c): lone pots of the spotted Red in consecutive strokes of a break go
-        # Spot, Centre, then Spot twice and Centre once, in sequence.
+        # S3 R9(b): potted alone from the Spot (or Pyramid) twice, "or more by mistake", in
+        # consecutive strokes of a break, the Red goes to the Centre Spot; potted from there
+        # it goes back to the Spot, so that continued pots go Spot twice, then the Centre
+        # once (R9(c)).
         lone = legal and RED in s.potted and points == 3 and not cannon
-        if lone and red_spot0 is not None and (st.red_seq > 0 or red_spot0 in ("spot", "pyramid")):
+        if lone and red_spot0 in ("spot", "pyramid"):
             seq = st.red_seq + 1
-        chain = _CENTRE_CHAIN if seq % 3 == 2 else _SPOT_CHAIN
+        chain = _CENTRE_CHAIN if seq >= 2 else _SPOT_CHAIN
         due_spots[RED] = (
             _chain_options(st, table, chain, RED),
             st.cite("sequence" if chain is _CENTRE_CHAIN else "spot_red"),
@@ -830,8 +833,10 @@ def _stroke(st: State, s: Stroke) -> tuple[Outcome | None, list[Finding]]:
     if RED in table and (RED in due_spots or (recorded and any(b == RED for b, _, _ in recorded))):
         placed = table[RED]
         st.red_spot = st.geo.spot_named(*placed) if placed is not None else None
-        if seq and ed.sequence_fallback_resets and chain is _CENTRE_CHAIN and st.red_spot == "spot":
-            # S3 R9(b)(ii): back on the Spot, it is not part of a sequence.
+        fallback = chain is _CENTRE_CHAIN and st.red_spot == "spot" and "spot" in due_spots[RED][0]
+        if seq and ed.sequence_fallback_resets and fallback:
+            # S3 R9(b)(ii): back on the Spot because the Centre and Pyramid are occupied, it
+            # is not part of a sequence (put there by mistake, it is: "or more by mistake").
             st.red_seq = 0
 
     # -- the baulk-line windows (S3 R8(c),(d)) --

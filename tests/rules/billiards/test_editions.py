@@ -47,7 +47,7 @@ def test_classic_cites_its_own_rules() -> None:
 
 def test_classic_fallback_to_spot_stays_in_the_sequence() -> None:
     """B24 S3 R9(b)(ii): back on the Spot is "not then part of a sequence"; OB S3 R8 says nothing,
-    so there the count goes on (Spot, Centre->Spot, Spot, Spot) instead of starting again."""
+    so there the count goes on: the next pot from the Spot is the third in succession (Centre)."""
     busy = [at("white", "centre"), at("yellow", "pyramid")]
     far = [("white", 300.0, 300.0), ("yellow", 1500.0, 1500.0)]
     strokes = [
@@ -63,7 +63,7 @@ def test_classic_fallback_to_spot_stays_in_the_sequence() -> None:
     ob = replay(*strokes, rules="billiards/classic")[1]  # type: ignore[arg-type]
     # Stroke 4: the Centre is due but it and the Pyramid are occupied, so the Spot.
     assert [o.respots[0][1] for o in b24[1:]] == ["spot", "spot", "spot", "spot", "centre"]
-    assert [o.respots[0][1] for o in ob[1:]] == ["spot", "spot", "spot", "spot", "spot"]
+    assert [o.respots[0][1] for o in ob[1:]] == ["spot", "spot", "spot", "centre", "spot"]
 
 
 def test_classic_only_the_striker_may_concede() -> None:
