@@ -55,21 +55,24 @@ BAULK_LINE_MM: Final = 737.0
 D_RADIUS_MM: Final = 292.0
 SPOT_FROM_TOP_MM: Final = 324.0
 
-# Foul codes of the facts and infringement codes of FORMAT.md that are fouls.
-INFRINGEMENT_FOULS: Final = {
-    "wrong_cue_ball": "wrong_cue_ball",
-    "double_hit": "double_hit",
-    "balls_moving": "balls_moving",
-    "feet_off_floor": "feet_off_floor",
-    "jump_shot": "jump_shot",
-    "push_stroke": "push_stroke",
-    "touched_ball": "touched_ball",
-    "before_spotted": "before_spotted",
-    "coaching": "coaching",
-    "non_standard_cue": "non_standard_cue",
-    "ball_off_table_used": "ball_off_table_used",
-    "measuring": "measuring",
-}
+# FORMAT.md ``infringements`` codes that are billiards fouls when the edition lists them
+# (``touching_ball_moved`` is a snooker matter: billiards re-spots a touching ball, S3 R14).
+JUDGED_FOULS: Final = frozenset(
+    {
+        "wrong_cue_ball",
+        "double_hit",
+        "balls_moving",
+        "feet_off_floor",
+        "jump_shot",
+        "push_stroke",
+        "touched_ball",
+        "before_spotted",
+        "coaching",
+        "non_standard_cue",
+        "ball_off_table_used",
+        "measuring",
+    }
+)
 LIMIT_FOULS: Final = frozenset({"hazards", "cannons", "baulk_line"})
 
 
@@ -451,9 +454,8 @@ def _facts(st: State, s: Stroke, cb: str, ob: str, in_hand: bool, out_of_turn: b
     miss = False
     no_contact_unknown = False
     for inf in s.infringements or ():
-        code = INFRINGEMENT_FOULS.get(inf.code)
-        if code is not None and code in ed.fouls:
-            fouls.append(code)
+        if inf.code in JUDGED_FOULS and inf.code in ed.fouls:
+            fouls.append(inf.code)
     if out_of_turn:
         fouls.append("out_of_turn")
     cue_first = s.cushions.cue_first if s.cushions is not None else None
@@ -1082,8 +1084,7 @@ def _event(st: State, e: Event) -> list[Finding]:
 def _event_foul(st: State, e: Event, side: str) -> list[Finding]:
     """A foul with no stroke (S3 R16(a)): two points, the turn ends, the usual options."""
     F: list[Finding] = []
-    code = INFRINGEMENT_FOULS.get(e.code or "", e.code or "")
-    rule = st.ed.fouls.get(code, st.cite("penalty"))
+    rule = st.ed.fouls.get(e.code or "", st.cite("penalty"))
     if e.points is not None and e.points != PENALTY:
         F.append(
             Finding(
