@@ -605,6 +605,11 @@ def _stroke(st: State, s: Stroke) -> tuple[Outcome | None, list[Finding]]:
     red_spot0 = st.red_spot
     st.foul_by = None
     in_hand = cb not in st.table
+    if ob not in st.table and (ob in s.first or ob in (s.then or ())):
+        F.append(Finding(n, INVALID_RECORD, st.cite("scoring"), striker, 0, f"{ob} hit but it was not on the table"))
+    if RED not in st.table and (RED in s.first or RED in (s.then or ()) or RED in s.potted):
+        # The Red left off the table by mistake (already reported) was put back: follow the facts.
+        st.table[RED] = None
     for b in s.potted:
         if b not in st.table and b != cb:
             F.append(
@@ -620,7 +625,7 @@ def _stroke(st: State, s: Stroke) -> tuple[Outcome | None, list[Finding]]:
         hazard += 3
     if ob in s.potted and ob in st.table:
         hazard += 2
-    if cb in s.potted and s.first:
+    if cb in s.potted and s.first and all(b in st.table for b in s.first):
         # S2 R9: in-off the first object ball hit; S3 R4(d): 3 off the Red, 2 off the
         # opponent's ball or when both were hit at once.
         hazard += 3 if s.first == [RED] else 2

@@ -90,3 +90,20 @@ def test_pot_of_a_ball_not_on_the_table_scores_nothing() -> None:
     result, outcomes = replay(stroke(1, "A", ["red"], ["yellow"], placement="legal", score=[0, 0]))
     assert kinds(result) == [(1, "invalid_record")]
     assert outcomes[0].scored == 0
+
+
+def test_hitting_a_ball_not_on_the_table_is_invalid() -> None:
+    """B's Yellow is not on the table before B plays: no in-off off it."""
+    result, outcomes = replay(stroke(1, "A", ["yellow"], ["white"], placement="legal", score=[0, 0]))
+    assert kinds(result) == [(1, "invalid_record")]
+    assert outcomes[0].scored == 0
+
+
+def test_red_left_off_by_mistake_is_followed_when_played() -> None:
+    """The Red not re-spotted (respot_missing) but hit next: it was put back; no further finding."""
+    result, outcomes = replay(
+        stroke(1, "A", ["red"], ["red", "white"], placement="legal", respots=[], score=[6, 0]),
+        stroke(2, "A", ["red"], ["red"], placement="legal", respots=[("red", "spot")], score=[9, 0]),
+    )
+    assert kinds(result) == [(1, "respot_missing")]
+    assert outcomes[1].scored == 3

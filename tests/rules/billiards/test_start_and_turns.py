@@ -15,7 +15,7 @@ def test_start_red_on_spot_first_player_in_hand_s3_r2b() -> None:
     # ``then`` names the Yellow, but it is not on the table: no cannon, only the pot.
     assert outcomes[0].scored == 3
     assert outcomes[1].respots == (("red", "centre"),)
-    assert kinds(result) == []
+    assert kinds(result) == [(1, "invalid_record")]
 
 
 def test_non_strikers_ball_enters_from_in_hand_s2_r13() -> None:
