@@ -32,7 +32,10 @@ def print_problems(problems: list[Problem], as_json: bool) -> None:
             json.dumps({"valid": not problems, "problems": [p.to_dict() for p in problems]}, indent=1) + "\n"
         )
         return
-    table = Table("file", "line", "field", "code", "found", "expected", title="problems")
+    table = Table(title="problems")
+    table.add_column("file", overflow="fold")  # a path is useless cut short
+    for name in ("line", "field", "code", "found", "expected"):
+        table.add_column(name, overflow="fold")
     for p in problems:
         table.add_row(p.file, str(p.line), p.field, p.code, p.found, p.expected)
     err_console.print(table)

@@ -1,0 +1,367 @@
+"""Load cuelog/1 logs into the DuckDB store, one file per transaction.
+
+A file is checked line by line (:mod:`cuelog.ingest.validate`) while its rows are
+inserted in batches inside one transaction; any problem rolls the whole file back, so a
+file is either loaded completely or not at all, and the database is exactly as before.
+Memory stays flat whatever the file size: only one batch of rows (:data:`BATCH` records)
+is held at a time, handed to DuckDB as an Arrow table.
+
+Loading is idempotent: ``ingest_log`` keeps the sha256 of every loaded file's content
+(decompressed for ``.gz``), and the same bytes are never loaded twice. A different file
+that claims a match id already in the store is refused (``match_exists``) unless
+``replace`` is set, which swaps that match's rows for the new ones in the same
+transaction.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import zlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+
+from cuelog.errors import Problem
+from cuelog.ingest.reader import log_files, open_log
+from cuelog.ingest.validate import check_file, parse_time
+from cuelog.schemas.records import Choice, Clock, Event, Frame, FrameEnd, Match, Record, Stroke
+
+BATCH = 20_000
+"""Records per insert: large enough for Arrow to pay off, small enough to keep memory flat."""
+
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_US = timedelta(microseconds=1)
+
+# Tables that hold a match's rows; a replaced match is removed from each of them. The
+# replay tables are derived from the records, so they go too (a new replay rebuilds them).
+MATCH_TABLES = (
+    "records",
+    "strokes",
+    "shot_clock",
+    "replay_frames",
+    "replay_strokes",
+    "replay_breaks",
+    "replay_findings",
+    "matches",
+)
+
+RECORDS_SCHEMA = pa.schema(
+    [
+        ("match_id", pa.string()),
+        ("seq", pa.int32()),
+        ("line", pa.int32()),
+        ("type", pa.string()),
+        ("frame", pa.int32()),
+        ("n", pa.int32()),
+        ("body", pa.string()),
+    ]
+)
+STROKES_SCHEMA = pa.schema(
+    [
+        ("match_id", pa.string()),
+        ("frame", pa.int32()),
+        ("n", pa.int32()),
+        ("striker", pa.string()),
+        ("t", pa.timestamp("us", tz="UTC")),
+        ("first", pa.list_(pa.string())),
+        ("potted", pa.list_(pa.string())),
+        ("nominated", pa.string()),
+        ("foul_called", pa.bool_()),
+        ("points_called", pa.int32()),
+        ("miss_called", pa.bool_()),
+        ("free_ball_called", pa.bool_()),
+        ("score_a", pa.int32()),
+        ("score_b", pa.int32()),
+        ("break_", pa.int32()),
+    ]
+)
+SHOT_CLOCK_SCHEMA = pa.schema(
+    [
+        ("match_id", pa.string()),
+        ("frame", pa.int32()),
+        ("n", pa.int32()),
+        ("shot_s", pa.float64()),
+        ("paused_s", pa.float64()),
+        ("limit_s", pa.float64()),
+        ("source", pa.string()),
+    ]
+)
+
+Progress = Callable[[int], None]
+"""Called with the number of bytes just read (decompressed), for a progress bar."""
+
+
+@dataclass(frozen=True, slots=True)
+class FileResult:
+    """What happened to one file: ``loaded``, ``unchanged`` (same bytes loaded before) or ``rejected``."""
+
+    path: str
+    file_hash: str | None
+    status: str
+    matches: list[str]
+    records: int
+    problems: list[Problem]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "hash": self.file_hash,
+            "status": self.status,
+            "matches": self.matches,
+            "records": self.records,
+            "problems": [p.to_dict() for p in self.problems],
+        }
+
+
+def content_hash(path: str | os.PathLike[str]) -> str | None:
+    """sha256 of a file's content (decompressed for .gz); None when it cannot be read."""
+    digest = hashlib.sha256()
+    try:
+        with open_log(path) as fh:
+            while chunk := fh.read(1 << 20):
+                digest.update(chunk)
+    except (OSError, EOFError, zlib.error):
+        return None
+    return digest.hexdigest()
+
+
+def epoch_us(t: str | None) -> int | None:
+    """A validated ISO 8601 time as microseconds since the epoch (UTC)."""
+    if t is None:
+        return None
+    parsed = parse_time(t)
+    return None if parsed is None else (parsed - EPOCH) // _US
+
+
+@dataclass(slots=True)
+class _Batch:
+    """Rows waiting to be inserted, one column list per table column."""
+
+    records: dict[str, list[Any]] = field(default_factory=lambda: {n: [] for n in RECORDS_SCHEMA.names})
+    strokes: dict[str, list[Any]] = field(default_factory=lambda: {n: [] for n in STROKES_SCHEMA.names})
+    clocks: dict[str, list[Any]] = field(default_factory=lambda: {n: [] for n in SHOT_CLOCK_SCHEMA.names})
+
+    def __len__(self) -> int:
+        return len(self.records["seq"])
+
+    def add(self, match_id: str, seq: int, line: int, text: str, record: Record) -> None:
+        n: int | None = None
+        if isinstance(record, (Stroke, Clock)):
+            n = record.n
+        elif isinstance(record, (Choice, Event)):
+            n = record.after
+        frame = None if isinstance(record, Match) else record.frame
+        row_r = (match_id, seq, line, _TYPE_NAMES[type(record)], frame, n, text)
+        _append(self.records, row_r)
+        if isinstance(record, Stroke):
+            call = record.call
+            score = record.score or (None, None)
+            row = (
+                match_id,
+                record.frame,
+                record.n,
+                record.striker,
+                epoch_us(record.t),
+                record.first,
+                record.potted,
+                record.nominated,
+                bool(call and call.foul),
+                call.points if call else None,
+                bool(call and call.miss),
+                bool(call and call.free_ball),
+                score[0],
+                score[1],
+                record.break_,
+            )
+            _append(self.strokes, row)
+        elif isinstance(record, Clock):
+            row_c = (match_id, record.frame, record.n, record.elapsed_s, record.paused_s, record.limit_s, "record")
+            _append(self.clocks, row_c)
+
+    def flush(self, con: duckdb.DuckDBPyConnection) -> None:
+        for table, schema, columns in (
+            ("records", RECORDS_SCHEMA, self.records),
+            ("strokes", STROKES_SCHEMA, self.strokes),
+            ("shot_clock", SHOT_CLOCK_SCHEMA, self.clocks),
+        ):
+            if columns[schema.names[0]]:
+                insert_arrow(con, table, pa.Table.from_pydict(columns, schema=schema))
+                for values in columns.values():
+                    values.clear()
+
+
+def _append(columns: dict[str, list[Any]], row: tuple[Any, ...]) -> None:
+    for values, value in zip(columns.values(), row, strict=True):
+        values.append(value)
+
+
+_TYPE_NAMES: dict[type[Any], str] = {
+    Match: "match",
+    Frame: "frame",
+    Stroke: "stroke",
+    Choice: "choice",
+    Event: "event",
+    FrameEnd: "frame_end",
+    Clock: "clock",
+}
+
+
+def insert_arrow(con: duckdb.DuckDBPyConnection, table: str, data: pa.Table) -> None:
+    """Append an Arrow table to a store table, by column name."""
+    cols = ", ".join(data.schema.names)
+    con.register("cuelog_batch", data)
+    try:
+        con.execute(f"INSERT INTO {table} ({cols}) SELECT {cols} FROM cuelog_batch")
+    finally:
+        con.unregister("cuelog_batch")
+
+
+def delete_match(con: duckdb.DuckDBPyConnection, match_id: str) -> None:
+    """Remove every row of one match (inside the caller's transaction)."""
+    for table in MATCH_TABLES:
+        con.execute(f"DELETE FROM {table} WHERE match_id = ?", [match_id])
+    # The file that loaded it no longer stands for it: loading that file again must be
+    # treated as a new claim on the match id, not as a no-op.
+    con.execute("DELETE FROM ingest_log WHERE list_contains(matches, ?)", [match_id])
+
+
+def claim_match(
+    con: duckdb.DuckDBPyConnection, file: str, line: int, match: Match, file_hash: str, replace: bool
+) -> Problem | None:
+    """Make room for ``match``: refuse it if another file holds its id, unless ``replace``."""
+    row = con.execute("SELECT file_hash FROM matches WHERE match_id = ?", [match.match]).fetchone()
+    if row is None:
+        return None
+    held_by = str(row[0])
+    if replace or held_by == file_hash:
+        delete_match(con, match.match)
+        return None
+    path = con.execute("SELECT path FROM ingest_log WHERE file_hash = ?", [held_by]).fetchone()
+    source = f"{path[0]} (sha256 {held_by[:12]})" if path else f"sha256 {held_by[:12]}"
+    return Problem(
+        file,
+        line,
+        "match",
+        "match_exists",
+        f"{match.match!r} already loaded from {source}",
+        "a new match id, or --replace to replace the loaded match",
+    )
+
+
+def insert_match(con: duckdb.DuckDBPyConnection, match: Match, text: str, file_hash: str) -> None:
+    con.execute(
+        "INSERT INTO matches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            match.match,
+            match.rules,
+            match.sides.get("A", ""),
+            match.sides.get("B", ""),
+            match.best_of,
+            match.event,
+            match.date,
+            match.venue,
+            match.table,
+            match.referee,
+            file_hash,
+            text,
+        ],
+    )
+
+
+def ingest_file(
+    con: duckdb.DuckDBPyConnection,
+    path: str | os.PathLike[str],
+    *,
+    replace: bool = False,
+    progress: Progress | None = None,
+) -> FileResult:
+    """Check and load one log file atomically. Never raises for bad input: see ``problems``."""
+    name = str(path)
+    file_hash = content_hash(path)
+    if file_hash is not None:
+        seen = con.execute("SELECT matches, records FROM ingest_log WHERE file_hash = ?", [file_hash]).fetchone()
+        if seen is not None:
+            if progress is not None:
+                progress(_size(path))
+            return FileResult(name, file_hash, "unchanged", list(seen[0]), int(seen[1]), [])
+    problems: list[Problem] = []
+    matches: list[str] = []
+    batch = _Batch()
+    match_id: str | None = None
+    seq = 0
+    records = 0
+    con.begin()
+    try:
+        for checked in check_file(path):
+            if progress is not None and checked.text is not None:
+                progress(len(checked.text) + 1)
+            problems.extend(checked.problems)
+            record = checked.record
+            if problems or record is None or checked.text is None or file_hash is None:
+                continue  # nothing more is inserted; the rest of the file is only checked
+            if isinstance(record, Match):
+                claim = claim_match(con, name, checked.line, record, file_hash, replace)
+                if claim is not None:
+                    problems.append(claim)
+                    continue
+                insert_match(con, record, checked.text, file_hash)
+                match_id, seq = record.match, 0
+                matches.append(record.match)
+            else:
+                seq += 1
+            assert match_id is not None  # validation guarantees a match record first
+            batch.add(match_id, seq, checked.line, checked.text, record)
+            records += 1
+            if len(batch) >= BATCH:
+                batch.flush(con)
+        if not problems and file_hash is None:  # unreadable, yet no line said so
+            problems.append(Problem(name, 0, "", "unreadable", "cannot read the file", "a readable file"))
+        if problems:
+            con.rollback()
+            problems.sort(key=lambda p: p.line)
+            return FileResult(name, file_hash, "rejected", [], 0, problems)
+        batch.flush(con)
+        con.execute(
+            "INSERT INTO ingest_log VALUES (?, ?, ?, ?, now())",
+            [file_hash, name, matches, records],
+        )
+        con.commit()
+    except duckdb.Error as exc:
+        con.rollback()
+        problems.append(Problem(name, 0, "", "load_failed", str(exc).splitlines()[0], "a file the store accepts"))
+        return FileResult(name, file_hash, "rejected", [], 0, problems)
+    except BaseException:
+        con.rollback()
+        raise
+    return FileResult(name, file_hash, "loaded", matches, records, [])
+
+
+def _size(path: str | os.PathLike[str]) -> int:
+    try:
+        return Path(path).stat().st_size
+    except OSError:
+        return 0
+
+
+def ingest_paths(
+    con: duckdb.DuckDBPyConnection,
+    paths: Iterable[str | os.PathLike[str]],
+    *,
+    replace: bool = False,
+    progress: Progress | None = None,
+) -> list[FileResult]:
+    """Load every log under ``paths`` (files, .gz, directories in sorted order), each on its own."""
+    results = []
+    for path in log_files(paths):
+        if not Path(path).is_file():
+            problem = Problem(str(path), 0, "", "unreadable", "no such file", "an existing file or directory")
+            results.append(FileResult(str(path), None, "rejected", [], 0, [problem]))
+            continue
+        results.append(ingest_file(con, path, replace=replace, progress=progress))
+    return results
