@@ -32,10 +32,15 @@ def print_problems(problems: list[Problem], as_json: bool) -> None:
             json.dumps({"valid": not problems, "problems": [p.to_dict() for p in problems]}, indent=1) + "\n"
         )
         return
-    table = Table(title="problems")
-    table.add_column("file", overflow="fold")  # a path is useless cut short
-    for name in ("line", "field", "code", "found", "expected"):
-        table.add_column(name, overflow="fold")
+    # One table per file, the path printed whole above it: a path is useless cut short.
+    by_file: dict[str, list[Problem]] = {}
     for p in problems:
-        table.add_row(p.file, str(p.line), p.field, p.code, p.found, p.expected)
-    err_console.print(table)
+        by_file.setdefault(p.file, []).append(p)
+    for file, group in by_file.items():
+        err_console.print(f"[bold]{file}[/]: {len(group)} problem(s)", highlight=False, soft_wrap=True)
+        table = Table()
+        for name in ("line", "field", "code", "found", "expected"):
+            table.add_column(name, overflow="fold")
+        for p in group:
+            table.add_row(str(p.line), p.field, p.code, p.found, p.expected)
+        err_console.print(table)

@@ -1,10 +1,11 @@
 """Load cuelog/1 logs into the DuckDB store, one file per transaction.
 
 A file is checked line by line (:mod:`cuelog.ingest.validate`) while its rows are
-inserted in batches inside one transaction; any problem rolls the whole file back, so a
-file is either loaded completely or not at all, and the database is exactly as before.
-Memory stays flat whatever the file size: only one batch of rows (:data:`BATCH` records)
-is held at a time, handed to DuckDB as an Arrow table.
+streamed in batches into staging tables; only a file that checks clean is published, in
+one transaction, so a file is either loaded completely or not at all, and after a
+rejected file the database is exactly as before. Memory stays flat whatever the file
+size: one batch of rows (:data:`BATCH` records) is held at a time, handed to DuckDB as an
+Arrow table (see ``docs/validation-benchmark.md`` for the measurements).
 
 Loading is idempotent: ``ingest_log`` keeps the sha256 of every loaded file's content
 (decompressed for ``.gz``), and the same bytes are never loaded twice. A different file
@@ -141,14 +142,14 @@ def epoch_us(t: str | None) -> int | None:
 
 @dataclass(slots=True)
 class _Batch:
-    """Rows waiting to be inserted, one column list per table column."""
+    """Rows waiting to be inserted, as tuples in table column order."""
 
-    records: dict[str, list[Any]] = field(default_factory=lambda: {n: [] for n in RECORDS_SCHEMA.names})
-    strokes: dict[str, list[Any]] = field(default_factory=lambda: {n: [] for n in STROKES_SCHEMA.names})
-    clocks: dict[str, list[Any]] = field(default_factory=lambda: {n: [] for n in SHOT_CLOCK_SCHEMA.names})
+    records: list[tuple[Any, ...]] = field(default_factory=list)
+    strokes: list[tuple[Any, ...]] = field(default_factory=list)
+    clocks: list[tuple[Any, ...]] = field(default_factory=list)
 
     def __len__(self) -> int:
-        return len(self.records["seq"])
+        return len(self.records)
 
     def add(self, match_id: str, seq: int, line: int, text: str, record: Record) -> None:
         n: int | None = None
@@ -157,48 +158,47 @@ class _Batch:
         elif isinstance(record, (Choice, Event)):
             n = record.after
         frame = None if isinstance(record, Match) else record.frame
-        row_r = (match_id, seq, line, _TYPE_NAMES[type(record)], frame, n, text)
-        _append(self.records, row_r)
+        self.records.append((match_id, seq, line, _TYPE_NAMES[type(record)], frame, n, text))
         if isinstance(record, Stroke):
             call = record.call
             score = record.score or (None, None)
-            row = (
-                match_id,
-                record.frame,
-                record.n,
-                record.striker,
-                epoch_us(record.t),
-                record.first,
-                record.potted,
-                record.nominated,
-                bool(call and call.foul),
-                call.points if call else None,
-                bool(call and call.miss),
-                bool(call and call.free_ball),
-                score[0],
-                score[1],
-                record.break_,
+            self.strokes.append(
+                (
+                    match_id,
+                    record.frame,
+                    record.n,
+                    record.striker,
+                    epoch_us(record.t),
+                    record.first,
+                    record.potted,
+                    record.nominated,
+                    bool(call and call.foul),
+                    call.points if call else None,
+                    bool(call and call.miss),
+                    bool(call and call.free_ball),
+                    score[0],
+                    score[1],
+                    record.break_,
+                )
             )
-            _append(self.strokes, row)
         elif isinstance(record, Clock):
-            row_c = (match_id, record.frame, record.n, record.elapsed_s, record.paused_s, record.limit_s, "record")
-            _append(self.clocks, row_c)
+            self.clocks.append(
+                (match_id, record.frame, record.n, record.elapsed_s, record.paused_s, record.limit_s, "record")
+            )
 
-    def flush(self, con: duckdb.DuckDBPyConnection) -> None:
-        for table, schema, columns in (
+    def flush(self, con: duckdb.DuckDBPyConnection, tables: dict[str, str]) -> None:
+        """Insert the waiting rows into ``tables`` (store table name -> table to fill)."""
+        for table, schema, rows in (
             ("records", RECORDS_SCHEMA, self.records),
             ("strokes", STROKES_SCHEMA, self.strokes),
             ("shot_clock", SHOT_CLOCK_SCHEMA, self.clocks),
         ):
-            if columns[schema.names[0]]:
-                insert_arrow(con, table, pa.Table.from_pydict(columns, schema=schema))
-                for values in columns.values():
-                    values.clear()
-
-
-def _append(columns: dict[str, list[Any]], row: tuple[Any, ...]) -> None:
-    for values, value in zip(columns.values(), row, strict=True):
-        values.append(value)
+            if rows:
+                columns = [
+                    pa.array(values, type=f.type) for values, f in zip(zip(*rows, strict=True), schema, strict=True)
+                ]
+                insert_arrow(con, tables[table], pa.Table.from_arrays(columns, schema=schema))
+                rows.clear()
 
 
 _TYPE_NAMES: dict[type[Any], str] = {
@@ -231,17 +231,14 @@ def delete_match(con: duckdb.DuckDBPyConnection, match_id: str) -> None:
     con.execute("DELETE FROM ingest_log WHERE list_contains(matches, ?)", [match_id])
 
 
-def claim_match(
+def match_conflict(
     con: duckdb.DuckDBPyConnection, file: str, line: int, match: Match, file_hash: str, replace: bool
 ) -> Problem | None:
-    """Make room for ``match``: refuse it if another file holds its id, unless ``replace``."""
+    """A Problem when another file holds ``match``'s id and ``replace`` is not set."""
     row = con.execute("SELECT file_hash FROM matches WHERE match_id = ?", [match.match]).fetchone()
-    if row is None:
+    if row is None or replace or str(row[0]) == file_hash:
         return None
     held_by = str(row[0])
-    if replace or held_by == file_hash:
-        delete_match(con, match.match)
-        return None
     path = con.execute("SELECT path FROM ingest_log WHERE file_hash = ?", [held_by]).fetchone()
     source = f"{path[0]} (sha256 {held_by[:12]})" if path else f"sha256 {held_by[:12]}"
     return Problem(
@@ -274,6 +271,15 @@ def insert_match(con: duckdb.DuckDBPyConnection, match: Match, text: str, file_h
     )
 
 
+STAGE = {"records": "cuelog_stage_records", "strokes": "cuelog_stage_strokes", "shot_clock": "cuelog_stage_shot_clock"}
+"""Staging tables a file's rows are streamed into before they are published in one transaction."""
+
+
+def _drop_stage(con: duckdb.DuckDBPyConnection) -> None:
+    for stage in STAGE.values():
+        con.execute(f"DROP TABLE IF EXISTS {stage}")
+
+
 def ingest_file(
     con: duckdb.DuckDBPyConnection,
     path: str | os.PathLike[str],
@@ -281,7 +287,16 @@ def ingest_file(
     replace: bool = False,
     progress: Progress | None = None,
 ) -> FileResult:
-    """Check and load one log file atomically. Never raises for bad input: see ``problems``."""
+    """Check and load one log file atomically. Never raises for bad input: see ``problems``.
+
+    The rows are streamed in batches into staging tables, outside any transaction
+    (DuckDB keeps the rows of an open transaction in memory, so one transaction around
+    the whole file would grow with the file). Only when the whole file has checked clean
+    are they published: one transaction replaces any match being replaced, copies the
+    staged rows into the store tables and records the file in ``ingest_log``. Staging
+    tables are invisible to every reader and dropped afterwards, so a rejected or
+    interrupted load leaves the store tables exactly as they were.
+    """
     name = str(path)
     file_hash = content_hash(path)
     if file_hash is not None:
@@ -291,12 +306,14 @@ def ingest_file(
                 progress(_size(path))
             return FileResult(name, file_hash, "unchanged", list(seen[0]), int(seen[1]), [])
     problems: list[Problem] = []
-    matches: list[str] = []
+    matches: list[tuple[Match, str]] = []
     batch = _Batch()
     match_id: str | None = None
     seq = 0
     records = 0
-    con.begin()
+    _drop_stage(con)  # left over from an interrupted load
+    for table, stage in STAGE.items():
+        con.execute(f"CREATE TABLE {stage} AS SELECT * FROM {table} LIMIT 0")
     try:
         for checked in check_file(path):
             if progress is not None and checked.text is not None:
@@ -304,42 +321,57 @@ def ingest_file(
             problems.extend(checked.problems)
             record = checked.record
             if problems or record is None or checked.text is None or file_hash is None:
-                continue  # nothing more is inserted; the rest of the file is only checked
+                continue  # nothing more is staged; the rest of the file is only checked
             if isinstance(record, Match):
-                claim = claim_match(con, name, checked.line, record, file_hash, replace)
-                if claim is not None:
-                    problems.append(claim)
+                conflict = match_conflict(con, name, checked.line, record, file_hash, replace)
+                if conflict is not None:
+                    problems.append(conflict)
                     continue
-                insert_match(con, record, checked.text, file_hash)
+                matches.append((record, checked.text))
                 match_id, seq = record.match, 0
-                matches.append(record.match)
             else:
                 seq += 1
             assert match_id is not None  # validation guarantees a match record first
             batch.add(match_id, seq, checked.line, checked.text, record)
             records += 1
             if len(batch) >= BATCH:
-                batch.flush(con)
+                batch.flush(con, STAGE)
         if not problems and file_hash is None:  # unreadable, yet no line said so
             problems.append(Problem(name, 0, "", "unreadable", "cannot read the file", "a readable file"))
         if problems:
-            con.rollback()
             problems.sort(key=lambda p: p.line)
             return FileResult(name, file_hash, "rejected", [], 0, problems)
-        batch.flush(con)
-        con.execute(
-            "INSERT INTO ingest_log VALUES (?, ?, ?, ?, now())",
-            [file_hash, name, matches, records],
-        )
-        con.commit()
+        assert file_hash is not None
+        batch.flush(con, STAGE)
+        _publish(con, name, file_hash, matches, records)
     except duckdb.Error as exc:
-        con.rollback()
         problems.append(Problem(name, 0, "", "load_failed", str(exc).splitlines()[0], "a file the store accepts"))
         return FileResult(name, file_hash, "rejected", [], 0, problems)
+    finally:
+        _drop_stage(con)
+    return FileResult(name, file_hash, "loaded", [m.match for m, _ in matches], records, [])
+
+
+def _publish(
+    con: duckdb.DuckDBPyConnection, name: str, file_hash: str, matches: list[tuple[Match, str]], records: int
+) -> None:
+    """Move a file's staged rows into the store in one transaction."""
+    con.begin()
+    try:
+        for match, text in matches:
+            # Conflicts were refused while staging; what is left is a replacement.
+            delete_match(con, match.match)
+            insert_match(con, match, text, file_hash)
+        for table, stage in STAGE.items():
+            con.execute(f"INSERT INTO {table} SELECT * FROM {stage}")
+        con.execute(
+            "INSERT INTO ingest_log VALUES (?, ?, ?, ?, now())",
+            [file_hash, name, [m.match for m, _ in matches], records],
+        )
+        con.commit()
     except BaseException:
         con.rollback()
         raise
-    return FileResult(name, file_hash, "loaded", matches, records, [])
 
 
 def _size(path: str | os.PathLike[str]) -> int:

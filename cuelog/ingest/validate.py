@@ -106,9 +106,22 @@ class Checked:
 # -- decoding ------------------------------------------------------------------------------
 
 
+_JSON_NAMES = (
+    (re.compile(r"\bstr\b"), "string"),
+    (re.compile(r"\bint\b"), "integer"),
+    (re.compile(r"\bfloat\b"), "number"),
+    (re.compile(r"\bbool\b"), "boolean"),
+    (re.compile(r"\bdict\[[^]]*\]"), "object"),
+    (re.compile(r"\b(list|tuple)\["), "array["),
+)
+
+
 def _expected(cls: type[Any], name: str) -> str:
-    text = str(cls.__annotations__.get(name, "a value"))
-    return text.replace(" | None", " or null")
+    """The JSON type a field takes, from its annotation ("array[string] or null")."""
+    text = str(cls.__annotations__.get(name, "a value")).replace(" | None", " or null")
+    for pattern, json_name in _JSON_NAMES:
+        text = pattern.sub(json_name, text)
+    return text
 
 
 _MSGSPEC_ERROR = re.compile(r"Expected `(?P<expected>[^`]+)`, got `(?P<got>[^`]+)`")
