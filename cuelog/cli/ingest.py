@@ -33,10 +33,11 @@ def _progress(paths: list[Path], quiet: bool) -> Progress:
 
 
 def _total_bytes(files: list[Path]) -> int | None:
-    # Progress counts decompressed bytes; a .gz file's decompressed size is not known up front.
+    # Progress counts decompressed bytes, read twice (check, then load); a .gz file's
+    # decompressed size is not known up front.
     if any(f.suffix == ".gz" for f in files):
         return None
-    return sum(f.stat().st_size for f in files if f.is_file())
+    return 2 * sum(f.stat().st_size for f in files if f.is_file())
 
 
 def print_summary(files: list[FileResult], clocks: list[ClockResult], console: Console) -> None:

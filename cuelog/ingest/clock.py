@@ -35,7 +35,7 @@ import duckdb
 import polars as pl
 
 from cuelog.errors import Problem
-from cuelog.ingest.load import SHOT_CLOCK_SCHEMA, insert_arrow
+from cuelog.ingest.load import SHOT_CLOCK_SCHEMA, first_row, insert_arrow
 from cuelog.ingest.validate import parse_time
 
 EVENTS = ("start", "pause", "resume", "stop", "reset", "expire")
@@ -334,7 +334,7 @@ def ingest_clock(
             table = aligned.with_columns(pl.lit(file_hash).alias("source")).to_arrow()
             insert_arrow(con, "shot_clock", table.cast(SHOT_CLOCK_SCHEMA))
         match_ids = sorted(set(aligned["match_id"].to_list()))
-        known = con.execute("SELECT matches FROM ingest_log WHERE file_hash = ?", [file_hash]).fetchone()
+        known = first_row(con, "SELECT matches FROM ingest_log WHERE file_hash = ?", [file_hash])
         if known is None:
             con.execute("INSERT INTO ingest_log VALUES (?, ?, ?, ?, now())", [file_hash, name, match_ids, len(rows)])
         elif sorted(known[0]) != match_ids:

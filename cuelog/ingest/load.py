@@ -1,8 +1,8 @@
 """Load cuelog/1 logs into the DuckDB store, one file per transaction.
 
-A file is checked line by line (:mod:`cuelog.ingest.validate`) while its rows are
-streamed in batches into staging tables; only a file that checks clean is published, in
-one transaction, so a file is either loaded completely or not at all, and after a
+A file is first checked line by line (:mod:`cuelog.ingest.validate`); only a file
+that checks clean is then streamed in batches into staging tables and published, in one
+transaction, so a file is either loaded completely or not at all, and after a
 rejected file the database is exactly as before. Memory stays flat whatever the file
 size: one batch of rows (:data:`BATCH` records) is held at a time, handed to DuckDB as an
 Arrow table (see ``docs/validation-benchmark.md`` for the measurements).
@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import os
 import zlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -28,10 +28,10 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
-from cuelog.errors import Problem
-from cuelog.ingest.reader import log_files, open_log
+from cuelog.errors import InputError, Problem
+from cuelog.ingest.reader import log_files, open_log, scan
 from cuelog.ingest.validate import check_file, parse_time
-from cuelog.schemas.records import Choice, Clock, Event, Frame, FrameEnd, Match, Record, Stroke
+from cuelog.schemas.records import Choice, Clock, Event, Frame, FrameEnd, Match, Record, Stroke, decode
 
 BATCH = 20_000
 """Records per insert: large enough for Arrow to pay off, small enough to keep memory flat."""
@@ -130,6 +130,13 @@ def content_hash(path: str | os.PathLike[str]) -> str | None:
     except (OSError, EOFError, zlib.error):
         return None
     return digest.hexdigest()
+
+
+def first_row(con: duckdb.DuckDBPyConnection, sql: str, params: list[Any]) -> tuple[Any, ...] | None:
+    """The first row of a query, or None. Fetches the whole result: DuckDB 2 refuses new
+    work on a connection while a result is still unfinished."""
+    rows = con.execute(sql, params).fetchall()
+    return rows[0] if rows else None
 
 
 def epoch_us(t: str | None) -> int | None:
@@ -235,11 +242,11 @@ def match_conflict(
     con: duckdb.DuckDBPyConnection, file: str, line: int, match: Match, file_hash: str, replace: bool
 ) -> Problem | None:
     """A Problem when another file holds ``match``'s id and ``replace`` is not set."""
-    row = con.execute("SELECT file_hash FROM matches WHERE match_id = ?", [match.match]).fetchone()
+    row = first_row(con, "SELECT file_hash FROM matches WHERE match_id = ?", [match.match])
     if row is None or replace or str(row[0]) == file_hash:
         return None
     held_by = str(row[0])
-    path = con.execute("SELECT path FROM ingest_log WHERE file_hash = ?", [held_by]).fetchone()
+    path = first_row(con, "SELECT path FROM ingest_log WHERE file_hash = ?", [held_by])
     source = f"{path[0]} (sha256 {held_by[:12]})" if path else f"sha256 {held_by[:12]}"
     return Problem(
         file,
@@ -300,56 +307,67 @@ def ingest_file(
     name = str(path)
     file_hash = content_hash(path)
     if file_hash is not None:
-        seen = con.execute("SELECT matches, records FROM ingest_log WHERE file_hash = ?", [file_hash]).fetchone()
+        seen = first_row(con, "SELECT matches, records FROM ingest_log WHERE file_hash = ?", [file_hash])
         if seen is not None:
             if progress is not None:
                 progress(_size(path))
             return FileResult(name, file_hash, "unchanged", list(seen[0]), int(seen[1]), [])
+    # Pass 1: check the whole file (cheap, and nothing is written for a file that fails).
     problems: list[Problem] = []
+    for checked in check_file(path):
+        if progress is not None and checked.text is not None:
+            progress(len(checked.text) + 1)
+        problems.extend(checked.problems)
+        if isinstance(checked.record, Match) and file_hash is not None:
+            conflict = match_conflict(con, name, checked.line, checked.record, file_hash, replace)
+            if conflict is not None:
+                problems.append(conflict)
+    if not problems and file_hash is None:  # unreadable, yet no line said so
+        problems.append(Problem(name, 0, "", "unreadable", "cannot read the file", "a readable file"))
+    if problems or file_hash is None:
+        problems.sort(key=lambda p: p.line)
+        return FileResult(name, file_hash, "rejected", [], 0, problems)
+    # Pass 2: stream the rows into staging tables, then publish them in one transaction.
     matches: list[tuple[Match, str]] = []
     batch = _Batch()
-    match_id: str | None = None
+    match_id = ""
     seq = 0
     records = 0
     _drop_stage(con)  # left over from an interrupted load
-    for table, stage in STAGE.items():
-        con.execute(f"CREATE TABLE {stage} AS SELECT * FROM {table} LIMIT 0")
     try:
-        for checked in check_file(path):
-            if progress is not None and checked.text is not None:
-                progress(len(checked.text) + 1)
-            problems.extend(checked.problems)
-            record = checked.record
-            if problems or record is None or checked.text is None or file_hash is None:
-                continue  # nothing more is staged; the rest of the file is only checked
+        for table, stage in STAGE.items():
+            con.execute(f"CREATE TABLE {stage} AS SELECT * FROM {table} LIMIT 0")
+        for line, text in _checked_lines(path):
+            if progress is not None:
+                progress(len(text) + 1)
+            record = decode(text)
             if isinstance(record, Match):
-                conflict = match_conflict(con, name, checked.line, record, file_hash, replace)
-                if conflict is not None:
-                    problems.append(conflict)
-                    continue
-                matches.append((record, checked.text))
+                matches.append((record, text))
                 match_id, seq = record.match, 0
             else:
                 seq += 1
-            assert match_id is not None  # validation guarantees a match record first
-            batch.add(match_id, seq, checked.line, checked.text, record)
+            batch.add(match_id, seq, line, text, record)
             records += 1
             if len(batch) >= BATCH:
                 batch.flush(con, STAGE)
-        if not problems and file_hash is None:  # unreadable, yet no line said so
-            problems.append(Problem(name, 0, "", "unreadable", "cannot read the file", "a readable file"))
-        if problems:
-            problems.sort(key=lambda p: p.line)
-            return FileResult(name, file_hash, "rejected", [], 0, problems)
-        assert file_hash is not None
         batch.flush(con, STAGE)
         _publish(con, name, file_hash, matches, records)
     except duckdb.Error as exc:
-        problems.append(Problem(name, 0, "", "load_failed", str(exc).splitlines()[0], "a file the store accepts"))
-        return FileResult(name, file_hash, "rejected", [], 0, problems)
+        problem = Problem(name, 0, "", "load_failed", str(exc).splitlines()[0], "a file the store accepts")
+        return FileResult(name, file_hash, "rejected", [], 0, [problem])
+    except InputError as exc:
+        return FileResult(name, file_hash, "rejected", [], 0, exc.problems)
     finally:
         _drop_stage(con)
     return FileResult(name, file_hash, "loaded", [m.match for m, _ in matches], records, [])
+
+
+def _checked_lines(path: str | os.PathLike[str]) -> Iterator[tuple[int, str]]:
+    """The lines of a file that has just checked clean (a Problem now means it changed under us)."""
+    for line, item in scan(path):
+        if isinstance(item, Problem):
+            raise InputError([item])
+        yield line, item
 
 
 def _publish(
