@@ -10,9 +10,8 @@ import duckdb
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
 
-from cuelog.cli.common import EXIT_BAD_INPUT, EXIT_OK, err_console, fail, print_problems
+from cuelog.cli.common import EXIT_BAD_INPUT, EXIT_OK, err_console, fail, folded_table, print_problems
 from cuelog.ingest.clock import DEFAULT_TOLERANCE_S, SHOW_UNPLACED, ClockResult, ingest_clock
 from cuelog.ingest.load import FileResult, ingest_paths
 from cuelog.ingest.reader import log_files
@@ -42,15 +41,14 @@ def _total_bytes(files: list[Path]) -> int | None:
 
 def print_summary(files: list[FileResult], clocks: list[ClockResult], console: Console) -> None:
     if files:
-        t = Table("status", "matches", "records", title="logs")
-        t.add_column("file", overflow="fold")
+        t = folded_table("status", "matches", "records", "file", title="logs")
         for f in files:
             t.add_row(f.status, ", ".join(f.matches), str(f.records), f.path)
         console.print(t)
     if clocks:
-        t = Table("clock log", "status", "rows", "shots", "aligned", "unplaced", title="shot clocks")
+        t = folded_table("status", "rows", "shots", "aligned", "unplaced", "clock log", title="shot clocks")
         for c in clocks:
-            t.add_row(c.path, c.status, str(c.rows), str(c.shots), str(c.aligned), str(len(c.unplaced)))
+            t.add_row(c.status, str(c.rows), str(c.shots), str(c.aligned), str(len(c.unplaced)), c.path)
         console.print(t)
     for c in clocks:
         if c.unplaced:

@@ -10,9 +10,8 @@ from typing import Any
 import duckdb
 import typer
 from rich.console import Console
-from rich.table import Table
 
-from cuelog.cli.common import EXIT_OK, fail
+from cuelog.cli.common import EXIT_OK, fail, folded_table
 from cuelog.store import DEFAULT_DB
 
 QUERY = """
@@ -69,7 +68,17 @@ def matches(
     if as_json:
         sys.stdout.write(json.dumps({"db": str(db), "matches": rows}, indent=1) + "\n")
     else:
-        t = Table("match", "rules", "sides", "event", "frames", "strokes", "clocked", title=f"matches in {db}")
+        t = folded_table(
+            "match",
+            "rules",
+            "sides",
+            "event",
+            "frames",
+            "strokes",
+            "clocked",
+            title=f"matches in {db}",
+            whole=("match", "frames", "strokes", "clocked"),
+        )
         for r in rows:
             t.add_row(
                 r["match"],
