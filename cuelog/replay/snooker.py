@@ -776,7 +776,8 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
         if miss_called and ed.miss_rule:
             _miss_sequence(s, n, striker)
         else:
-            s.replaced = False
+            # A foul without FOUL AND A MISS breaks the run of consecutive calls (S3 R14(d)).
+            s.replaced, s.miss_seq, s.warned = False, 0, False
     elif not foul_stands:
         s.replaced = False
         s.miss_seq = 0
