@@ -149,6 +149,8 @@ class Edition:
     """Every stroke must send a ball to a cushion or a pocket (SO 17)."""
     time_foul: bool = False
     """Shot-clock time fouls (SO 16)."""
+    snooker_behind_nominated: bool = False
+    """After a Red, leaving the opponent snookered behind the nominated colour is a foul (S3 R19(d))."""
     renumber: tuple[tuple[str, str], ...] = ()
     """Citation fix-ups where an edition numbers an item differently."""
 
@@ -165,7 +167,7 @@ EDITIONS: Final[dict[str, Edition]] = {
     for e in (
         Edition("wpbsa-2024"),
         # S3 R19: six Reds, up to five FOUL AND A MISS replays, no frame award.
-        Edition("six-reds-2024", reds=6, warn_after=4, miss_cap=5, miss_award=False),
+        Edition("six-reds-2024", reds=6, warn_after=4, miss_cap=5, miss_award=False, snooker_behind_nominated=True),
         # Seed 000: the older edition (RULES-DIGEST DIFFERENCES A).
         Edition(
             "classic",
@@ -225,6 +227,8 @@ class _Foul:
     free_ball: bool
     before_stroke: bool
     """A foul with no stroke (an ``event`` of kind ``foul``, S3 R10(i))."""
+    needed: bool = False
+    """A player needed penalty points before or as a result of the foul (S3 R19(b)(iii))."""
 
 
 @dataclass(slots=True)
@@ -265,6 +269,8 @@ class State:
     end_reason: str | None = None
     end_n: int = 0
     late_reported: bool = False
+    time_fouls: tuple[int, ...] = ()
+    """``after`` of each time foul recorded (SO 16)."""
     last_n: int = 0
     penalty_lo: int = 0
     ledger: Ledger = field(default_factory=Ledger)
@@ -403,6 +409,76 @@ def replay_frame(
     for record in records:
         _apply(s, record)
     return finish(s)
+
+
+# -- snookered (S2 R17), from rest positions -------------------------------------------
+
+Point = tuple[float, float]
+
+
+def _seg_dist2(p: Point, a: Point, b: Point) -> float:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length2 = dx * dx + dy * dy
+    u = 0.0 if length2 == 0 else max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / length2))
+    qx, qy = a[0] + u * dx - p[0], a[1] + u * dy - p[1]
+    return qx * qx + qy * qy
+
+
+def _blockers(cue: Point, target: Point, others: Sequence[Point]) -> list[Point]:
+    """Balls not on that obstruct a straight stroke at either extreme edge of ``target``.
+
+    S2 R17: the cue-ball is not snookered on a ball it can hit at both extreme edges; to
+    graze an edge its centre travels to a point one ball diameter beside the target's centre.
+    """
+    dx, dy = target[0] - cue[0], target[1] - cue[1]
+    length = (dx * dx + dy * dy) ** 0.5
+    if length <= _BALL_MM:
+        return []  # touching: nothing can be in between
+    nx, ny = -dy / length * _BALL_MM, dx / length * _BALL_MM
+    edges = ((target[0] + nx, target[1] + ny), (target[0] - nx, target[1] - ny))
+    limit = _BALL_MM * _BALL_MM - 1e-6
+    return [o for o in others if any(_seg_dist2(o, cue, e) < limit for e in edges)]
+
+
+def snookered(cue: Point, on: Sequence[Point], not_on: Sequence[Point]) -> frozenset[Point] | None:
+    """The effective snookering balls if the cue-ball is snookered on every ball ``on`` (S2 R17).
+
+    ``None`` when some ball on can be hit at both extreme edges. Per ball on, the
+    obstructing ball nearest the cue-ball is effective (R17(b)); the union over the balls
+    on is returned, so "snookered by X" is a result of exactly ``{X}`` (R17(c)).
+    """
+    if not on:
+        return None
+    effective: set[Point] = set()
+    for target in on:
+        blocking = _blockers(cue, target, not_on)
+        if not blocking:
+            return None
+        d = [((b[0] - cue[0]) ** 2 + (b[1] - cue[1]) ** 2) ** 0.5 for b in blocking]
+        nearest = min(d)
+        effective.update(b for b, x in zip(blocking, d, strict=True) if x - nearest < 1.0)
+    return frozenset(effective)
+
+
+def _snooker_from(positions: list[tuple[str, float, float]], on_balls: Sequence[str]) -> frozenset[Point] | bool | None:
+    """Snookered on ``on_balls`` from the recorded positions; ``False`` when they cannot tell."""
+    cue = next(((x, y) for b, x, y in positions if b == "white"), None)
+    if cue is None:
+        return False
+    on = [(x, y) for b, x, y in positions if b in on_balls]
+    if not on:
+        return False
+    not_on = [(x, y) for b, x, y in positions if b != "white" and b not in on_balls]
+    return snookered(cue, on, not_on)
+
+
+def _position(positions: list[tuple[str, float, float]], ball: str) -> Point | None:
+    return next(((x, y) for b, x, y in positions if b == ball), None)
+
+
+def _incoming_on(positions: list[tuple[str, float, float]], seq_colour: str) -> tuple[str, ...]:
+    """The ball on for the next turn, from the positions: Red while any is left, else the colour."""
+    return ("red",) if any(b == "red" for b, _, _ in positions) else (seq_colour,)
 
 
 # -- strokes ---------------------------------------------------------------------------
@@ -567,6 +643,26 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
         cu = st.cushions
         if cu.after_contact is False and (cu.objects or 0) == 0:
             fouls.append((max(5, on_value), "SO 17", "no_cushion"))
+
+    # Fouls the rest positions show (S2 R17): after a non-scoring stroke, the cue-ball
+    # snookered by the nominated free ball (S3 R12(b)(ii), R11(a)(viii)); in six reds,
+    # the opponent snookered behind the colour nominated after a Red (S3 R19(d), R11(a)(ix)).
+    pos = st.positions
+    if pos is not None and not any(b in potted for b in (*on_names, *(fb,)) if b) and "white" not in potted:
+        if fb is not None:
+            seq_colour = COLOURS[min(s.seq, _BLACK)]
+            left = [b for b, _, _ in pos if b != "white"]
+            two_left = len(left) == 2 and "black" in left
+            eff = _snooker_from(pos, _incoming_on(pos, seq_colour) if s.phase == RED else (seq_colour,))
+            fbp = _position(pos, fb)
+            if not two_left and isinstance(eff, frozenset) and fbp is not None and eff == {fbp}:
+                fouls.append((pen(), ed.cite(P, "(a)(viii)"), "free_ball_snooker"))
+        if ed.snooker_behind_nominated and s.phase == COLOUR and on_names:
+            nxt = _incoming_on(pos, "yellow")
+            eff = _snooker_from(pos, nxt)
+            cp = _position(pos, on_names[0])
+            if isinstance(eff, frozenset) and cp is not None and eff == {cp}:
+                fouls.append((pen(), ed.cite(P, "(a)(ix)"), "snookered_behind_nominated"))
 
     # R11(d)(vi): a foul after potting a Red before a colour is nominated is worth seven.
     # Whether the nomination was made is a fact the log may not hold: without one the
@@ -766,9 +862,31 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
         s.to_play = None if tie else opponent
         if s.phase == COLOUR:
             s.phase = RED if s.reds > 0 else SEQUENCE
-    free_ball_due = bool(call is not None and call.foul and call.free_ball) if foul_stands else False
+    free_ball_called = bool(call is not None and call.foul and call.free_ball)
+    free_ball_due = free_ball_called if foul_stands else False
+    if foul_stands and not s.over and pos is not None and not s.in_hand and not ed.in_hand_after_foul:
+        # S3 R12: after a foul, FREE BALL is due exactly when the incoming player is snookered.
+        eff = _snooker_from(pos, _incoming_on(pos, COLOURS[min(s.seq, _BLACK)]))
+        if eff is not False:
+            free_ball_due = eff is not None
+            if free_ball_due != free_ball_called:
+                _add(
+                    s,
+                    n,
+                    FREE_BALL_ERROR,
+                    ed.cite(ed.free_ball),
+                    striker,
+                    0,
+                    "FREE BALL "
+                    + (
+                        "called but the incoming player is not snookered"
+                        if free_ball_called
+                        else "not called though the incoming player is snookered"
+                    ),
+                )
     if foul_stands and not s.over:
-        s.foul = _Foul(n, striker, snapshot, miss_called and ed.miss_rule, free_ball_due, False)
+        needed = needed_before or penalty_points_required(s)
+        s.foul = _Foul(n, striker, snapshot, miss_called and ed.miss_rule, free_ball_due, False, needed)
         s.free_ball = free_ball_due
         if ed.in_hand_after_foul:
             s.in_hand = True
@@ -970,16 +1088,9 @@ def _choice(s: State, c: Choice) -> None:
     elif option == "replace_play":
         _play_again(s, f, replace=True, incoming=True)
     elif option == "anywhere":
-        if ed.miss_cap is None or s.miss_seq < ed.miss_cap:
-            _add(
-                s,
-                n,
-                MISS_ERROR,
-                "S3 R19(b)(iii)",
-                c.side,
-                0,
-                "cue-ball placed anywhere without the fifth FOUL AND A MISS",
-            )
+        if ed.miss_cap is None or s.miss_seq < ed.miss_cap or f.needed:
+            # Only after the fifth FOUL AND A MISS, and not when penalty points were needed.
+            _add(s, n, MISS_ERROR, "S3 R19(b)(iii)", c.side, 0, "cue-ball placed anywhere against S3 R19(b)(iii)")
         s.to_play = other(f.offender)
         s.turn_of = None
         s.in_hand, s.anywhere, s.free_ball = True, True, False
@@ -1114,6 +1225,7 @@ def _event_foul(s: State, e: Event) -> None:
         return
     on_value = 1 if s.phase == RED else VALUE[COLOURS[min(s.seq, _BLACK)]] if s.phase == SEQUENCE else 0
     if e.kind == "time_foul":
+        s.time_fouls = (*s.time_fouls, n)
         if not ed.time_foul:
             _add(s, n, TIME_FOUL_ERROR, "SO 16", side, e.points or 0, "time foul in a game without a shot clock rule")
             due = e.points or 0
@@ -1197,7 +1309,7 @@ def _clock(s: State, c: Clock) -> None:
     if not s.edition.time_foul or c.limit_s is None or c.elapsed_s is None:
         return
     paused = c.paused_s or 0.0
-    if c.elapsed_s - paused > c.limit_s + 1e-9:
+    if c.elapsed_s - paused > c.limit_s + 1e-9 and (c.n - 1) not in s.time_fouls:
         # A time foul is recorded as an event after the stroke before; look for it.
         _add(
             s,
