@@ -12,10 +12,11 @@ respots and scoreboard, as a faultless referee and marker would. Then:
 from __future__ import annotations
 
 import msgspec
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cuelog.replay import replay_matches
+from cuelog.replay import replay_matches, snooker
 from cuelog.replay.model import Outcome
 from cuelog.replay.output import document, dumps
 from cuelog.replay.snooker import COLOURS, RED, SEQUENCE, State, apply, finish, new_frame
@@ -180,3 +181,25 @@ def test_replay_twice_same_bytes(data: st.DataObject, rules: str) -> None:
     twice = dumps(document(replay_matches(list(stream)), "t"))
     assert once == twice
     assert '"findings": []' in once
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data(), rules=st.sampled_from(RULES))
+def test_clean_stroke_shortcut_changes_nothing(data: st.DataObject, rules: str) -> None:
+    """The engine's shortcut for clean strokes gives the same outcomes and result as the full path."""
+    match, frame, records = play_frame(data, rules)
+
+    def run() -> tuple[list[Outcome], object]:
+        state = new_frame(match, frame)
+        outs: list[Outcome] = []
+        for r in records:
+            state, o, _ = apply(state, r)
+            if o is not None:
+                outs.append(o)
+        return outs, finish(state)
+
+    fast = run()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(snooker, "_FAST", False)
+        slow = run()
+    assert fast == slow

@@ -375,7 +375,10 @@ def finish(state: State) -> FrameResult:
 
     The given state is left unchanged (the break in progress is closed on a copy).
     """
-    s = state.copy()
+    return _finish(state.copy())
+
+
+def _finish(s: State) -> FrameResult:
     s.ledger.close()
     recorded: tuple[int, int] | None = None
     if s.recorded_end is not None and s.recorded_end.score is not None and len(s.recorded_end.score) == 2:
@@ -408,7 +411,7 @@ def replay_frame(
     s = new_frame(match, frame, previous)
     for record in records:
         _apply(s, record)
-    return finish(s)
+    return _finish(s)
 
 
 # -- snookered (S2 R17), from rest positions -------------------------------------------
@@ -503,7 +506,117 @@ def _leader(s: State) -> str | None:
     return "A" if a > b else "B" if b > a else None
 
 
+_FAST = True
+"""Use :func:`_clean_stroke` for strokes that cannot raise anything (switched off in a test)."""
+
+
+def _clean_stroke(s: State, st: Stroke) -> Outcome | None:
+    """The common case, done cheaply: a legal stroke at the ball on, by the player entitled
+    to it, with nothing called, nothing off the table and nothing that needs positions.
+
+    Returns ``None`` (and changes nothing) whenever the stroke is not such a stroke; the
+    general path :func:`_stroke` then decides. Both give the same result, which
+    ``tests/test_snooker_properties.py`` checks.
+    """
+    first, potted = st.first, st.potted
+    if (
+        len(first) != 1
+        or st.call is not None
+        or st.infringements
+        or st.off_table
+        or st.positions is not None
+        or s.foul is not None
+        or s.free_ball
+        or s.over
+        or s.due_award is not None
+        or st.striker != s.to_play
+        or (s.in_hand and st.placement == "illegal")
+        or s.edition.no_cushion_foul
+    ):
+        return None
+    ball = first[0]
+    nom = st.nominated
+    striker = st.striker
+    phase = s.phase
+    if phase == RED:
+        if ball != "red" or (nom is not None and nom != "red") or potted.count("red") != len(potted):
+            return None
+        if len(potted) > s.reds:
+            return None
+        scored = len(potted)
+    else:
+        if phase == COLOUR:
+            if s.turn_of != striker or ball not in _BIT or not s.colours & _BIT[ball]:
+                return None
+        elif s.seq >= _BLACK or ball != COLOURS[s.seq] or not s.colours & _BIT[ball]:
+            return None
+        if (nom is not None and nom != ball) or (potted and potted != [ball]):
+            return None
+        scored = VALUE[ball] if potted else 0
+    spot_due = phase == COLOUR and scored > 0
+    respots = st.respots
+    if respots is not None:
+        if spot_due:
+            if (
+                len(respots) != 1
+                or respots[0].ball != ball
+                or _respot_name(respots[0].spot, respots[0].x, respots[0].y) != ball
+            ):
+                return None
+        elif respots:
+            return None
+
+    # -- the stroke is clean: apply it (same effects as the general path) --
+    n = st.n
+    s.last_n = n
+    s.in_hand = s.anywhere = False
+    if phase == RED:
+        s.reds -= scored
+        if scored:
+            s.phase = COLOUR
+    elif phase == COLOUR:
+        s.phase = RED if s.reds > 0 else SEQUENCE
+    elif scored:
+        s.colours &= ~_BIT[ball]
+        s.seq += 1
+    s.replaced, s.miss_seq, s.warned = False, 0, False
+    ledger = s.ledger
+    mismatch = ledger.stroke(n, striker, scored, 0, st.score)
+    if mismatch is not None:
+        s.findings.append(mismatch)
+    break_id = len(ledger.breaks) + 1 if scored > 0 else None
+    if scored:
+        s.turn_of = s.to_play = striker
+    else:
+        ledger.end_visit()
+        s.turn_of = None
+        s.to_play = other(striker)
+        if s.phase == COLOUR:
+            s.phase = RED if s.reds > 0 else SEQUENCE
+    _black_only_award(s, n)
+    return Outcome(
+        n=n,
+        striker=striker,
+        scored=scored,
+        penalty=0,
+        foul=False,
+        ball_on="red" if phase == RED else ball,
+        respots=((ball, ball),) if spot_due else (),
+        turn_ends=not scored or s.over,
+        next_striker=s.to_play,
+        score=ledger.score(),
+        break_id=break_id,
+        visit_id=ledger.visit_id,
+        frame_over=s.over,
+        winner=s.winner,
+    )
+
+
 def _stroke(s: State, st: Stroke) -> Outcome | None:
+    if _FAST:
+        done = _clean_stroke(s, st)
+        if done is not None:
+            return done
     ed = s.edition
     n, striker = st.n, st.striker
     s.last_n = n
@@ -681,9 +794,11 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
 
     # Scoring as if legal (S3 R3(g),(h), R12(c)-(e)): used for a legal stroke, and for a
     # foul nobody called, which stands as played (S3 R10(c)).
-    reds_potted = sum(1 for b in potted if b == "red")
-    reds_off = reds_potted + sum(1 for b in off if b == "red")
-    colours_gone = [b for b in (*potted, *off) if b in _BIT]
+    reds_potted = potted.count("red")
+    reds_off = reds_potted + off.count("red") if off else reds_potted
+    colours_gone = [b for b in potted if b in _BIT]
+    if off:
+        colours_gone += [b for b in off if b in _BIT]
     for b in colours_gone:
         if not s.colours & _BIT[b]:
             _add(s, n, INVALID_RECORD, "FORMAT 4", striker, 0, f"{b} potted or forced off but it was not on the table")
@@ -769,7 +884,7 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
     # FOUL AND A MISS (S3 R14): due when the foul is a miss (S2 R21) and nobody needed
     # penalty points before or as a result of the stroke (R14(a)(i), (c)). Whether a
     # clear path existed is not in the facts, so a missing call raises nothing.
-    needed_before = penalty_points_required(s)
+    needed_before = (due_foul or called) and penalty_points_required(s)
     miss_called = bool(call is not None and call.foul and call.miss)
     if miss_called:
         if not ed.miss_rule:
@@ -816,14 +931,15 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
     # Colours to spot (S3 R7): every colour potted, pocketed or forced off, except the
     # colour potted in sequence, and nothing once the frame is over.
     due_spots: list[tuple[str, str]] = []
-    if not frame_ends:
+    if not frame_ends and colours_gone:
         to_spot = sorted({b for b in colours_gone if b not in stays_off}, key=lambda b: -VALUE[b])
         due_spots = _spots(to_spot, s.colours, st.positions)
 
     # -- the ledger: official score, recorded scoreboard, breaks -----------------------
     ledger = s.ledger
-    explained = explained or any(
-        f.kind in (PENALTY_VALUE, FREE_BALL_ERROR, INVALID_RECORD) for f in s.findings[findings_before:]
+    explained = explained or (
+        len(s.findings) > findings_before
+        and any(f.kind in (PENALTY_VALUE, FREE_BALL_ERROR, INVALID_RECORD) for f in s.findings[findings_before:])
     )
     mismatch = ledger.stroke(
         n, striker, scored, official_penalty, st.score, explained=explained, rule=ed.cite(P) if foul_stands else "S3 R1"
@@ -926,7 +1042,7 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
         miss=due_miss,
         free_ball=free_ball_due,
         respots=tuple(due_spots),
-        turn_ends=turn_ends,
+        turn_ends=turn_ends or s.over,
         next_striker=s.to_play,
         score=ledger.score(),
         break_id=break_id,
