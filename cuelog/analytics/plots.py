@@ -1,8 +1,10 @@
-"""Pictures of the replay results, drawn with matplotlib (Agg: no display needed).
+"""Pictures of the replay results, drawn with matplotlib.
 
 Each function takes the report data (:class:`cuelog.analytics.reports.Data`) and returns a
-figure of a fixed pixel size; ``save`` writes it as PNG. Nothing is random: the same data
-draws the same picture.
+figure of a fixed pixel size; ``save`` writes it as PNG. Figures are built without pyplot,
+so no display and no global figure state is involved (the PNG is drawn by the Agg
+renderer), and a notebook shows them inline. Nothing is random: the same data draws the
+same picture.
 """
 
 from __future__ import annotations
@@ -10,11 +12,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import matplotlib
-
-matplotlib.use("Agg")
-
-import matplotlib.pyplot as plt
 import polars as pl
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
@@ -40,15 +37,13 @@ def _max(series: pl.Series) -> float:
 
 
 def _figure(size: tuple[int, int]) -> Figure:
-    fig = plt.figure(figsize=(size[0] / DPI, size[1] / DPI), dpi=DPI)
-    return fig
+    return Figure(figsize=(size[0] / DPI, size[1] / DPI), dpi=DPI)
 
 
 def save(fig: Figure, path: str | os.PathLike[str]) -> Path:
     """Write a figure as PNG at its own size (no tight cropping, so the size is as asked)."""
     p = Path(path)
     fig.savefig(p, format="png", dpi=DPI)
-    plt.close(fig)
     return p
 
 
