@@ -25,7 +25,8 @@ def hand_results() -> list:
 @pytest.fixture
 def stats_db(tmp_path: Path) -> Path:
     """The four hand-built matches loaded, with their replay results stored."""
-    db = kit.load(tmp_path / "stats.duckdb", kit.maximum(), kit.two_fifties(), kit.miss_sequence(), kit.billiards_game())
+    logs = (kit.maximum(), kit.two_fifties(), kit.miss_sequence(), kit.billiards_game())
+    db = kit.load(tmp_path / "stats.duckdb", *logs)
     results = hand_results()
     con = connect(db)
     try:

@@ -71,6 +71,7 @@ def test_nothing_to_draw_is_exit_2(stats_db: Path, tmp_path: Path) -> None:
 
 
 def test_unknown_player_is_exit_2(stats_db: Path, tmp_path: Path) -> None:
-    result = runner.invoke(app, ["plot", "breaks", "--db", str(stats_db), "--player", "Zed", "--out",
-                                 str(tmp_path / "z.png")])
+    result = runner.invoke(
+        app, ["plot", "breaks", "--db", str(stats_db), "--player", "Zed", "--out", str(tmp_path / "z.png")]
+    )
     assert result.exit_code == 2 and "no player named 'Zed'" in result.stderr

@@ -45,13 +45,23 @@ def test_breaks_a_147_and_two_fifties_in_one_frame(stats_db: Path) -> None:
     players = by_name(report_json(stats_db, "breaks"))
     # Ann: the 147 (m1) and 21 (m2); she played the three snooker frames.
     assert players["Ann"] == {
-        "player": "Ann", "frames": 3, "breaks": [147, 21], "highest": 147,
-        "fifty_plus": 1, "centuries": 1, "total_points": 168,
+        "player": "Ann",
+        "frames": 3,
+        "breaks": [147, 21],
+        "highest": 147,
+        "fifty_plus": 1,
+        "centuries": 1,
+        "total_points": 168,
     }
     # Bob: 67 and 56 in one frame (m2), 8 in m3; fifty_plus counts both fifties.
     assert players["Bob"] == {
-        "player": "Bob", "frames": 3, "breaks": [67, 56, 8], "highest": 67,
-        "fifty_plus": 2, "centuries": 0, "total_points": 131,
+        "player": "Bob",
+        "frames": 3,
+        "breaks": [67, 56, 8],
+        "highest": 67,
+        "fifty_plus": 2,
+        "centuries": 0,
+        "total_points": 131,
     }
     # Billiards players are not in the snooker breaks report.
     assert set(players) == {"Ann", "Bob"}
@@ -70,13 +80,25 @@ def test_misses_sequence(stats_db: Path) -> None:
     players = by_name(report_json(stats_db, "misses"))
     # Bob: 3 miss calls x 5 = 15 conceded; they are his only fouls; 3 misses over 3 frames.
     assert players["Bob"] == {
-        "player": "Bob", "frames": 3, "miss_calls": 3, "miss_points_conceded": 15, "fouls": 3,
-        "foul_points_conceded": 15, "misses_per_frame": 1.0, "longest_miss_sequence": 3,
+        "player": "Bob",
+        "frames": 3,
+        "miss_calls": 3,
+        "miss_points_conceded": 15,
+        "fouls": 3,
+        "foul_points_conceded": 15,
+        "misses_per_frame": 1.0,
+        "longest_miss_sequence": 3,
     }
     # Ann: one foul (in-off, 4), no miss.
     assert players["Ann"] == {
-        "player": "Ann", "frames": 3, "miss_calls": 0, "miss_points_conceded": 0, "fouls": 1,
-        "foul_points_conceded": 4, "misses_per_frame": 0.0, "longest_miss_sequence": 0,
+        "player": "Ann",
+        "frames": 3,
+        "miss_calls": 0,
+        "miss_points_conceded": 0,
+        "fouls": 1,
+        "foul_points_conceded": 4,
+        "misses_per_frame": 0.0,
+        "longest_miss_sequence": 0,
     }
 
 
@@ -85,11 +107,23 @@ def test_billiards_foul_in_the_middle_of_a_visit(stats_db: Path) -> None:
     # Cara: 9 before the foul + 3 = 12 points in 2 visits; the foul ends her first visit
     # and its 9 still stand as a break (S3 R10(e) analogue: points before the foul count).
     assert players["Cara"] == {
-        "player": "Cara", "frames": 1, "points": 12, "visits": 2, "average": 6.0, "highest_break": 9, "centuries": 0,
+        "player": "Cara",
+        "frames": 1,
+        "points": 12,
+        "visits": 2,
+        "average": 6.0,
+        "highest_break": 9,
+        "centuries": 0,
     }
     # Dan: 3 + 2 = 5 from his own strokes (the 2 penalty points are not his), 2 visits.
     assert players["Dan"] == {
-        "player": "Dan", "frames": 1, "points": 5, "visits": 2, "average": 2.5, "highest_break": 5, "centuries": 0,
+        "player": "Dan",
+        "frames": 1,
+        "points": 5,
+        "visits": 2,
+        "average": 2.5,
+        "highest_break": 5,
+        "centuries": 0,
     }
 
 
@@ -97,17 +131,30 @@ def test_clock_shot_times_pauses_excluded(stats_db: Path) -> None:
     players = by_name(report_json(stats_db, "clock", "--event", "Autumn Cup"))
     # Bob: 12, 25, 31, 21.5 - 3.0 paused = 18.5, 40 -> mean 126.5 / 5 = 25.3, median 25;
     # over the 30 s limit: 31 and 40.
-    assert players["Bob"] == {"player": "Bob", "shots": 5, "mean_s": 25.3, "median_s": 25.0, "max_s": 40.0,
-                              "over_limit": 2}
+    assert players["Bob"] == {
+        "player": "Bob",
+        "shots": 5,
+        "mean_s": 25.3,
+        "median_s": 25.0,
+        "max_s": 40.0,
+        "over_limit": 2,
+    }
     # Ann: 10 and 16.
-    assert players["Ann"] == {"player": "Ann", "shots": 2, "mean_s": 13.0, "median_s": 13.0, "max_s": 16.0,
-                              "over_limit": 0}
+    assert players["Ann"] == {
+        "player": "Ann",
+        "shots": 2,
+        "mean_s": 13.0,
+        "median_s": 13.0,
+        "max_s": 16.0,
+        "over_limit": 0,
+    }
 
 
 def test_clock_without_a_shot_clock_has_no_times(stats_db: Path) -> None:
     players = by_name(report_json(stats_db, "clock", "--player", "Cara"))
-    assert players == {"Cara": {"player": "Cara", "shots": 0, "mean_s": None, "median_s": None, "max_s": None,
-                                "over_limit": None}}
+    assert players == {
+        "Cara": {"player": "Cara", "shots": 0, "mean_s": None, "median_s": None, "max_s": None, "over_limit": None}
+    }
 
 
 def test_by_match_and_by_event(stats_db: Path) -> None:
@@ -125,8 +172,17 @@ def test_by_match_and_by_event(stats_db: Path) -> None:
 
 def test_filters_player_match_event(stats_db: Path) -> None:
     doc = report_json(stats_db, "breaks", "--player", "Bob", "--event", "Spring Open")
-    assert doc["players"] == [{"player": "Bob", "frames": 2, "breaks": [67, 56], "highest": 67, "fifty_plus": 2,
-                               "centuries": 0, "total_points": 123}]
+    assert doc["players"] == [
+        {
+            "player": "Bob",
+            "frames": 2,
+            "breaks": [67, 56],
+            "highest": 67,
+            "fifty_plus": 2,
+            "centuries": 0,
+            "total_points": 123,
+        }
+    ]
     doc = report_json(stats_db, "breaks", "--match", "m1-maximum")
     assert [(r["player"], r["breaks"]) for r in doc["players"]] == [("Ann", [147]), ("Bob", [])]
 

@@ -30,8 +30,9 @@ def test_every_outcome_frame_break_and_finding_is_stored(tmp_path: Path) -> None
     write_results(con, ["m3-misses"], [result])
     con.close()
     # Stroke 3: B's foul and a miss gives A 5; stroke 4: B pots a red.
-    assert _rows(db, "SELECT n, striker, scored, penalty, foul, miss, ball_on, score_a, score_b "
-                     "FROM replay_strokes ORDER BY n") == [
+    assert _rows(
+        db, "SELECT n, striker, scored, penalty, foul, miss, ball_on, score_a, score_b FROM replay_strokes ORDER BY n"
+    ) == [
         (1, "B", 0, 0, False, False, None, 0, 0),
         (2, "A", 0, 0, False, False, None, 0, 0),
         (3, "B", 0, 5, True, True, None, 5, 0),
@@ -47,20 +48,28 @@ def test_every_outcome_frame_break_and_finding_is_stored(tmp_path: Path) -> None
 def test_replaying_a_match_replaces_only_its_rows(tmp_path: Path) -> None:
     db = kit.load(tmp_path / "t.duckdb", kit.maximum(), kit.two_fifties())
     con = connect(db)
-    write_results(con, ["m1-maximum", "m2-two-fifties"], [
-        o.match("m1-maximum", "snooker/wpbsa-2024", "Ann", "Bob", o.maximum_frame()),
-        o.match("m2-two-fifties", "snooker/wpbsa-2024", "Ann", "Bob", o.two_fifties_frame()),
-    ])
+    write_results(
+        con,
+        ["m1-maximum", "m2-two-fifties"],
+        [
+            o.match("m1-maximum", "snooker/wpbsa-2024", "Ann", "Bob", o.maximum_frame()),
+            o.match("m2-two-fifties", "snooker/wpbsa-2024", "Ann", "Bob", o.two_fifties_frame()),
+        ],
+    )
     # Replay m2 again with a different result: its old rows go, m1's stay.
-    write_results(con, ["m2-two-fifties"], [
-        o.match("m2-two-fifties", "snooker/wpbsa-2024", "Ann", "Bob", o.frame(1, [o.S("A", 1), o.S("A")]))
-    ])
+    write_results(
+        con,
+        ["m2-two-fifties"],
+        [o.match("m2-two-fifties", "snooker/wpbsa-2024", "Ann", "Bob", o.frame(1, [o.S("A", 1), o.S("A")]))],
+    )
     con.close()
     assert _rows(db, "SELECT match_id, count(*) FROM replay_strokes GROUP BY ALL ORDER BY 1") == [
-        ("m1-maximum", 37), ("m2-two-fifties", 2)
+        ("m1-maximum", 37),
+        ("m2-two-fifties", 2),
     ]
     assert _rows(db, "SELECT match_id, points FROM replay_breaks ORDER BY 1, 2") == [
-        ("m1-maximum", 147), ("m2-two-fifties", 1)
+        ("m1-maximum", 147),
+        ("m2-two-fifties", 1),
     ]
 
 
@@ -71,7 +80,7 @@ def test_a_failed_write_leaves_the_old_results(tmp_path: Path) -> None:
     write_results(con, ["m1-maximum"], [o.match("m1-maximum", "snooker/wpbsa-2024", "Ann", "Bob", o.maximum_frame())])
     broken = o.match("m1-maximum", "snooker/wpbsa-2024", "Ann", "Bob", o.frame(1, [o.S("A", 1)]))
     broken.frames.append(broken.frames[0])  # the same frame twice breaks replay_frames' primary key
-    with pytest.raises(Exception, match="(?i)constraint|duplicate"):
+    with pytest.raises(Exception, match=r"(?i)constraint|duplicate"):
         write_results(con, ["m1-maximum"], [broken])
     con.close()
     counts = [_rows(db, f"SELECT count(*) FROM {t}")[0][0] for t in REPLAY_TABLES]
