@@ -34,6 +34,13 @@ class ReplayFailed(Exception):
     """A loaded match could not be replayed (unknown ruleset, no engine, broken stream)."""
 
 
+class NoMatches(LookupError):
+    """The database holds no loaded match."""
+
+    def __str__(self) -> str:
+        return "the database has no loaded matches; load logs first with `cuelog ingest LOGS --db FILE`"
+
+
 class UnknownMatch(LookupError):
     """A match id was asked for that the database does not hold."""
 
@@ -62,6 +69,8 @@ class LoadedMatch:
 def select_matches(con: duckdb.DuckDBPyConnection, ids: Sequence[str] | None) -> list[str]:
     """The match ids to replay, sorted: all loaded ones, or the named ones (all must exist)."""
     loaded = [r[0] for r in con.execute("SELECT match_id FROM matches ORDER BY match_id").fetchall()]
+    if not loaded:
+        raise NoMatches()
     if not ids:
         return loaded
     known = set(loaded)
@@ -115,7 +124,8 @@ def replay_loaded(loaded: LoadedMatch) -> MatchResult | InputError | ReplayFaile
         return exc
     try:
         return replay_match(match, body)
-    except (UnknownRuleset, NoEngine, ValueError) as exc:
+    except (UnknownRuleset, NoEngine, ValueError, ImportError) as exc:
+        # ImportError: the discipline's engine module is not installed in this tree.
         return ReplayFailed(f"match {loaded.match_id!r} ({loaded.file}): {exc}")
 
 

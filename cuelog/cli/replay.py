@@ -69,7 +69,7 @@ def print_human(results: list[MatchResult], console: Console) -> None:
 
 def _replay_db(db: Path, matches: list[str], workers: int | None) -> list[MatchResult]:
     # Imported here: the DuckDB/Arrow side is only needed with --db.
-    from cuelog.analytics.results import ReplayFailed, UnknownMatch, replay_db
+    from cuelog.analytics.results import NoMatches, ReplayFailed, UnknownMatch, replay_db
     from cuelog.store import connect
 
     if not db.exists():
@@ -80,9 +80,7 @@ def _replay_db(db: Path, matches: list[str], workers: int | None) -> list[MatchR
         fail(f"cannot open {db} as a cuelog database: {exc}")
     try:
         return replay_db(con, matches or None, workers)
-    except UnknownMatch as exc:
-        fail(str(exc))
-    except ReplayFailed as exc:
+    except (NoMatches, UnknownMatch, ReplayFailed) as exc:
         fail(str(exc))
     finally:
         con.close()
@@ -119,7 +117,7 @@ def replay(
     try:
         results = _replay_db(db, matches or [], workers) if db is not None else replay_matches(load(paths or []))
     except InputError as exc:
-        print_problems(exc.problems, as_json=False)
+        print_problems(exc.problems, as_json=as_json)
         raise typer.Exit(2) from None
     except (UnknownRuleset, NoEngine, ValueError) as exc:
         fail(str(exc))

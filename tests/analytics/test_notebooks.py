@@ -42,6 +42,7 @@ def test_notebooks_are_stored_without_outputs() -> None:
         assert all(not c.get("outputs") for c in nb.cells if c.cell_type == "code"), path.name
 
 
+@pytest.mark.disciplines("snooker")
 def test_audit_match(stats_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CUELOG_MATCH", "m2-two-fifties")
     text, images = outputs(execute("audit-match.ipynb", stats_db, monkeypatch))
@@ -50,12 +51,14 @@ def test_audit_match(stats_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert images == 1  # the score worm
 
 
+@pytest.mark.disciplines("snooker")
 def test_season_players(stats_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     text, images = outputs(execute("season-players.ipynb", stats_db, monkeypatch))
     assert "most centuries: Ann" in text
     assert images == 3  # breaks, shot times, miss sequences
 
 
+@pytest.mark.disciplines("billiards")
 def test_billiards_averages(stats_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     text, images = outputs(execute("billiards-averages.ipynb", stats_db, monkeypatch))
     assert "Cara" in text and "6.0" in text and "Dan" in text and "2.5" in text

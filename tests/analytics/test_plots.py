@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 from cuelog.cli import app
 
 runner = CliRunner()
+pytestmark = pytest.mark.disciplines("snooker")
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 

@@ -17,6 +17,7 @@ import json
 from pathlib import Path
 
 import polars as pl
+import pytest
 from typer.testing import CliRunner
 
 from cuelog.analytics import export
@@ -41,6 +42,7 @@ def by_name(doc: dict, key: str = "players", name: str = "player") -> dict[str, 
     return {row[name]: row for row in doc[key]}
 
 
+@pytest.mark.disciplines("snooker")
 def test_breaks_a_147_and_two_fifties_in_one_frame(stats_db: Path) -> None:
     players = by_name(report_json(stats_db, "breaks"))
     # Ann: the 147 (m1) and 21 (m2); she played the three snooker frames.
@@ -67,6 +69,7 @@ def test_breaks_a_147_and_two_fifties_in_one_frame(stats_db: Path) -> None:
     assert set(players) == {"Ann", "Bob"}
 
 
+@pytest.mark.disciplines("snooker")
 def test_breaks_count_points_from_strokes_not_penalties(stats_db: Path) -> None:
     """In m3 Ann receives 15 penalty points (three misses) but pots nothing herself."""
     players = by_name(report_json(stats_db, "breaks", "--match", "m3-misses"))
@@ -76,6 +79,7 @@ def test_breaks_count_points_from_strokes_not_penalties(stats_db: Path) -> None:
     assert players["Bob"]["total_points"] == 8
 
 
+@pytest.mark.disciplines("snooker")
 def test_misses_sequence(stats_db: Path) -> None:
     players = by_name(report_json(stats_db, "misses"))
     # Bob: 3 miss calls x 5 = 15 conceded; they are his only fouls; 3 misses over 3 frames.
@@ -102,6 +106,7 @@ def test_misses_sequence(stats_db: Path) -> None:
     }
 
 
+@pytest.mark.disciplines("billiards")
 def test_billiards_foul_in_the_middle_of_a_visit(stats_db: Path) -> None:
     players = by_name(report_json(stats_db, "billiards"))
     # Cara: 9 before the foul + 3 = 12 points in 2 visits; the foul ends her first visit
@@ -127,6 +132,7 @@ def test_billiards_foul_in_the_middle_of_a_visit(stats_db: Path) -> None:
     }
 
 
+@pytest.mark.disciplines("snooker")
 def test_clock_shot_times_pauses_excluded(stats_db: Path) -> None:
     players = by_name(report_json(stats_db, "clock", "--event", "Autumn Cup"))
     # Bob: 12, 25, 31, 21.5 - 3.0 paused = 18.5, 40 -> mean 126.5 / 5 = 25.3, median 25;
@@ -150,6 +156,7 @@ def test_clock_shot_times_pauses_excluded(stats_db: Path) -> None:
     }
 
 
+@pytest.mark.disciplines("billiards")
 def test_clock_without_a_shot_clock_has_no_times(stats_db: Path) -> None:
     players = by_name(report_json(stats_db, "clock", "--player", "Cara"))
     assert players == {
@@ -157,6 +164,7 @@ def test_clock_without_a_shot_clock_has_no_times(stats_db: Path) -> None:
     }
 
 
+@pytest.mark.disciplines("snooker")
 def test_by_match_and_by_event(stats_db: Path) -> None:
     matches = by_name(report_json(stats_db, "breaks", "--by", "match"), "matches", "match")
     assert matches["m2-two-fifties"]["breaks"] == [67, 56, 21]
@@ -170,6 +178,7 @@ def test_by_match_and_by_event(stats_db: Path) -> None:
     assert events["Autumn Cup"]["breaks"] == [8]
 
 
+@pytest.mark.disciplines("snooker")
 def test_filters_player_match_event(stats_db: Path) -> None:
     doc = report_json(stats_db, "breaks", "--player", "Bob", "--event", "Spring Open")
     assert doc["players"] == [
@@ -187,6 +196,7 @@ def test_filters_player_match_event(stats_db: Path) -> None:
     assert [(r["player"], r["breaks"]) for r in doc["players"]] == [("Ann", [147]), ("Bob", [])]
 
 
+@pytest.mark.disciplines("snooker")
 def test_human_output_is_a_table(stats_db: Path) -> None:
     code, out, _ = run("report", "breaks", "--db", str(stats_db))
     assert code == 0
@@ -209,6 +219,7 @@ def test_exports_round_trip_parquet_and_csv(stats_db: Path, tmp_path: Path) -> N
         assert from_csv.schema == from_parquet.schema
 
 
+@pytest.mark.disciplines("snooker")
 def test_csv_list_column_is_readable_as_text(stats_db: Path, tmp_path: Path) -> None:
     csv = tmp_path / "breaks.csv"
     run("report", "breaks", "--db", str(stats_db), "--csv", str(csv))
@@ -216,18 +227,21 @@ def test_csv_list_column_is_readable_as_text(stats_db: Path, tmp_path: Path) -> 
     assert text.filter(pl.col("player") == "Bob")["breaks"].to_list() == ["67;56;8"]
 
 
+@pytest.mark.disciplines("snooker")
 def test_unknown_player_is_exit_2_naming_the_players(stats_db: Path) -> None:
     code, _, err = run("report", "breaks", "--db", str(stats_db), "--player", "Zed")
     assert code == 2
     assert "no player named 'Zed'" in err and "Ann" in err and "Dan" in err
 
 
+@pytest.mark.disciplines("billiards")
 def test_player_of_the_other_discipline_is_exit_2(stats_db: Path) -> None:
     code, _, err = run("report", "billiards", "--db", str(stats_db), "--player", "Ann")
     assert code == 2
     assert "Ann played no replayed billiards frame" in err
 
 
+@pytest.mark.disciplines("snooker")
 def test_unknown_match_and_event_are_exit_2(stats_db: Path) -> None:
     code, _, err = run("report", "breaks", "--db", str(stats_db), "--match", "nope")
     assert code == 2 and "no match with id 'nope'" in err
@@ -254,6 +268,7 @@ def test_loaded_but_not_replayed_is_exit_2(tmp_path: Path) -> None:
     assert "cuelog replay --db" in err
 
 
+@pytest.mark.disciplines("snooker")
 def test_unreplayed_matches_are_named_not_silently_dropped(stats_db: Path) -> None:
     kit.load(stats_db, kit.maximum("m5-later"))
     code, out, err = run("report", "breaks", "--db", str(stats_db), "--json")
@@ -262,6 +277,7 @@ def test_unreplayed_matches_are_named_not_silently_dropped(stats_db: Path) -> No
     assert by_name(json.loads(out))["Ann"]["breaks"] == [147, 21]
 
 
+@pytest.mark.disciplines("snooker")
 def test_unknown_report_kind_is_exit_2(stats_db: Path) -> None:
     code, _, err = run("report", "century", "--db", str(stats_db))
     assert code == 2 and "breaks, billiards, misses, clock" in err
