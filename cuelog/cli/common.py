@@ -28,7 +28,9 @@ def fail(message: str) -> NoReturn:
 def print_problems(problems: list[Problem], as_json: bool) -> None:
     """Problems as JSON on stdout, or as a table on stderr."""
     if as_json:
-        sys.stdout.write(json.dumps({"valid": not problems, "problems": [p.to_dict() for p in problems]}, indent=1) + "\n")
+        sys.stdout.write(
+            json.dumps({"valid": not problems, "problems": [p.to_dict() for p in problems]}, indent=1) + "\n"
+        )
         return
     table = Table("file", "line", "field", "code", "found", "expected", title="problems")
     for p in problems:

@@ -9,7 +9,7 @@ import gzip
 import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, cast
 
 import msgspec
 
@@ -21,7 +21,7 @@ def open_log(path: str | os.PathLike[str]) -> IO[bytes]:
     """Open a log for binary reading, gunzipping ``.gz`` files."""
     p = Path(path)
     if p.suffix == ".gz":
-        return gzip.open(p, "rb")
+        return cast(IO[bytes], gzip.open(p, "rb"))
     return p.open("rb")
 
 
@@ -55,7 +55,9 @@ def read_records(path: str | os.PathLike[str]) -> Iterator[tuple[int, Record]]:
             except (msgspec.DecodeError, msgspec.ValidationError) as exc:
                 raise InputError([decode_problem(name, number, exc)]) from None
     except (OSError, EOFError, gzip.BadGzipFile) as exc:
-        raise InputError([Problem(name, 0, "", "unreadable", str(exc), "a readable .jsonl or .jsonl.gz file")]) from None
+        raise InputError(
+            [Problem(name, 0, "", "unreadable", str(exc), "a readable .jsonl or .jsonl.gz file")]
+        ) from None
 
 
 def log_files(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:

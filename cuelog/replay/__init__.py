@@ -16,7 +16,7 @@ from typing import Protocol
 
 from cuelog.replay.model import INVALID_RECORD, Finding, FrameResult, MatchResult
 from cuelog.replay.rulesets import RULESETS, Ruleset, UnknownRuleset, ruleset
-from cuelog.schemas.records import Frame, FrameRecord, Match, Record
+from cuelog.schemas.records import Choice, Event, Frame, FrameRecord, Match, Record
 
 __all__ = [
     "RULESETS",
@@ -63,7 +63,7 @@ def engine_for(rules: str) -> Engine:
     name = ENGINES.get(rs.discipline)
     if name is None:
         raise NoEngine(rules)
-    module: Engine = importlib.import_module(name)  # type: ignore[assignment]
+    module: Engine = importlib.import_module(name)
     return module
 
 
@@ -88,7 +88,7 @@ def replay_match(match: Match, records: Iterable[Record]) -> MatchResult:
             flush()
             frame, pending = record, []
         elif frame is None or record.frame != frame.frame:
-            n = getattr(record, "n", None) or getattr(record, "after", 0)
+            n: int = record.after if isinstance(record, Choice | Event) else getattr(record, "n", 0)
             result.findings.append(
                 Finding(
                     n,
@@ -96,8 +96,7 @@ def replay_match(match: Match, records: Iterable[Record]) -> MatchResult:
                     "FORMAT 2",
                     None,
                     0,
-                    f"{type(record).__name__.lower()} record for frame {record.frame} "
-                    f"outside that frame's records",
+                    f"{type(record).__name__.lower()} record for frame {record.frame} outside that frame's records",
                 )
             )
         else:

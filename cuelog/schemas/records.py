@@ -94,7 +94,9 @@ class Frame(msgspec.Struct, frozen=True, omit_defaults=True, tag="frame", tag_fi
     positions: list[tuple[str, float, float]] | None = None
 
 
-class Stroke(msgspec.Struct, frozen=True, omit_defaults=True, tag="stroke", tag_field="type", rename={"break_": "break"}):
+class Stroke(
+    msgspec.Struct, frozen=True, omit_defaults=True, tag="stroke", tag_field="type", rename={"break_": "break"}
+):
     """One stroke: facts (what the balls did) and calls (what the officials did)."""
 
     frame: int
