@@ -202,7 +202,6 @@ def miss_sequence(match: str = "m3-misses") -> Log:
     log.choice("A", "replace_return")
     log.foul("B", ["blue"], 5, miss=True).clock(31.0, 30)  # n4
     log.choice("A", "replace_return")
-    log.event("warning", side="B", reason="miss")
     log.foul("B", ["blue"], 5, miss=True).clock(21.5, 30, paused_s=3.0)  # n5: 18.5 s played
     log.choice("A", "replace_return")
     log.safety("B").clock(40.0, 30)  # n6: the sequence ends
