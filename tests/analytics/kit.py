@@ -8,12 +8,15 @@ ingest does (matches, records, shot_clock) so ``cuelog replay --db`` can read th
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 from pathlib import Path
 from typing import Any
 
 import duckdb
+from typer.testing import CliRunner
 
+from cuelog.cli import app
 from cuelog.store import connect
 
 COLOURS = {"yellow": 2, "green": 3, "brown": 4, "blue": 5, "pink": 6, "black": 7}
@@ -59,7 +62,7 @@ class Log:
         return self
 
     def clock(self, elapsed_s: float, limit_s: float | None = None, paused_s: float = 0.0) -> Log:
-        """A shot-clock reading for the last stroke."""
+        """A shot-clock reading for the last stroke: ``elapsed_s`` the shot time, pauses excluded."""
         self.records.append(
             {
                 "type": "clock",
@@ -118,17 +121,28 @@ class Log:
 
 
 def load(db: Path, *logs: Log) -> Path:
-    """Store logs in a cuelog database as ingest would: matches, records, shot clock."""
+    """Load logs into a cuelog database with ``cuelog ingest`` (each written to
+    ``<db dir>/logs/<match>.jsonl``); while ingest is not in the tree, store them the way it
+    does (matches, records, shot clock)."""
+    if importlib.util.find_spec("cuelog.cli.ingest") is not None:
+        connect(db).close()  # an empty database is a database too
+        if logs:
+            folder = db.parent / "logs"
+            folder.mkdir(exist_ok=True)
+            files = [str(log.write(folder / f"{log.records[0]['match']}.jsonl")) for log in logs]
+            result = CliRunner().invoke(app, ["ingest", *files, "--db", str(db)])
+            assert result.exit_code == 0, result.output
+        return db
     con = connect(db)
     try:
         for log in logs:
-            _load_one(con, log, db)
+            _load_one(con, log)
     finally:
         con.close()
     return db
 
 
-def _load_one(con: duckdb.DuckDBPyConnection, log: Log, db: Path) -> None:
+def _load_one(con: duckdb.DuckDBPyConnection, log: Log) -> None:
     text = log.text()
     file_hash = hashlib.sha256(text.encode()).hexdigest()
     m = log.records[0]
@@ -158,10 +172,10 @@ def _load_one(con: duckdb.DuckDBPyConnection, log: Log, db: Path) -> None:
             [m["match"], seq, seq + 1, rec["type"], rec.get("frame"), n, json.dumps(rec)],
         )
         if rec["type"] == "clock":
-            shot = rec["elapsed_s"] - (rec.get("paused_s") or 0.0)
+            # elapsed_s is the time the shot took, pauses excluded (as ingest reads it).
             con.execute(
                 "INSERT INTO shot_clock VALUES (?, ?, ?, ?, ?, ?, 'record')",
-                [m["match"], rec["frame"], rec["n"], shot, rec.get("paused_s"), rec.get("limit_s")],
+                [m["match"], rec["frame"], rec["n"], rec["elapsed_s"], rec.get("paused_s"), rec.get("limit_s")],
             )
 
 
@@ -202,7 +216,7 @@ def miss_sequence(match: str = "m3-misses") -> Log:
     log.choice("A", "replace_return")
     log.foul("B", ["blue"], 5, miss=True).clock(31.0, 30)  # n4
     log.choice("A", "replace_return")
-    log.foul("B", ["blue"], 5, miss=True).clock(21.5, 30, paused_s=3.0)  # n5: 18.5 s played
+    log.foul("B", ["blue"], 5, miss=True).clock(18.5, 30, paused_s=3.0)  # n5: 18.5 s, the 3 s pause not counted
     log.choice("A", "replace_return")
     log.safety("B").clock(40.0, 30)  # n6: the sequence ends
     log.foul("A", ["red"], 4, potted=["white"]).clock(16.0, 30)  # n7: in-off

@@ -135,7 +135,7 @@ def test_billiards_foul_in_the_middle_of_a_visit(stats_db: Path) -> None:
 @pytest.mark.disciplines("snooker")
 def test_clock_shot_times_pauses_excluded(stats_db: Path) -> None:
     players = by_name(report_json(stats_db, "clock", "--event", "Autumn Cup"))
-    # Bob: 12, 25, 31, 21.5 - 3.0 paused = 18.5, 40 -> mean 126.5 / 5 = 25.3, median 25;
+    # Bob: 12, 25, 31, 18.5 (a 3 s pause not counted), 40 -> mean 126.5 / 5 = 25.3, median 25;
     # over the 30 s limit: 31 and 40.
     assert players["Bob"] == {
         "player": "Bob",
