@@ -128,8 +128,8 @@ def load(con: duckdb.DuckDBPyConnection, kind: str, scope: Scope = Scope()) -> D
     """
     if kind not in KINDS:
         raise ReportError(f"unknown report {kind!r}; reports: {', '.join(KINDS)}")
-    total = con.execute("SELECT count(*) FROM matches").fetchone()
-    if not total or total[0] == 0:
+    total = con.execute("SELECT count(*) FROM matches").fetchall()
+    if total[0][0] == 0:
         raise ReportError("the database has no matches; load logs first with `cuelog ingest`")
     _check_names(con, scope)
     discipline = DISCIPLINE[kind]

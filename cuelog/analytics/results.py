@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
@@ -95,6 +95,15 @@ def loaded_matches(con: duckdb.DuckDBPyConnection, ids: Sequence[str]) -> Iterat
         yield LoadedMatch(match_id, str(files.get(match_id, match_id)), tuple((int(a), str(b)) for a, b in rows))
 
 
+def _record_count(con: duckdb.DuckDBPyConnection, ids: Sequence[str]) -> int:
+    con.register("count_ids", pa.table({"match_id": pa.array(list(ids), type=pa.string())}))
+    try:
+        rows = con.execute("SELECT count(*) FROM records WHERE match_id IN (SELECT match_id FROM count_ids)").fetchall()
+    finally:
+        con.unregister("count_ids")
+    return int(rows[0][0])
+
+
 # -- replaying -------------------------------------------------------------------------
 
 
@@ -129,23 +138,35 @@ def replay_loaded(loaded: LoadedMatch) -> MatchResult | InputError | ReplayFaile
         return ReplayFailed(f"match {loaded.match_id!r} ({loaded.file}): {exc}")
 
 
-def replay_all(loaded: Iterable[LoadedMatch], workers: int | None = None) -> list[MatchResult]:
+def replay_all(
+    loaded: Iterable[LoadedMatch], workers: int | None = None, progress: Callable[[int], None] | None = None
+) -> list[MatchResult]:
     """Replay matches, in ``workers`` processes (default: every core), results by match id.
 
-    Raises InputError (every unreadable record of every match) or ReplayFailed (the first
-    match, by id, that cannot be replayed).
+    ``progress(strokes)`` is called as each match is done. Raises InputError (every
+    unreadable record of every match) or ReplayFailed (the first match, by id, that cannot
+    be replayed).
     """
     items = list(loaded)
     n = workers if workers is not None else (os.cpu_count() or 1)
     n = max(1, min(n, len(items)))
+    outcomes: list[MatchResult | InputError | ReplayFailed] = []
     if n == 1:
-        outcomes = [replay_loaded(item) for item in items]
+        done: Iterable[MatchResult | InputError | ReplayFailed] = map(replay_loaded, items)
+        for item, outcome in zip(items, done, strict=True):
+            outcomes.append(outcome)
+            if progress:
+                progress(len(item.lines))
     else:
         # spawn, not fork: the parent holds an open DuckDB connection and rich consoles.
         ctx = multiprocessing.get_context("spawn")
         chunk = max(1, len(items) // (n * 4))
         with ProcessPoolExecutor(max_workers=n, mp_context=ctx) as pool:
-            outcomes = list(pool.map(replay_loaded, items, chunksize=chunk))
+            # map yields in input order, so the results do not depend on which worker ends first.
+            for item, outcome in zip(items, pool.map(replay_loaded, items, chunksize=chunk), strict=True):
+                outcomes.append(outcome)
+                if progress:
+                    progress(len(item.lines))
     problems = [p for o in outcomes if isinstance(o, InputError) for p in o.problems]
     if problems:
         raise InputError(problems)
@@ -308,10 +329,25 @@ def write_results(con: duckdb.DuckDBPyConnection, match_ids: Sequence[str], resu
 
 
 def replay_db(
-    con: duckdb.DuckDBPyConnection, ids: Sequence[str] | None = None, workers: int | None = None
+    con: duckdb.DuckDBPyConnection,
+    ids: Sequence[str] | None = None,
+    workers: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> list[MatchResult]:
-    """Replay the loaded matches (all, or ``ids``), store the results, and return them."""
+    """Replay the loaded matches (all, or ``ids``), store the results, and return them.
+
+    ``progress(done, total)`` counts records replayed out of the records to replay.
+    """
     chosen = select_matches(con, ids)
-    results = replay_all(loaded_matches(con, chosen), workers)
+    step: Callable[[int], None] | None = None
+    if progress is not None:
+        total = _record_count(con, chosen)
+        state = {"done": 0}
+
+        def step(k: int) -> None:
+            state["done"] += k
+            progress(state["done"], total)
+
+    results = replay_all(loaded_matches(con, chosen), workers, step)
     write_results(con, chosen, results)
     return results
