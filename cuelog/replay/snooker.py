@@ -149,6 +149,8 @@ class Edition:
     """Every stroke must send a ball to a cushion or a pocket (SO 17)."""
     time_foul: bool = False
     """Shot-clock time fouls (SO 16)."""
+    snooker_behind_nominated: bool = False
+    """After a Red, leaving the opponent snookered behind the nominated colour is a foul (S3 R19(d))."""
     renumber: tuple[tuple[str, str], ...] = ()
     """Citation fix-ups where an edition numbers an item differently."""
 
@@ -165,7 +167,7 @@ EDITIONS: Final[dict[str, Edition]] = {
     for e in (
         Edition("wpbsa-2024"),
         # S3 R19: six Reds, up to five FOUL AND A MISS replays, no frame award.
-        Edition("six-reds-2024", reds=6, warn_after=4, miss_cap=5, miss_award=False),
+        Edition("six-reds-2024", reds=6, warn_after=4, miss_cap=5, miss_award=False, snooker_behind_nominated=True),
         # Seed 000: the older edition (RULES-DIGEST DIFFERENCES A).
         Edition(
             "classic",
@@ -225,6 +227,8 @@ class _Foul:
     free_ball: bool
     before_stroke: bool
     """A foul with no stroke (an ``event`` of kind ``foul``, S3 R10(i))."""
+    needed: bool = False
+    """A player needed penalty points before or as a result of the foul (S3 R19(b)(iii))."""
 
 
 @dataclass(slots=True)
@@ -265,6 +269,8 @@ class State:
     end_reason: str | None = None
     end_n: int = 0
     late_reported: bool = False
+    time_fouls: tuple[int, ...] = ()
+    """``after`` of each time foul recorded (SO 16)."""
     last_n: int = 0
     penalty_lo: int = 0
     ledger: Ledger = field(default_factory=Ledger)
@@ -369,7 +375,10 @@ def finish(state: State) -> FrameResult:
 
     The given state is left unchanged (the break in progress is closed on a copy).
     """
-    s = state.copy()
+    return _finish(state.copy())
+
+
+def _finish(s: State) -> FrameResult:
     s.ledger.close()
     recorded: tuple[int, int] | None = None
     if s.recorded_end is not None and s.recorded_end.score is not None and len(s.recorded_end.score) == 2:
@@ -402,7 +411,77 @@ def replay_frame(
     s = new_frame(match, frame, previous)
     for record in records:
         _apply(s, record)
-    return finish(s)
+    return _finish(s)
+
+
+# -- snookered (S2 R17), from rest positions -------------------------------------------
+
+Point = tuple[float, float]
+
+
+def _seg_dist2(p: Point, a: Point, b: Point) -> float:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length2 = dx * dx + dy * dy
+    u = 0.0 if length2 == 0 else max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / length2))
+    qx, qy = a[0] + u * dx - p[0], a[1] + u * dy - p[1]
+    return qx * qx + qy * qy
+
+
+def _blockers(cue: Point, target: Point, others: Sequence[Point]) -> list[Point]:
+    """Balls not on that obstruct a straight stroke at either extreme edge of ``target``.
+
+    S2 R17: the cue-ball is not snookered on a ball it can hit at both extreme edges; to
+    graze an edge its centre travels to a point one ball diameter beside the target's centre.
+    """
+    dx, dy = target[0] - cue[0], target[1] - cue[1]
+    length = (dx * dx + dy * dy) ** 0.5
+    if length <= _BALL_MM:
+        return []  # touching: nothing can be in between
+    nx, ny = -dy / length * _BALL_MM, dx / length * _BALL_MM
+    edges = ((target[0] + nx, target[1] + ny), (target[0] - nx, target[1] - ny))
+    limit = _BALL_MM * _BALL_MM - 1e-6
+    return [o for o in others if any(_seg_dist2(o, cue, e) < limit for e in edges)]
+
+
+def snookered(cue: Point, on: Sequence[Point], not_on: Sequence[Point]) -> frozenset[Point] | None:
+    """The effective snookering balls if the cue-ball is snookered on every ball ``on`` (S2 R17).
+
+    ``None`` when some ball on can be hit at both extreme edges. Per ball on, the
+    obstructing ball nearest the cue-ball is effective (R17(b)); the union over the balls
+    on is returned, so "snookered by X" is a result of exactly ``{X}`` (R17(c)).
+    """
+    if not on:
+        return None
+    effective: set[Point] = set()
+    for target in on:
+        blocking = _blockers(cue, target, not_on)
+        if not blocking:
+            return None
+        d = [((b[0] - cue[0]) ** 2 + (b[1] - cue[1]) ** 2) ** 0.5 for b in blocking]
+        nearest = min(d)
+        effective.update(b for b, x in zip(blocking, d, strict=True) if x - nearest < 1.0)
+    return frozenset(effective)
+
+
+def _snooker_from(positions: list[tuple[str, float, float]], on_balls: Sequence[str]) -> frozenset[Point] | bool | None:
+    """Snookered on ``on_balls`` from the recorded positions; ``False`` when they cannot tell."""
+    cue = next(((x, y) for b, x, y in positions if b == "white"), None)
+    if cue is None:
+        return False
+    on = [(x, y) for b, x, y in positions if b in on_balls]
+    if not on:
+        return False
+    not_on = [(x, y) for b, x, y in positions if b != "white" and b not in on_balls]
+    return snookered(cue, on, not_on)
+
+
+def _position(positions: list[tuple[str, float, float]], ball: str) -> Point | None:
+    return next(((x, y) for b, x, y in positions if b == ball), None)
+
+
+def _incoming_on(positions: list[tuple[str, float, float]], seq_colour: str) -> tuple[str, ...]:
+    """The ball on for the next turn, from the positions: Red while any is left, else the colour."""
+    return ("red",) if any(b == "red" for b, _, _ in positions) else (seq_colour,)
 
 
 # -- strokes ---------------------------------------------------------------------------
@@ -427,7 +506,117 @@ def _leader(s: State) -> str | None:
     return "A" if a > b else "B" if b > a else None
 
 
+_FAST = True
+"""Use :func:`_clean_stroke` for strokes that cannot raise anything (switched off in a test)."""
+
+
+def _clean_stroke(s: State, st: Stroke) -> Outcome | None:
+    """The common case, done cheaply: a legal stroke at the ball on, by the player entitled
+    to it, with nothing called, nothing off the table and nothing that needs positions.
+
+    Returns ``None`` (and changes nothing) whenever the stroke is not such a stroke; the
+    general path :func:`_stroke` then decides. Both give the same result, which
+    ``tests/test_snooker_properties.py`` checks.
+    """
+    first, potted = st.first, st.potted
+    if (
+        len(first) != 1
+        or st.call is not None
+        or st.infringements
+        or st.off_table
+        or st.positions is not None
+        or s.foul is not None
+        or s.free_ball
+        or s.over
+        or s.due_award is not None
+        or st.striker != s.to_play
+        or (s.in_hand and st.placement == "illegal")
+        or s.edition.no_cushion_foul
+    ):
+        return None
+    ball = first[0]
+    nom = st.nominated
+    striker = st.striker
+    phase = s.phase
+    if phase == RED:
+        if ball != "red" or (nom is not None and nom != "red") or potted.count("red") != len(potted):
+            return None
+        if len(potted) > s.reds:
+            return None
+        scored = len(potted)
+    else:
+        if phase == COLOUR:
+            if s.turn_of != striker or ball not in _BIT or not s.colours & _BIT[ball]:
+                return None
+        elif s.seq >= _BLACK or ball != COLOURS[s.seq] or not s.colours & _BIT[ball]:
+            return None
+        if (nom is not None and nom != ball) or (potted and potted != [ball]):
+            return None
+        scored = VALUE[ball] if potted else 0
+    spot_due = phase == COLOUR and scored > 0
+    respots = st.respots
+    if respots is not None:
+        if spot_due:
+            if (
+                len(respots) != 1
+                or respots[0].ball != ball
+                or _respot_name(respots[0].spot, respots[0].x, respots[0].y) != ball
+            ):
+                return None
+        elif respots:
+            return None
+
+    # -- the stroke is clean: apply it (same effects as the general path) --
+    n = st.n
+    s.last_n = n
+    s.in_hand = s.anywhere = False
+    if phase == RED:
+        s.reds -= scored
+        if scored:
+            s.phase = COLOUR
+    elif phase == COLOUR:
+        s.phase = RED if s.reds > 0 else SEQUENCE
+    elif scored:
+        s.colours &= ~_BIT[ball]
+        s.seq += 1
+    s.replaced, s.miss_seq, s.warned = False, 0, False
+    ledger = s.ledger
+    mismatch = ledger.stroke(n, striker, scored, 0, st.score)
+    if mismatch is not None:
+        s.findings.append(mismatch)
+    break_id = len(ledger.breaks) + 1 if scored > 0 else None
+    if scored:
+        s.turn_of = s.to_play = striker
+    else:
+        ledger.end_visit()
+        s.turn_of = None
+        s.to_play = other(striker)
+        if s.phase == COLOUR:
+            s.phase = RED if s.reds > 0 else SEQUENCE
+    _black_only_award(s, n)
+    return Outcome(
+        n=n,
+        striker=striker,
+        scored=scored,
+        penalty=0,
+        foul=False,
+        ball_on="red" if phase == RED else ball,
+        respots=((ball, ball),) if spot_due else (),
+        turn_ends=not scored or s.over,
+        next_striker=s.to_play,
+        score=ledger.score(),
+        break_id=break_id,
+        visit_id=ledger.visit_id,
+        frame_over=s.over,
+        winner=s.winner,
+    )
+
+
 def _stroke(s: State, st: Stroke) -> Outcome | None:
+    if _FAST:
+        done = _clean_stroke(s, st)
+        if done is not None:
+            return done
     ed = s.edition
     n, striker = st.n, st.striker
     s.last_n = n
@@ -568,6 +757,26 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
         if cu.after_contact is False and (cu.objects or 0) == 0:
             fouls.append((max(5, on_value), "SO 17", "no_cushion"))
 
+    # Fouls the rest positions show (S2 R17): after a non-scoring stroke, the cue-ball
+    # snookered by the nominated free ball (S3 R12(b)(ii), R11(a)(viii)); in six reds,
+    # the opponent snookered behind the colour nominated after a Red (S3 R19(d), R11(a)(ix)).
+    pos = st.positions
+    if pos is not None and not any(b in potted for b in (*on_names, *(fb,)) if b) and "white" not in potted:
+        if fb is not None:
+            seq_colour = COLOURS[min(s.seq, _BLACK)]
+            left = [b for b, _, _ in pos if b != "white"]
+            two_left = len(left) == 2 and "black" in left
+            eff = _snooker_from(pos, _incoming_on(pos, seq_colour) if s.phase == RED else (seq_colour,))
+            fbp = _position(pos, fb)
+            if not two_left and isinstance(eff, frozenset) and fbp is not None and eff == {fbp}:
+                fouls.append((pen(), ed.cite(P, "(a)(viii)"), "free_ball_snooker"))
+        if ed.snooker_behind_nominated and s.phase == COLOUR and on_names:
+            nxt = _incoming_on(pos, "yellow")
+            eff = _snooker_from(pos, nxt)
+            cp = _position(pos, on_names[0])
+            if isinstance(eff, frozenset) and cp is not None and eff == {cp}:
+                fouls.append((pen(), ed.cite(P, "(a)(ix)"), "snookered_behind_nominated"))
+
     # R11(d)(vi): a foul after potting a Red before a colour is nominated is worth seven.
     # Whether the nomination was made is a fact the log may not hold: without one the
     # penalty may lie anywhere from the value shown up to seven.
@@ -585,9 +794,11 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
 
     # Scoring as if legal (S3 R3(g),(h), R12(c)-(e)): used for a legal stroke, and for a
     # foul nobody called, which stands as played (S3 R10(c)).
-    reds_potted = sum(1 for b in potted if b == "red")
-    reds_off = reds_potted + sum(1 for b in off if b == "red")
-    colours_gone = [b for b in (*potted, *off) if b in _BIT]
+    reds_potted = potted.count("red")
+    reds_off = reds_potted + off.count("red") if off else reds_potted
+    colours_gone = [b for b in potted if b in _BIT]
+    if off:
+        colours_gone += [b for b in off if b in _BIT]
     for b in colours_gone:
         if not s.colours & _BIT[b]:
             _add(s, n, INVALID_RECORD, "FORMAT 4", striker, 0, f"{b} potted or forced off but it was not on the table")
@@ -673,7 +884,7 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
     # FOUL AND A MISS (S3 R14): due when the foul is a miss (S2 R21) and nobody needed
     # penalty points before or as a result of the stroke (R14(a)(i), (c)). Whether a
     # clear path existed is not in the facts, so a missing call raises nothing.
-    needed_before = penalty_points_required(s)
+    needed_before = (due_foul or called) and penalty_points_required(s)
     miss_called = bool(call is not None and call.foul and call.miss)
     if miss_called:
         if not ed.miss_rule:
@@ -720,14 +931,15 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
     # Colours to spot (S3 R7): every colour potted, pocketed or forced off, except the
     # colour potted in sequence, and nothing once the frame is over.
     due_spots: list[tuple[str, str]] = []
-    if not frame_ends:
+    if not frame_ends and colours_gone:
         to_spot = sorted({b for b in colours_gone if b not in stays_off}, key=lambda b: -VALUE[b])
         due_spots = _spots(to_spot, s.colours, st.positions)
 
     # -- the ledger: official score, recorded scoreboard, breaks -----------------------
     ledger = s.ledger
-    explained = explained or any(
-        f.kind in (PENALTY_VALUE, FREE_BALL_ERROR, INVALID_RECORD) for f in s.findings[findings_before:]
+    explained = explained or (
+        len(s.findings) > findings_before
+        and any(f.kind in (PENALTY_VALUE, FREE_BALL_ERROR, INVALID_RECORD) for f in s.findings[findings_before:])
     )
     mismatch = ledger.stroke(
         n, striker, scored, official_penalty, st.score, explained=explained, rule=ed.cite(P) if foul_stands else "S3 R1"
@@ -766,9 +978,31 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
         s.to_play = None if tie else opponent
         if s.phase == COLOUR:
             s.phase = RED if s.reds > 0 else SEQUENCE
-    free_ball_due = bool(call is not None and call.foul and call.free_ball) if foul_stands else False
+    free_ball_called = bool(call is not None and call.foul and call.free_ball)
+    free_ball_due = free_ball_called if foul_stands else False
+    if foul_stands and not s.over and pos is not None and not s.in_hand and not ed.in_hand_after_foul:
+        # S3 R12: after a foul, FREE BALL is due exactly when the incoming player is snookered.
+        eff = _snooker_from(pos, _incoming_on(pos, COLOURS[min(s.seq, _BLACK)]))
+        if eff is not False:
+            free_ball_due = eff is not None
+            if free_ball_due != free_ball_called:
+                _add(
+                    s,
+                    n,
+                    FREE_BALL_ERROR,
+                    ed.cite(ed.free_ball),
+                    striker,
+                    0,
+                    "FREE BALL "
+                    + (
+                        "called but the incoming player is not snookered"
+                        if free_ball_called
+                        else "not called though the incoming player is snookered"
+                    ),
+                )
     if foul_stands and not s.over:
-        s.foul = _Foul(n, striker, snapshot, miss_called and ed.miss_rule, free_ball_due, False)
+        needed = needed_before or penalty_points_required(s)
+        s.foul = _Foul(n, striker, snapshot, miss_called and ed.miss_rule, free_ball_due, False, needed)
         s.free_ball = free_ball_due
         if ed.in_hand_after_foul:
             s.in_hand = True
@@ -776,7 +1010,8 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
         if miss_called and ed.miss_rule:
             _miss_sequence(s, n, striker)
         else:
-            s.replaced = False
+            # A foul without FOUL AND A MISS breaks the run of consecutive calls (S3 R14(d)).
+            s.replaced, s.miss_seq, s.warned = False, 0, False
     elif not foul_stands:
         s.replaced = False
         s.miss_seq = 0
@@ -807,7 +1042,7 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
         miss=due_miss,
         free_ball=free_ball_due,
         respots=tuple(due_spots),
-        turn_ends=turn_ends,
+        turn_ends=turn_ends or s.over,
         next_striker=s.to_play,
         score=ledger.score(),
         break_id=break_id,
@@ -969,16 +1204,9 @@ def _choice(s: State, c: Choice) -> None:
     elif option == "replace_play":
         _play_again(s, f, replace=True, incoming=True)
     elif option == "anywhere":
-        if ed.miss_cap is None or s.miss_seq < ed.miss_cap:
-            _add(
-                s,
-                n,
-                MISS_ERROR,
-                "S3 R19(b)(iii)",
-                c.side,
-                0,
-                "cue-ball placed anywhere without the fifth FOUL AND A MISS",
-            )
+        if ed.miss_cap is None or s.miss_seq < ed.miss_cap or f.needed:
+            # Only after the fifth FOUL AND A MISS, and not when penalty points were needed.
+            _add(s, n, MISS_ERROR, "S3 R19(b)(iii)", c.side, 0, "cue-ball placed anywhere against S3 R19(b)(iii)")
         s.to_play = other(f.offender)
         s.turn_of = None
         s.in_hand, s.anywhere, s.free_ball = True, True, False
@@ -1113,6 +1341,7 @@ def _event_foul(s: State, e: Event) -> None:
         return
     on_value = 1 if s.phase == RED else VALUE[COLOURS[min(s.seq, _BLACK)]] if s.phase == SEQUENCE else 0
     if e.kind == "time_foul":
+        s.time_fouls = (*s.time_fouls, n)
         if not ed.time_foul:
             _add(s, n, TIME_FOUL_ERROR, "SO 16", side, e.points or 0, "time foul in a game without a shot clock rule")
             due = e.points or 0
@@ -1196,7 +1425,7 @@ def _clock(s: State, c: Clock) -> None:
     if not s.edition.time_foul or c.limit_s is None or c.elapsed_s is None:
         return
     paused = c.paused_s or 0.0
-    if c.elapsed_s - paused > c.limit_s + 1e-9:
+    if c.elapsed_s - paused > c.limit_s + 1e-9 and (c.n - 1) not in s.time_fouls:
         # A time foul is recorded as an event after the stroke before; look for it.
         _add(
             s,

@@ -105,3 +105,16 @@ def test_s3_r14e_warning_survives_foul_before_stroke_with_full_replacement() -> 
     ]
     result, _ = replay(*records)
     assert kinds(result) == [] and result.winner == "B"
+
+
+def test_s3_r14d_foul_without_miss_call_ends_the_run() -> None:
+    """S3 R14(d): the Warning covers consecutive FOUL AND A MISS calls; an ordinary foul ends the run."""
+    records = [
+        *_failure(1),
+        *_failure(2),
+        event(2, "warning", "A", reason="miss"),
+        stroke(3, "A", ["blue"], ["white"], call=foul(5)),
+        event(3, "award", "B", reason="miss"),
+    ]
+    result, _ = replay(*records)
+    assert kinds(result) == [(3, FRAME_END_ERROR)]
