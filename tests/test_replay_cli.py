@@ -244,3 +244,13 @@ def test_db_replay_gives_the_same_document_as_replaying_the_files(snooker_db: Pa
     from_files = cli("replay", *map(str, files), "--json")
     from_db = cli("replay", "--db", str(snooker_db), "--json")
     assert from_files.stdout == from_db.stdout
+
+
+def test_loaded_match_without_records_is_reported_not_dropped(snooker_db: Path) -> None:
+    con = connect(snooker_db)
+    con.execute("DELETE FROM records WHERE match_id = 'm2-two-fifties'")
+    con.close()
+    result = runner.invoke(app, ["replay", "--db", str(snooker_db), "--json"])
+    assert result.exit_code == 2
+    problems = json.loads(result.stdout)["problems"]
+    assert [(Path(p["file"]).name, p["code"]) for p in problems] == [("m2-two-fifties.jsonl", "no_match_record")]

@@ -80,19 +80,43 @@ def select_matches(con: duckdb.DuckDBPyConnection, ids: Sequence[str] | None) ->
     return sorted(set(ids))
 
 
-def loaded_matches(con: duckdb.DuckDBPyConnection, ids: Sequence[str]) -> Iterator[LoadedMatch]:
-    """The stored records of each match, in file order, one match at a time."""
+def loaded_matches(con: duckdb.DuckDBPyConnection, ids: Sequence[str], batch: int = 65_536) -> Iterator[LoadedMatch]:
+    """The stored records of each match, in file order, match by match in id order.
+
+    One query streams every record as Arrow batches (a query per match would cost more
+    than the replay for a season of short matches).
+    """
     files = dict(
         con.execute(
             "SELECT m.match_id, coalesce(l.path, m.file_hash) FROM matches m "
             "LEFT JOIN ingest_log l ON l.file_hash = m.file_hash"
         ).fetchall()
     )
+    con.register("chosen_matches", pa.table({"match_id": pa.array(list(ids), type=pa.string())}))
+    seen: set[str] = set()
+    try:
+        rel = con.sql(
+            "SELECT r.match_id, r.line, CAST(r.body AS VARCHAR) AS body FROM records r "
+            "SEMI JOIN chosen_matches c ON c.match_id = r.match_id ORDER BY r.match_id, r.seq"
+        )
+        current: str | None = None
+        lines: list[tuple[int, str]] = []
+        for chunk in rel.to_arrow_reader(batch):
+            for match_id, line, body in zip(*(chunk.column(i).to_pylist() for i in range(3)), strict=True):
+                if match_id != current:
+                    if current is not None:
+                        yield LoadedMatch(current, str(files.get(current, current)), tuple(lines))
+                    current, lines = match_id, []
+                    seen.add(match_id)
+                lines.append((line, body))
+        if current is not None:
+            yield LoadedMatch(current, str(files.get(current, current)), tuple(lines))
+    finally:
+        con.unregister("chosen_matches")
+    # A match row without records is reported (no match record), not silently skipped.
     for match_id in ids:
-        rows = con.execute(
-            "SELECT line, CAST(body AS VARCHAR) FROM records WHERE match_id = ? ORDER BY seq", [match_id]
-        ).fetchall()
-        yield LoadedMatch(match_id, str(files.get(match_id, match_id)), tuple((int(a), str(b)) for a, b in rows))
+        if match_id not in seen:
+            yield LoadedMatch(match_id, str(files.get(match_id, match_id)), ())
 
 
 def _record_count(con: duckdb.DuckDBPyConnection, ids: Sequence[str]) -> int:
