@@ -11,6 +11,7 @@ the output and the stored rows are the same whatever the number of workers.
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -163,34 +164,36 @@ def replay_loaded(loaded: LoadedMatch) -> MatchResult | InputError | ReplayFaile
 
 
 def replay_all(
-    loaded: Iterable[LoadedMatch], workers: int | None = None, progress: Callable[[int], None] | None = None
+    loaded: Iterable[LoadedMatch],
+    workers: int | None = None,
+    progress: Callable[[int], None] | None = None,
+    batch: int = 256,
 ) -> list[MatchResult]:
     """Replay matches, in ``workers`` processes (default: every core), results by match id.
 
-    ``progress(strokes)`` is called as each match is done. Raises InputError (every
-    unreadable record of every match) or ReplayFailed (the first match, by id, that cannot
-    be replayed).
+    Matches are read and handed to the workers ``batch`` at a time, so only one batch of
+    raw records is in memory. ``progress(records)`` is called as each match is done.
+    Raises InputError (every unreadable record of every match) or ReplayFailed (the first
+    match, by id, that cannot be replayed).
     """
-    items = list(loaded)
-    n = workers if workers is not None else (os.cpu_count() or 1)
-    n = max(1, min(n, len(items)))
+    n = max(1, workers if workers is not None else (os.cpu_count() or 1))
+    source = iter(loaded)
     outcomes: list[MatchResult | InputError | ReplayFailed] = []
-    if n == 1:
-        done: Iterable[MatchResult | InputError | ReplayFailed] = map(replay_loaded, items)
-        for item, outcome in zip(items, done, strict=True):
-            outcomes.append(outcome)
-            if progress:
-                progress(len(item.lines))
-    else:
-        # spawn, not fork: the parent holds an open DuckDB connection and rich consoles.
-        ctx = multiprocessing.get_context("spawn")
-        chunk = max(1, len(items) // (n * 4))
-        with ProcessPoolExecutor(max_workers=n, mp_context=ctx) as pool:
-            # map yields in input order, so the results do not depend on which worker ends first.
-            for item, outcome in zip(items, pool.map(replay_loaded, items, chunksize=chunk), strict=True):
+
+    def run(replay: Callable[[list[LoadedMatch]], Iterable[MatchResult | InputError | ReplayFailed]]) -> None:
+        while items := list(itertools.islice(source, batch)):
+            # Results come back in input order, whichever worker ends first.
+            for item, outcome in zip(items, replay(items), strict=True):
                 outcomes.append(outcome)
                 if progress:
                     progress(len(item.lines))
+
+    if n == 1:
+        run(lambda items: map(replay_loaded, items))
+    else:
+        # spawn, not fork: the parent holds an open DuckDB connection and rich consoles.
+        with ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("spawn")) as pool:
+            run(lambda items: pool.map(replay_loaded, items, chunksize=max(1, len(items) // (n * 4))))
     problems = [p for o in outcomes if isinstance(o, InputError) for p in o.problems]
     if problems:
         raise InputError(problems)
@@ -372,6 +375,8 @@ def replay_db(
             state["done"] += k
             progress(state["done"], total)
 
-    results = replay_all(loaded_matches(con, chosen), workers, step)
+    # No more workers than matches: starting a process costs more than a short match.
+    n = min(workers if workers is not None else (os.cpu_count() or 1), len(chosen))
+    results = replay_all(loaded_matches(con, chosen), n, step)
     write_results(con, chosen, results)
     return results
