@@ -16,7 +16,18 @@ _INDEX = {"A": 0, "B": 1}
 class Ledger:
     """Official score, recorded score, visits and breaks of one frame."""
 
-    __slots__ = ("_run", "_run_from", "_run_to", "_visitor", "breaks", "official", "recorded", "visit_id", "visits")
+    __slots__ = (
+        "_base",
+        "_run",
+        "_run_from",
+        "_run_to",
+        "_visitor",
+        "breaks",
+        "official",
+        "recorded",
+        "visit_id",
+        "visits",
+    )
 
     def __init__(self) -> None:
         self.official = [0, 0]
@@ -28,6 +39,24 @@ class Ledger:
         self._run = 0
         self._run_from = 0
         self._run_to = 0
+        # The official score when the last recorded scoreboard was read: a stroke with no
+        # recorded score must not make the next recorded one look wrong.
+        self._base: list[int] | None = None
+
+    def copy(self) -> Ledger:
+        """An independent copy (engines fold immutably: ``apply`` never mutates its input)."""
+        c = Ledger.__new__(Ledger)
+        c.official = list(self.official)
+        c.recorded = None if self.recorded is None else list(self.recorded)
+        c.visits = list(self.visits)
+        c.breaks = list(self.breaks)
+        c.visit_id = self.visit_id
+        c._visitor = self._visitor
+        c._run = self._run
+        c._run_from = self._run_from
+        c._run_to = self._run_to
+        c._base = None if self._base is None else list(self._base)
+        return c
 
     # -- visits and breaks -------------------------------------------------------------
 
@@ -46,6 +75,10 @@ class Ledger:
         """The turn ends (S2 R5): the next stroke, by either side, opens a new visit."""
         self._close_break()
         self._visitor = None
+
+    def break_of(self, side: str) -> int:
+        """Points of ``side``'s break in progress (0 when ``side`` is not at the table)."""
+        return self._run if self._visitor == side else 0
 
     def current_break(self) -> int:
         """Points of the break in progress."""
@@ -97,11 +130,16 @@ class Ledger:
         self.official[_INDEX[side]] += points
         if recorded is not None:
             self.recorded = list(recorded)
+            self._base = list(self.official)
+
+    def check(self, n: int, side: str | None, recorded: list[int] | None, *, rule: str = "S3 R1") -> Finding | None:
+        """Check a recorded scoreboard that books nothing (e.g. the score of a ``frame_end``)."""
+        return self._check(n, side, (self.official[0], self.official[1]), recorded, False, rule)
 
     def _check(
         self,
         n: int,
-        striker: str,
+        striker: str | None,
         before: tuple[int, int],
         recorded: list[int] | None,
         explained: bool,
@@ -110,11 +148,14 @@ class Ledger:
         previous = self.recorded
         if recorded is None:
             return None
+        base = self._base
         self.recorded = list(recorded)
-        if previous is None:
+        self._base = list(self.official)
+        if previous is None or base is None:
             # The first known scoreboard: compare against the official score before it.
             previous = [before[0], before[1]]
-        due = (self.official[0] - before[0], self.official[1] - before[1])
+            base = previous
+        due = (self.official[0] - base[0], self.official[1] - base[1])
         moved = (recorded[0] - previous[0], recorded[1] - previous[1])
         if due == moved or explained:
             return None

@@ -125,6 +125,8 @@ class FrameResult:
     """Visits (turns at the table, S2 R5/R6) per side: points per visit is the billiards average."""
     recorded_winner: str | None = None
     end_reason: str | None = None
+    breaker: str | None = None
+    """The side due to break this frame (S3 R3(b)); the next frame's breaker alternates from it."""
 
 
 @dataclass(slots=True)

@@ -1,0 +1,78 @@
+"""Small pieces every rules engine needs: record times, choices, and the frame's end.
+
+Kept here so that each discipline states only what its own rule book says.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from cuelog.replay.model import FRAME_END_ERROR, INVALID_RECORD, Finding
+from cuelog.schemas.records import Choice, FrameEnd
+
+
+def parse_time(t: str | None) -> float | None:
+    """Seconds since the epoch of an ISO 8601 time with offset; ``None`` when unknown or unreadable."""
+    if t is None:
+        return None
+    try:
+        return datetime.fromisoformat(t).timestamp()
+    except ValueError:
+        return None
+
+
+def leader(score: tuple[int, int]) -> str | None:
+    """The side ahead on points, ``None`` on a tie."""
+    if score[0] == score[1]:
+        return None
+    return "A" if score[0] > score[1] else "B"
+
+
+def check_choice(choice: Choice, entitled: str | None, options: frozenset[str], rule: str) -> Finding | None:
+    """A ``choice`` record is valid when made by the side entitled to one, with an option it has.
+
+    ``entitled`` is the incoming player after a foul (``None``: no choice is open).
+    """
+    if entitled is None:
+        return Finding(
+            choice.after, INVALID_RECORD, rule, choice.side, 0, f"choice {choice.option!r} with no foul to answer"
+        )
+    if choice.side != entitled:
+        return Finding(
+            choice.after, INVALID_RECORD, rule, choice.side, 0, f"choice made by {choice.side}, but {entitled} had it"
+        )
+    if choice.option not in options:
+        return Finding(
+            choice.after,
+            INVALID_RECORD,
+            rule,
+            choice.side,
+            0,
+            f"option {choice.option!r} is not open here; expected one of {sorted(options)}",
+        )
+    return None
+
+
+def check_frame_end(
+    n: int, recorded: FrameEnd, winner: str | None, reason: str | None, rule: str, *, decided: bool = True
+) -> Finding | None:
+    """Compare a recorded ``frame_end`` with the end the rules give.
+
+    ``decided`` is false when the rules cannot name a winner from the facts (e.g. a tie
+    at the time limit decided by a tie-break the log does not hold): the recorded winner
+    is then trusted.
+    """
+    if not decided or recorded.winner is None:
+        return None
+    if recorded.winner != winner:
+        due = winner if winner is not None else "no one"
+        return Finding(
+            n,
+            FRAME_END_ERROR,
+            rule,
+            recorded.winner,
+            0,
+            f"recorded winner {recorded.winner} ({recorded.reason or 'no reason'}), the rules give {due}"
+            + (f" ({reason})" if reason else ""),
+        )
+    return None

@@ -1,0 +1,1467 @@
+"""The snooker rules engine: WPBSA Official Rules 2024, Sections 2-4, and its editions.
+
+Read beside the rule book. The engine is a pure fold over the records of one frame:
+
+    state = new_frame(match, frame, previous)
+    for record in records:
+        state, outcome, findings = apply(state, record)
+    result = finish(state)
+
+``apply`` never changes the state it is given (the simulator calls it to learn what a
+stroke is worth before writing its calls). ``replay_frame`` runs the same fold in place.
+
+Two questions per stroke: what the facts make the *due* call (the :class:`Outcome`),
+and where the recorded calls differ (the findings). The table follows what really
+happened: a foul nobody called is condoned (S3 R10(c)) and play continues as the
+officials let it; a colour left off the table stays off until it is corrected (S3 R7(c)).
+
+Editions (``snooker/six-reds-2024``, ``snooker/shootout-2024``, ``snooker/classic``) are
+:class:`Edition` parameters read at the few places where their rule differs.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Final
+
+from cuelog.replay.ledger import Ledger
+from cuelog.replay.model import (
+    CONDONED_FOUL,
+    FRAME_END_ERROR,
+    FREE_BALL_ERROR,
+    INVALID_RECORD,
+    MISS_ERROR,
+    PENALTY_VALUE,
+    RESPOT_IN_ERROR,
+    RESPOT_MISSING,
+    RESPOT_WRONG_SPOT,
+    TIME_FOUL_ERROR,
+    TIME_FOUL_UNCALLED,
+    UNSUPPORTED_FOUL,
+    WRONG_STRIKER,
+    Finding,
+    FrameResult,
+    Outcome,
+)
+from cuelog.schemas.records import (
+    Choice,
+    Clock,
+    Event,
+    Frame,
+    FrameEnd,
+    FrameRecord,
+    Match,
+    Stroke,
+    other,
+)
+
+__all__ = [
+    "COLOURS",
+    "EDITIONS",
+    "SPOTS",
+    "VALUE",
+    "Edition",
+    "State",
+    "apply",
+    "finish",
+    "new_frame",
+    "penalty_points_required",
+    "points_remaining",
+    "replay_frame",
+]
+
+# -- balls, values and spots (S3 R1(a), S1 R1(f)) ------------------------------------------
+
+COLOURS: Final = ("yellow", "green", "brown", "blue", "pink", "black")
+"""The colours in ascending order of value: the order they are on after the Reds (S3 R3(h)(iii))."""
+
+VALUE: Final[dict[str, int]] = {"red": 1, "yellow": 2, "green": 3, "brown": 4, "blue": 5, "pink": 6, "black": 7}
+_BIT: Final = {c: 1 << i for i, c in enumerate(COLOURS)}
+_ALL_COLOURS: Final = (1 << len(COLOURS)) - 1
+_BLACK: Final = 5
+
+# Spot centres in mm on a standard table (FORMAT.md section 3): origin bottom-left seen
+# from baulk, x across 0..1778, y along 0..3569. Baulk-line 737 mm (29 in) from the bottom
+# cushion, "D" radius 292 mm (11.5 in), Black 324 mm from the Top cushion, Pink midway
+# between the Blue and the Top cushion (S1 R1(d)-(f)).
+_CX = 1778 / 2
+SPOTS: Final[dict[str, tuple[float, float]]] = {
+    "yellow": (_CX + 292.0, 737.0),
+    "green": (_CX - 292.0, 737.0),
+    "brown": (_CX, 737.0),
+    "blue": (_CX, 3569 / 2),
+    "pink": (_CX, (3569 / 2 + 3569) / 2),
+    "black": (_CX, 3569 - 324.0),
+}
+_BALL_MM: Final = 52.5
+"""Ball diameter: a spot is occupied when a ball on it would touch another (S2 R18)."""
+
+# Phases of the ball on (S3 R3(g),(h)).
+RED: Final = 0
+"""Red (or a free ball nominated as Red) is on: the first stroke of a turn while Reds remain."""
+COLOUR: Final = 1
+"""A colour of the striker's choice is on, after a Red was potted (S3 R3(h)(i))."""
+SEQUENCE: Final = 2
+"""The colours are on in ascending order (S3 R3(h)(iii)); ``State.seq`` is the one on."""
+
+
+# -- editions --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Edition:
+    """The parameters in which the snooker editions differ. The defaults are WPBSA 2024."""
+
+    name: str
+    reds: int = 15
+    """Reds at the start of a frame unless the match or frame says otherwise (S3 R21(c))."""
+    pen: str = "S3 R11"
+    """Where the penalty values are (the older edition numbers them S3 R12)."""
+    fouls: str = "S3 R10"
+    free_ball: str = "S3 R12"
+    minimum: int = 4
+    """The minimum penalty (S3 R11 "four penalty points unless higher")."""
+    miss_rule: bool = True
+    """FOUL AND A MISS exists (S3 R14; not in the shootout, SO 19(i))."""
+    miss_award: bool = True
+    """A further failure after the Warning loses the frame (S3 R14(d)(ii))."""
+    warn_after: int = 2
+    """Failures from the original position after which the Warning is given."""
+    miss_cap: int | None = None
+    """Most consecutive FOUL AND A MISS calls from the original position (six reds: 5)."""
+    miss_black_only: bool = True
+    """FOUL AND A MISS may be called with only the Black left (not in the older edition)."""
+    play_again: bool = True
+    """The non-offender may ask the offender to play again (S3 R10(h)(ii); not SO 15)."""
+    in_hand_after_foul: bool = False
+    """After every foul the incoming player has the cue-ball in hand anywhere (SO 15)."""
+    replace_after_event_foul: bool = True
+    """Replacing all balls after a foul before the stroke (S3 R10(i); not in the older edition)."""
+    award_non_striker: bool = True
+    """Black only and the non-striker more than seven ahead: the frame is theirs (S2 R1(c))."""
+    respot_black_on_tie: bool = True
+    """A tie on the last Black is played off with a re-spotted Black (S3 R4(b); not SO 13)."""
+    concede_striker_only: bool = False
+    """Only the striker may concede (older edition S4 R5(a))."""
+    no_cushion_foul: bool = False
+    """Every stroke must send a ball to a cushion or a pocket (SO 17)."""
+    time_foul: bool = False
+    """Shot-clock time fouls (SO 16)."""
+    snooker_behind_nominated: bool = False
+    """After a Red, leaving the opponent snookered behind the nominated colour is a foul (S3 R19(d))."""
+    renumber: tuple[tuple[str, str], ...] = ()
+    """Citation fix-ups where an edition numbers an item differently."""
+
+    def cite(self, where: str, item: str = "") -> str:
+        """The citation of ``item`` in the rule ``where`` of this edition."""
+        for a, b in self.renumber:
+            if item == a:
+                item = b
+        return f"{where}{item}"
+
+
+EDITIONS: Final[dict[str, Edition]] = {
+    e.name: e
+    for e in (
+        Edition("wpbsa-2024"),
+        # S3 R19: six Reds, up to five FOUL AND A MISS replays, no frame award.
+        Edition("six-reds-2024", reds=6, warn_after=4, miss_cap=5, miss_award=False, snooker_behind_nominated=True),
+        # Seed 000: the older edition (RULES-DIGEST DIFFERENCES A).
+        Edition(
+            "classic",
+            pen="S3 R12",
+            fouls="S3 R11",
+            free_ball="S3 R10",
+            miss_black_only=False,
+            replace_after_event_foul=False,
+            award_non_striker=False,
+            concede_striker_only=True,
+            renumber=(("(b)(x)", "(b)(vii)"),),
+        ),
+        # SO 13, 15-17, 19.
+        Edition(
+            "shootout-2024",
+            miss_rule=False,
+            play_again=False,
+            in_hand_after_foul=True,
+            respot_black_on_tie=False,
+            no_cushion_foul=True,
+            time_foul=True,
+        ),
+    )
+}
+
+# Referee-judged infringements (FORMAT.md stroke ``infringements``): the penalty item of
+# S3 R11 and whether the ball concerned counts ("b") or only the ball on ("a"), or seven.
+_INFRINGEMENTS: Final[dict[str, tuple[str, str]]] = {
+    "double_hit": ("a", "(a)(ii)"),
+    "feet_off_floor": ("a", "(a)(iii)"),
+    "jump_shot": ("a", "(a)(x)"),
+    "non_standard_cue": ("a", "(a)(xi)"),
+    "coaching": ("a", "(a)(xii)"),
+    "balls_moving": ("b", "(b)(i)"),
+    "before_spotted": ("b", "(b)(ii)"),
+    "push_stroke": ("b", "(b)(v)"),
+    "touching_ball_moved": ("b", "(b)(v)"),
+    "touched_ball": ("b", "(b)(vi)"),
+    "ball_off_table_used": ("7", "(d)(i)"),
+    "measuring": ("7", "(d)(ii)"),
+    "wrong_cue_ball": ("7", "(d)(iv)"),
+}
+
+
+# -- state -----------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Foul:
+    """The last foul, kept until the incoming player's choice is known."""
+
+    n: int
+    offender: str
+    snapshot: tuple[int, int, int, int, bool]
+    """Table before the foul: reds, colours, phase, seq, in_hand (for replacing, S3 R10(i), R14(b))."""
+    miss: bool
+    free_ball: bool
+    before_stroke: bool
+    """A foul with no stroke (an ``event`` of kind ``foul``, S3 R10(i))."""
+    needed: bool = False
+    """A player needed penalty points before or as a result of the foul (S3 R19(b)(iii))."""
+
+
+@dataclass(slots=True)
+class State:
+    """Everything the rules need to know about a frame between two records.
+
+    The table is compact: the number of Reds and a bit mask of the colours on it.
+    """
+
+    edition: Edition
+    frame: int
+    breaker: str | None
+    """The side due to break under S3 R3(b) (the correct order, whoever actually broke)."""
+    reds: int
+    colours: int = _ALL_COLOURS
+    phase: int = RED
+    seq: int = 0
+    in_hand: bool = True
+    anywhere: bool = False
+    """The cue-ball may be placed anywhere (SO 15, six-reds S3 R19(b)(iii))."""
+    to_play: str | None = None
+    """The side entitled to play the next stroke (None: not known, e.g. the first stroke)."""
+    turn_of: str | None = None
+    """The side whose turn is in progress (it played the last stroke and may continue)."""
+    free_ball: bool = False
+    """FREE BALL was called for the player to play (S3 R12)."""
+    foul: _Foul | None = None
+    miss_seq: int = 0
+    """Consecutive FOUL AND A MISS calls from the original position (S3 R14(d))."""
+    warned: bool = False
+    replaced: bool = False
+    """The balls were replaced after a FOUL AND A MISS: the next failure continues the sequence."""
+    due_award: str | None = None
+    """The side the frame is due to be awarded to after a warned failure (S3 R14(d)(ii))."""
+    respotted_black: bool = False
+    over: bool = False
+    winner: str | None = None
+    end_reason: str | None = None
+    end_n: int = 0
+    late_reported: bool = False
+    time_fouls: tuple[int, ...] = ()
+    """``after`` of each time foul recorded (SO 16)."""
+    last_n: int = 0
+    penalty_lo: int = 0
+    ledger: Ledger = field(default_factory=Ledger)
+    recorded_end: FrameEnd | None = None
+    findings: list[Finding] = field(default_factory=list)
+    outcomes: list[Outcome] = field(default_factory=list)
+
+    def copy(self) -> State:
+        s = copy.copy(self)
+        s.ledger = self.ledger.copy()
+        s.findings = list(self.findings)
+        s.outcomes = list(self.outcomes)
+        return s
+
+    @property
+    def black_only(self) -> bool:
+        return self.reds == 0 and self.phase == SEQUENCE and self.seq == _BLACK
+
+    def ball_on(self) -> str:
+        """The ball on as a word: ``red``, ``colour`` (any colour), or the colour in sequence."""
+        if self.phase == RED:
+            return "red"
+        if self.phase == COLOUR:
+            return "colour"
+        return COLOURS[min(self.seq, _BLACK)]
+
+
+def points_remaining(state: State) -> int:
+    """Points still available on the table: Reds 8 each with the colours 27 (S4 R2(f)).
+
+    After a Red is potted the colour that may follow adds 7 more. In the sequence the
+    colours still to come count as if spotted (S4 R2(f): "any colour incorrectly off the
+    table shall be counted as if spotted").
+    """
+    if state.phase == SEQUENCE:
+        return sum(VALUE[c] for c in COLOURS[state.seq :])
+    return state.reds * 8 + 27 + (7 if state.phase == COLOUR else 0)
+
+
+def penalty_points_required(state: State) -> bool:
+    """Whether any player needs penalty points to win: behind by more than the points left.
+
+    A player exactly that far behind can still tie and force a re-spotted Black, so does
+    not need penalty points (S3 R4(b)). See docs/rulings.md.
+    """
+    a, b = state.ledger.official
+    return abs(a - b) > points_remaining(state)
+
+
+def new_frame(match: Match, frame: Frame, previous: FrameResult | None = None) -> State:
+    """The state at the start of a frame: all balls set up, cue-ball in hand (S3 R2, R5).
+
+    The number of Reds is the frame's ``reds``, else the match's, else the edition's
+    (S3 R21(c)). The due breaker alternates from the previous frame's due breaker
+    (S3 R3(b)); a wrong starter does not change the order (S3 R3(d)(ii)).
+    """
+    edition = EDITIONS[match.rules.split("/", 1)[1]]
+    reds = frame.reds if frame.reds is not None else match.reds if match.reds is not None else edition.reds
+    if previous is not None and previous.breaker is not None:
+        breaker: str | None = other(previous.breaker)
+    else:
+        breaker = frame.breaker
+    s = State(edition, frame.frame, breaker, reds, phase=RED if reds > 0 else SEQUENCE)
+    s.to_play = breaker
+    return s
+
+
+# -- the fold --------------------------------------------------------------------------
+
+
+def apply(state: State, record: FrameRecord) -> tuple[State, Outcome | None, list[Finding]]:
+    """Apply one record to a state; the given state is left unchanged.
+
+    Returns the new state, the due call of a stroke (``None`` for other records) and the
+    findings the record raises.
+    """
+    s = state.copy()
+    outcome, findings = _apply(s, record)
+    return s, outcome, findings
+
+
+def _apply(s: State, record: FrameRecord) -> tuple[Outcome | None, list[Finding]]:
+    before = len(s.findings)
+    outcome: Outcome | None = None
+    if isinstance(record, Stroke):
+        outcome = _stroke(s, record)
+        if outcome is not None:
+            s.outcomes.append(outcome)
+    elif isinstance(record, Choice):
+        _choice(s, record)
+    elif isinstance(record, Event):
+        _event(s, record)
+    elif isinstance(record, FrameEnd):
+        _frame_end(s, record)
+    elif isinstance(record, Clock):
+        _clock(s, record)
+    return outcome, s.findings[before:]
+
+
+def finish(state: State) -> FrameResult:
+    """The frame's result: official and recorded score, winner, breaks, findings.
+
+    The given state is left unchanged (the break in progress is closed on a copy).
+    """
+    return _finish(state.copy())
+
+
+def _finish(s: State) -> FrameResult:
+    s.ledger.close()
+    recorded: tuple[int, int] | None = None
+    if s.recorded_end is not None and s.recorded_end.score is not None and len(s.recorded_end.score) == 2:
+        recorded = (s.recorded_end.score[0], s.recorded_end.score[1])
+    elif s.ledger.recorded is not None:
+        recorded = (s.ledger.recorded[0], s.ledger.recorded[1])
+    winner = s.winner
+    if not s.over and s.recorded_end is not None:
+        a, b = s.ledger.official
+        winner = "A" if a > b else "B" if b > a else None
+    return FrameResult(
+        frame=s.frame,
+        score=s.ledger.score(),
+        recorded=recorded,
+        winner=winner,
+        breaks=list(s.ledger.breaks),
+        findings=sorted(s.findings, key=Finding.sort_key),
+        outcomes=list(s.outcomes),
+        visits=(s.ledger.visits[0], s.ledger.visits[1]),
+        recorded_winner=s.recorded_end.winner if s.recorded_end is not None else None,
+        end_reason=s.end_reason,
+        breaker=s.breaker,
+    )
+
+
+def replay_frame(
+    match: Match, frame: Frame, records: Sequence[FrameRecord], previous: FrameResult | None
+) -> FrameResult:
+    """Replay the records of one frame (the engine entry point of ``cuelog.replay``)."""
+    s = new_frame(match, frame, previous)
+    for record in records:
+        _apply(s, record)
+    return _finish(s)
+
+
+# -- snookered (S2 R17), from rest positions -------------------------------------------
+
+Point = tuple[float, float]
+
+
+def _seg_dist2(p: Point, a: Point, b: Point) -> float:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length2 = dx * dx + dy * dy
+    u = 0.0 if length2 == 0 else max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / length2))
+    qx, qy = a[0] + u * dx - p[0], a[1] + u * dy - p[1]
+    return qx * qx + qy * qy
+
+
+def _blockers(cue: Point, target: Point, others: Sequence[Point]) -> list[Point]:
+    """Balls not on that obstruct a straight stroke at either extreme edge of ``target``.
+
+    S2 R17: the cue-ball is not snookered on a ball it can hit at both extreme edges; to
+    graze an edge its centre travels to a point one ball diameter beside the target's centre.
+    """
+    dx, dy = target[0] - cue[0], target[1] - cue[1]
+    length = (dx * dx + dy * dy) ** 0.5
+    if length <= _BALL_MM:
+        return []  # touching: nothing can be in between
+    nx, ny = -dy / length * _BALL_MM, dx / length * _BALL_MM
+    edges = ((target[0] + nx, target[1] + ny), (target[0] - nx, target[1] - ny))
+    limit = _BALL_MM * _BALL_MM - 1e-6
+    return [o for o in others if any(_seg_dist2(o, cue, e) < limit for e in edges)]
+
+
+def snookered(cue: Point, on: Sequence[Point], not_on: Sequence[Point]) -> frozenset[Point] | None:
+    """The effective snookering balls if the cue-ball is snookered on every ball ``on`` (S2 R17).
+
+    ``None`` when some ball on can be hit at both extreme edges. Per ball on, the
+    obstructing ball nearest the cue-ball is effective (R17(b)); the union over the balls
+    on is returned, so "snookered by X" is a result of exactly ``{X}`` (R17(c)).
+    """
+    if not on:
+        return None
+    effective: set[Point] = set()
+    for target in on:
+        blocking = _blockers(cue, target, not_on)
+        if not blocking:
+            return None
+        d = [((b[0] - cue[0]) ** 2 + (b[1] - cue[1]) ** 2) ** 0.5 for b in blocking]
+        nearest = min(d)
+        effective.update(b for b, x in zip(blocking, d, strict=True) if x - nearest < 1.0)
+    return frozenset(effective)
+
+
+def _snooker_from(positions: list[tuple[str, float, float]], on_balls: Sequence[str]) -> frozenset[Point] | bool | None:
+    """Snookered on ``on_balls`` from the recorded positions; ``False`` when they cannot tell."""
+    cue = next(((x, y) for b, x, y in positions if b == "white"), None)
+    if cue is None:
+        return False
+    on = [(x, y) for b, x, y in positions if b in on_balls]
+    if not on:
+        return False
+    not_on = [(x, y) for b, x, y in positions if b != "white" and b not in on_balls]
+    return snookered(cue, on, not_on)
+
+
+def _position(positions: list[tuple[str, float, float]], ball: str) -> Point | None:
+    return next(((x, y) for b, x, y in positions if b == ball), None)
+
+
+def _incoming_on(positions: list[tuple[str, float, float]], seq_colour: str) -> tuple[str, ...]:
+    """The ball on for the next turn, from the positions: Red while any is left, else the colour."""
+    return ("red",) if any(b == "red" for b, _, _ in positions) else (seq_colour,)
+
+
+# -- strokes ---------------------------------------------------------------------------
+
+
+def _add(s: State, n: int, kind: str, rule: str, side: str | None, points: int, message: str) -> None:
+    s.findings.append(Finding(n, kind, rule, side, points, message))
+
+
+def _frame_over_stroke(s: State, n: int) -> None:
+    if not s.late_reported:
+        s.late_reported = True
+        _add(s, n, FRAME_END_ERROR, "S2 R1", None, 0, f"play continued after the frame ended at stroke {s.end_n}")
+
+
+def _end(s: State, n: int, winner: str | None, reason: str) -> None:
+    s.over, s.winner, s.end_reason, s.end_n = True, winner, reason, n
+
+
+def _leader(s: State) -> str | None:
+    a, b = s.ledger.official
+    return "A" if a > b else "B" if b > a else None
+
+
+_FAST = True
+"""Use :func:`_clean_stroke` for strokes that cannot raise anything (switched off in a test)."""
+
+
+def _clean_stroke(s: State, st: Stroke) -> Outcome | None:
+    """The common case, done cheaply: a legal stroke at the ball on, by the player entitled
+    to it, with nothing called, nothing off the table and nothing that needs positions.
+
+    Returns ``None`` (and changes nothing) whenever the stroke is not such a stroke; the
+    general path :func:`_stroke` then decides. Both give the same result, which
+    ``tests/test_snooker_properties.py`` checks.
+    """
+    first, potted = st.first, st.potted
+    if (
+        len(first) != 1
+        or st.call is not None
+        or st.infringements
+        or st.off_table
+        or st.positions is not None
+        or s.foul is not None
+        or s.free_ball
+        or s.over
+        or s.due_award is not None
+        or st.striker != s.to_play
+        or (s.in_hand and st.placement == "illegal")
+        or s.edition.no_cushion_foul
+    ):
+        return None
+    ball = first[0]
+    nom = st.nominated
+    striker = st.striker
+    phase = s.phase
+    if phase == RED:
+        if ball != "red" or (nom is not None and nom != "red") or potted.count("red") != len(potted):
+            return None
+        if len(potted) > s.reds:
+            return None
+        scored = len(potted)
+    else:
+        if phase == COLOUR:
+            if s.turn_of != striker or ball not in _BIT or not s.colours & _BIT[ball]:
+                return None
+        elif s.seq >= _BLACK or ball != COLOURS[s.seq] or not s.colours & _BIT[ball]:
+            return None
+        if (nom is not None and nom != ball) or (potted and potted != [ball]):
+            return None
+        scored = VALUE[ball] if potted else 0
+    spot_due = phase == COLOUR and scored > 0
+    respots = st.respots
+    if respots is not None:
+        if spot_due:
+            if (
+                len(respots) != 1
+                or respots[0].ball != ball
+                or _respot_name(respots[0].spot, respots[0].x, respots[0].y) != ball
+            ):
+                return None
+        elif respots:
+            return None
+
+    # -- the stroke is clean: apply it (same effects as the general path) --
+    n = st.n
+    s.last_n = n
+    s.in_hand = s.anywhere = False
+    if phase == RED:
+        s.reds -= scored
+        if scored:
+            s.phase = COLOUR
+    elif phase == COLOUR:
+        s.phase = RED if s.reds > 0 else SEQUENCE
+    elif scored:
+        s.colours &= ~_BIT[ball]
+        s.seq += 1
+    s.replaced, s.miss_seq, s.warned = False, 0, False
+    ledger = s.ledger
+    mismatch = ledger.stroke(n, striker, scored, 0, st.score)
+    if mismatch is not None:
+        s.findings.append(mismatch)
+    break_id = len(ledger.breaks) + 1 if scored > 0 else None
+    if scored:
+        s.turn_of = s.to_play = striker
+    else:
+        ledger.end_visit()
+        s.turn_of = None
+        s.to_play = other(striker)
+        if s.phase == COLOUR:
+            s.phase = RED if s.reds > 0 else SEQUENCE
+    _black_only_award(s, n)
+    return Outcome(
+        n=n,
+        striker=striker,
+        scored=scored,
+        penalty=0,
+        foul=False,
+        ball_on="red" if phase == RED else ball,
+        respots=((ball, ball),) if spot_due else (),
+        turn_ends=not scored or s.over,
+        next_striker=s.to_play,
+        score=ledger.score(),
+        break_id=break_id,
+        visit_id=ledger.visit_id,
+        frame_over=s.over,
+        winner=s.winner,
+    )
+
+
+def _stroke(s: State, st: Stroke) -> Outcome | None:
+    if _FAST:
+        done = _clean_stroke(s, st)
+        if done is not None:
+            return done
+    ed = s.edition
+    n, striker = st.n, st.striker
+    s.last_n = n
+    if s.over:
+        _frame_over_stroke(s, n)
+        return None
+    if s.due_award is not None:
+        _add(
+            s,
+            n,
+            MISS_ERROR,
+            "S3 R14(d)(ii)",
+            other(s.due_award),
+            0,
+            "a further failure after the Warning must lose the frame, but play continued",
+        )
+        s.due_award = None
+
+    # Who may play (S3 R3(a),(b); after a foul S3 R10(h), R13).
+    pending = s.foul
+    if pending is not None and striker == pending.offender and s.to_play != striker and ed.play_again:
+        # No choice recorded but the offender played: the non-offender asked them to
+        # play again from the position left (S3 R10(h)(ii)); the free ball is void (R12(f)).
+        _play_again(s, pending, replace=False, incoming=False)
+    s.foul = None
+    if s.to_play is not None and striker != s.to_play:
+        rule = "S3 R3(b),(d)" if n == 1 or s.ledger.visit_id == 0 else "S3 R3(a)"
+        _add(s, n, WRONG_STRIKER, rule, striker, 0, f"{striker} played but {s.to_play} was entitled to play")
+    if s.turn_of != striker and s.phase == COLOUR:
+        # A new turn begins on a Red while Reds remain, else on the colours (S3 R3(g)).
+        s.phase = RED if s.reds > 0 else SEQUENCE
+    free_ball = s.free_ball and s.turn_of != striker
+    s.free_ball = False
+
+    snapshot = (s.reds, s.colours, s.phase, s.seq, s.in_hand)
+    first = st.first
+    potted = st.potted
+    off = st.off_table or []
+    call = st.call
+    called = call is not None and call.foul
+
+    # The ball on (S3 R3(g),(h); S2 R11, R12) and the free ball (S3 R12(a)).
+    nom = st.nominated
+    fb: str | None = None
+    if s.phase == RED:
+        on_value = 1
+        on_names: tuple[str, ...] = ("red",)
+        if nom is not None and nom != "red" and nom in VALUE:
+            fb = nom
+    elif s.phase == COLOUR:
+        colour = nom if nom in _BIT else None
+        if colour is None and len(first) == 1 and first[0] in _BIT:
+            # No nomination recorded: the colour hit first is taken as nominated (docs/rulings.md).
+            colour = first[0]
+        on_names = (colour,) if colour is not None else ()
+        on_value = VALUE[colour] if colour is not None else 0
+    else:
+        on = COLOURS[min(s.seq, _BLACK)]
+        on_names = (on,)
+        on_value = VALUE[on]
+        if nom is not None and nom != on and nom in VALUE:
+            fb = nom
+    if free_ball and fb is None and nom is None and first and first[0] in VALUE and first[0] not in (*on_names, "red"):
+        # FREE BALL called, no nomination recorded: the ball hit first is taken as the
+        # nominated free ball, as a colour hit first is taken as nominated (docs/rulings.md).
+        fb = first[0]
+    fb_without_call = fb is not None and not free_ball
+    ball_on_word = "red" if s.phase == RED else on_names[0] if on_names else "colour"
+    if fb_without_call:
+        fb = None
+
+    def pen(*values: int) -> int:
+        return max(ed.minimum, on_value, *values)
+
+    # Every foul the facts show: (penalty, rule, code) (S3 R11; highest counts, S3 R10(g)).
+    fouls: list[tuple[int, str, str]] = []
+    P = ed.pen
+    if s.in_hand and st.placement == "illegal" and not s.anywhere:
+        fouls.append((pen(), ed.cite(P, "(a)(v)"), "in_hand"))
+    for inf in st.infringements or ():
+        spec = _INFRINGEMENTS.get(inf.code)
+        if spec is None:
+            continue
+        kind, item = spec
+        if kind == "7":
+            fouls.append((7, ed.cite(P, item), inf.code))
+        elif kind == "b":
+            fouls.append((pen(VALUE.get(inf.ball or "", 0)), ed.cite(P, item), inf.code))
+        else:
+            fouls.append((pen(), ed.cite(P, item), inf.code))
+    miss_type = False
+    if not first:
+        fouls.append((pen(), ed.cite(P, "(a)(vi)"), "no_contact"))
+        miss_type = True
+    elif len(first) == 1:
+        b = first[0]
+        if fb is not None:
+            if b != fb:
+                fouls.append((pen(VALUE.get(b, 0)), ed.cite(P, "(b)(iv)"), "first_contact"))
+                miss_type = True
+        elif s.phase == RED:
+            if b != "red":
+                fouls.append((pen(VALUE.get(b, 0)), ed.cite(P, "(b)(iv)"), "first_contact"))
+                miss_type = True
+        elif s.phase == COLOUR:
+            if b == "red" and not on_names:
+                # Playing at a Red straight after a Red (S3 R11(d)(iii)).
+                fouls.append((7, ed.cite(P, "(d)(iii)"), "reds_successive"))
+                miss_type = True
+            elif b not in on_names:
+                fouls.append((pen(VALUE.get(b, 0)), ed.cite(P, "(b)(iv)"), "first_contact"))
+                miss_type = True
+        elif b not in on_names:
+            fouls.append((pen(VALUE.get(b, 0)), ed.cite(P, "(b)(iv)"), "first_contact"))
+            miss_type = True
+    else:
+        pair = set(first)
+        legal_pair = (s.phase == RED and fb is None and pair == {"red"}) or (
+            fb is not None and fb in pair and bool(pair & ({"red"} if s.phase == RED else set(on_names)))
+        )
+        if not legal_pair:
+            fouls.append((pen(*(VALUE.get(b, 0) for b in first)), ed.cite(P, "(c)"), "simultaneous"))
+            miss_type = not (pair & set(on_names)) and (fb is None or fb not in pair)
+
+    # What may be potted without a foul.
+    pottable = set(on_names) if s.phase != RED else {"red"}
+    if fb is not None:
+        pottable.add(fb)
+    if "white" in potted:
+        fouls.append((pen(), ed.cite(P, "(a)(vii)"), "cue_ball_potted"))
+    for b in potted:
+        if b != "white" and b not in pottable:
+            fouls.append((pen(VALUE.get(b, 0)), ed.cite(P, "(b)(iii)"), "ball_not_on_potted"))
+    for b in off:
+        fouls.append((pen(VALUE.get(b, 0)), ed.cite(P, "(b)(x)"), "off_table"))
+    if ed.no_cushion_foul and not potted and st.cushions is not None:
+        cu = st.cushions
+        if cu.after_contact is False and (cu.objects or 0) == 0:
+            fouls.append((max(5, on_value), "SO 17", "no_cushion"))
+
+    # Fouls the rest positions show (S2 R17): after a non-scoring stroke, the cue-ball
+    # snookered by the nominated free ball (S3 R12(b)(ii), R11(a)(viii)); in six reds,
+    # the opponent snookered behind the colour nominated after a Red (S3 R19(d), R11(a)(ix)).
+    pos = st.positions
+    if pos is not None and not any(b in potted for b in (*on_names, *(fb,)) if b) and "white" not in potted:
+        if fb is not None:
+            seq_colour = COLOURS[min(s.seq, _BLACK)]
+            left = [b for b, _, _ in pos if b != "white"]
+            two_left = len(left) == 2 and "black" in left
+            eff = _snooker_from(pos, _incoming_on(pos, seq_colour) if s.phase == RED else (seq_colour,))
+            fbp = _position(pos, fb)
+            if not two_left and isinstance(eff, frozenset) and fbp is not None and eff == {fbp}:
+                fouls.append((pen(), ed.cite(P, "(a)(viii)"), "free_ball_snooker"))
+        if ed.snooker_behind_nominated and s.phase == COLOUR and on_names:
+            nxt = _incoming_on(pos, "yellow")
+            eff = _snooker_from(pos, nxt)
+            cp = _position(pos, on_names[0])
+            if isinstance(eff, frozenset) and cp is not None and eff == {cp}:
+                fouls.append((pen(), ed.cite(P, "(a)(ix)"), "snookered_behind_nominated"))
+
+    # R11(d)(vi): a foul after potting a Red before a colour is nominated is worth seven.
+    # Whether the nomination was made is a fact the log may not hold: without one the
+    # penalty may lie anywhere from the value shown up to seven.
+    penalty_hi = 0
+    if fouls:
+        fouls.sort(key=lambda f: -f[0])
+        penalty, rule, _ = fouls[0]
+        penalty_hi = penalty
+        if s.phase == COLOUR and not on_names and nom is None:
+            penalty_hi = 7
+    else:
+        penalty, rule = 0, ""
+    due_foul = bool(fouls)
+    reasons = tuple(code for _, _, code in fouls)
+
+    # Scoring as if legal (S3 R3(g),(h), R12(c)-(e)): used for a legal stroke, and for a
+    # foul nobody called, which stands as played (S3 R10(c)).
+    reds_potted = potted.count("red")
+    reds_off = reds_potted + off.count("red") if off else reds_potted
+    colours_gone = [b for b in potted if b in _BIT]
+    if off:
+        colours_gone += [b for b in off if b in _BIT]
+    for b in colours_gone:
+        if not s.colours & _BIT[b]:
+            _add(s, n, INVALID_RECORD, "FORMAT 4", striker, 0, f"{b} potted or forced off but it was not on the table")
+    if reds_off > s.reds:
+        _add(
+            s,
+            n,
+            INVALID_RECORD,
+            "FORMAT 4",
+            striker,
+            0,
+            f"{reds_off} red(s) potted or forced off but only {s.reds} on the table",
+        )
+    fb_potted = fb is not None and fb in potted
+    if s.phase == RED:
+        legal_points = reds_potted + (1 if fb_potted else 0)
+    elif s.phase == COLOUR:
+        legal_points = VALUE[on_names[0]] if on_names and on_names[0] in potted else 0
+    else:
+        on_potted = on_names[0] in potted
+        legal_points = on_value if (on_potted or fb_potted) else 0
+
+    # The calls as made decide how play went on (S3 R10(c)).
+    foul_stands = called
+    scored = 0 if foul_stands else legal_points
+
+    # The penalty the score carries: the rules' value for a called foul (a wrong value is
+    # corrected); the called value when the facts show no foul (docs/rulings.md).
+    called_points = call.points if call is not None and call.points is not None else None
+    official_penalty = 0
+    findings_before = len(s.findings)
+    explained = False
+    if foul_stands:
+        if due_foul:
+            if called_points is None or penalty <= called_points <= penalty_hi:
+                official_penalty = called_points if called_points is not None else penalty
+            else:
+                official_penalty = penalty if called_points < penalty else penalty_hi
+                _add(
+                    s,
+                    n,
+                    PENALTY_VALUE,
+                    rule,
+                    striker,
+                    abs(official_penalty - called_points),
+                    f"foul called for {called_points} but the rules give {official_penalty}",
+                )
+                explained = True
+        else:
+            official_penalty = called_points if called_points is not None else max(ed.minimum, on_value)
+            if st.infringements is not None:
+                _add(
+                    s,
+                    n,
+                    UNSUPPORTED_FOUL,
+                    ed.cite(P),
+                    striker,
+                    official_penalty,
+                    "foul called but the facts show no foul",
+                )
+    elif due_foul:
+        if fb_without_call:
+            _add(
+                s,
+                n,
+                FREE_BALL_ERROR,
+                ed.cite(ed.free_ball),
+                striker,
+                penalty,
+                f"{nom} taken as a free ball but no FREE BALL was called",
+            )
+        else:
+            _add(
+                s,
+                n,
+                CONDONED_FOUL,
+                rule,
+                striker,
+                penalty,
+                f"foul not called ({', '.join(reasons)}), worth {penalty}; condoned",
+            )
+
+    # FOUL AND A MISS (S3 R14): due when the foul is a miss (S2 R21) and nobody needed
+    # penalty points before or as a result of the stroke (R14(a)(i), (c)). Whether a
+    # clear path existed is not in the facts, so a missing call raises nothing.
+    needed_before = (due_foul or called) and penalty_points_required(s)
+    miss_called = bool(call is not None and call.foul and call.miss)
+    if miss_called:
+        if not ed.miss_rule:
+            _add(s, n, MISS_ERROR, "SO 19(i)", striker, 0, "FOUL AND A MISS called but the rule does not apply")
+        elif due_foul and not miss_type:
+            _add(s, n, MISS_ERROR, "S2 R21", striker, 0, "FOUL AND A MISS called but the ball on was hit first")
+        elif not ed.miss_black_only and s.black_only:
+            _add(s, n, MISS_ERROR, "S3 R14", striker, 0, "FOUL AND A MISS called with only the Black left")
+
+    # -- the table after the stroke (as it really was) ---------------------------------
+    legal_as_played = not foul_stands
+    s.reds = max(0, s.reds - reds_off)
+    for b in colours_gone:
+        s.colours &= ~_BIT[b]
+    if "white" in potted or "white" in off:
+        s.in_hand = True
+        s.anywhere = False
+    else:
+        s.in_hand = False
+        s.anywhere = False
+    frame_ends = False
+    tie = False
+    next_phase = s.phase
+    stays_off: set[str] = set()
+    if s.phase == RED:
+        if legal_as_played and scored > 0:
+            next_phase = COLOUR
+        elif s.reds == 0:
+            next_phase = SEQUENCE
+    elif s.phase == COLOUR:
+        if legal_as_played and on_names and on_names[0] in potted:
+            pass  # the colour is spotted (S3 R3(h)(i))
+        next_phase = RED if s.reds > 0 else SEQUENCE
+    else:
+        if legal_as_played and on_names[0] in potted:
+            stays_off.add(on_names[0])  # S3 R3(h)(iii)
+            if s.seq == _BLACK:
+                frame_ends = True
+            s.seq += 1
+        elif foul_stands and s.seq == _BLACK:
+            frame_ends = True  # S3 R4(a): the first foul with Black only ends the frame
+    s.phase = next_phase
+
+    # Colours to spot (S3 R7): every colour potted, pocketed or forced off, except the
+    # colour potted in sequence, and nothing once the frame is over.
+    due_spots: list[tuple[str, str]] = []
+    if not frame_ends and colours_gone:
+        to_spot = sorted({b for b in colours_gone if b not in stays_off}, key=lambda b: -VALUE[b])
+        due_spots = _spots(to_spot, s.colours, st.positions)
+
+    # -- the ledger: official score, recorded scoreboard, breaks -----------------------
+    ledger = s.ledger
+    explained = explained or (
+        len(s.findings) > findings_before
+        and any(f.kind in (PENALTY_VALUE, FREE_BALL_ERROR, INVALID_RECORD) for f in s.findings[findings_before:])
+    )
+    mismatch = ledger.stroke(
+        n, striker, scored, official_penalty, st.score, explained=explained, rule=ed.cite(P) if foul_stands else "S3 R1"
+    )
+    if mismatch is not None:
+        s.findings.append(mismatch)
+    break_id = len(ledger.breaks) + 1 if scored > 0 else None
+
+    # Respots as recorded (S3 R7, R7(b), R7(d)) and the table as it really was.
+    _respots(s, n, striker, st, due_spots)
+    _reds_back(s)
+
+    # Frame end (S3 R4; S2 R1).
+    if frame_ends:
+        score_a, score_b = ledger.official
+        if score_a == score_b and ed.respot_black_on_tie:
+            tie = True
+            s.respotted_black = True
+            s.colours = _BIT["black"]
+            s.seq = _BLACK
+            s.phase = SEQUENCE
+            s.in_hand = True
+        else:
+            _end(s, n, _leader(s), "foul" if foul_stands else "pot")
+
+    # The turn (S2 R5) and who plays next.
+    continues = not foul_stands and scored > 0 and not s.over and not tie
+    turn_ends = not continues
+    opponent = other(striker)
+    if continues:
+        s.turn_of = striker
+        s.to_play = striker
+    else:
+        ledger.end_visit()
+        s.turn_of = None
+        s.to_play = None if tie else opponent
+        if s.phase == COLOUR:
+            s.phase = RED if s.reds > 0 else SEQUENCE
+    free_ball_called = bool(call is not None and call.foul and call.free_ball)
+    free_ball_due = free_ball_called if foul_stands else False
+    if foul_stands and not s.over and pos is not None and not s.in_hand and not ed.in_hand_after_foul:
+        # S3 R12: after a foul, FREE BALL is due exactly when the incoming player is snookered.
+        eff = _snooker_from(pos, _incoming_on(pos, COLOURS[min(s.seq, _BLACK)]))
+        if eff is not False:
+            free_ball_due = eff is not None
+            if free_ball_due != free_ball_called:
+                _add(
+                    s,
+                    n,
+                    FREE_BALL_ERROR,
+                    ed.cite(ed.free_ball),
+                    striker,
+                    0,
+                    "FREE BALL "
+                    + (
+                        "called but the incoming player is not snookered"
+                        if free_ball_called
+                        else "not called though the incoming player is snookered"
+                    ),
+                )
+    if foul_stands and not s.over:
+        needed = needed_before or penalty_points_required(s)
+        s.foul = _Foul(n, striker, snapshot, miss_called and ed.miss_rule, free_ball_due, False, needed)
+        s.free_ball = free_ball_due
+        if ed.in_hand_after_foul:
+            s.in_hand = True
+            s.anywhere = True
+        if miss_called and ed.miss_rule:
+            _miss_sequence(s, n, striker)
+        else:
+            # A foul without FOUL AND A MISS breaks the run of consecutive calls (S3 R14(d)).
+            s.replaced, s.miss_seq, s.warned = False, 0, False
+    elif not foul_stands:
+        s.replaced = False
+        s.miss_seq = 0
+        s.warned = False
+    if tie:
+        s.foul = None
+        s.free_ball = False
+
+    # Black only with the player to play more than seven behind (S2 R1(c)).
+    _black_only_award(s, n)
+
+    due_miss = (
+        due_foul
+        and miss_type
+        and ed.miss_rule
+        and not needed_before
+        and not penalty_points_required(s)
+        and (ed.miss_black_only or not s.black_only)
+    )
+    return Outcome(
+        n=n,
+        striker=striker,
+        scored=0 if due_foul else legal_points,
+        penalty=penalty,
+        foul=due_foul,
+        reasons=reasons,
+        ball_on=ball_on_word,
+        miss=due_miss,
+        free_ball=free_ball_due,
+        respots=tuple(due_spots),
+        turn_ends=turn_ends or s.over,
+        next_striker=s.to_play,
+        score=ledger.score(),
+        break_id=break_id,
+        visit_id=ledger.visit_id,
+        frame_over=s.over,
+        winner=s.winner,
+    )
+
+
+def _black_only_award(s: State, n: int) -> None:
+    if s.over or not s.edition.award_non_striker or not s.black_only or s.to_play is None:
+        return
+    a, b = s.ledger.official
+    lead = (a - b) if s.to_play == "B" else (b - a)
+    if lead > 7 and not s.respotted_black:
+        _end(s, n, other(s.to_play), "award")
+
+
+def _miss_sequence(s: State, n: int, offender: str) -> None:
+    """Count FOUL AND A MISS calls from the original position (S3 R14(d), six reds R19)."""
+    ed = s.edition
+    s.miss_seq = s.miss_seq + 1 if s.replaced else 1
+    s.replaced = False
+    if ed.miss_cap is not None and s.miss_seq > ed.miss_cap:
+        _add(
+            s,
+            n,
+            MISS_ERROR,
+            "S3 R19(a)",
+            offender,
+            0,
+            f"FOUL AND A MISS number {s.miss_seq} from the original position; at most {ed.miss_cap}",
+        )
+    if ed.miss_award and s.warned and s.miss_seq > ed.warn_after:
+        s.due_award = other(offender)
+
+
+def _spots(to_spot: list[str], colours: int, positions: list[tuple[str, float, float]] | None) -> list[tuple[str, str]]:
+    """Where each colour goes (S3 R7(e)-(h)): own spot, else the highest free spot, else ``near``.
+
+    The highest value colour is spotted first (R7(f)). A spot is occupied when a ball on
+    it would touch another (S2 R18); without positions only the colours spotted in the
+    same stroke can occupy a spot.
+    """
+    if not to_spot:
+        return []
+    placed: list[str] = []
+    spotting = set(to_spot)
+    others = [(x, y) for ball, x, y in positions or () if ball not in spotting]
+    out: list[tuple[str, str]] = []
+
+    def free(spot: str) -> bool:
+        if spot in placed:
+            return False
+        sx, sy = SPOTS[spot]
+        return all((x - sx) ** 2 + (y - sy) ** 2 >= _BALL_MM**2 for x, y in others)
+
+    for ball in to_spot:
+        spot = ball if free(ball) else next((c for c in reversed(COLOURS) if free(c)), "near")
+        if spot != "near":
+            placed.append(spot)
+        out.append((ball, spot))
+    return out
+
+
+def _respot_name(r_spot: str | None, x: float | None, y: float | None) -> str | None:
+    if r_spot is not None:
+        return r_spot
+    if x is None or y is None:
+        return None
+    for name, (sx, sy) in SPOTS.items():
+        if (x - sx) ** 2 + (y - sy) ** 2 < (_BALL_MM / 2) ** 2:
+            return name
+    return "near"
+
+
+def _respots(s: State, n: int, striker: str, st: Stroke, due: list[tuple[str, str]]) -> None:
+    due_map = dict(due)
+    if st.respots is None:
+        # Unknown: the table gets what the rules put on it.
+        for ball in due_map:
+            s.colours |= _BIT[ball]
+        return
+    recorded: dict[str, str | None] = {}
+    for r in st.respots:
+        if r.ball == "red":
+            # A Red spotted in error (S3 R7(d)): it stays in play until removed.
+            _add(s, n, RESPOT_IN_ERROR, "S3 R7(d)", None, 0, "a Red was spotted")
+            s.reds += 1
+            continue
+        if r.ball not in _BIT:
+            continue
+        recorded[r.ball] = _respot_name(r.spot, r.x, r.y)
+    positions_known = st.positions is not None
+    for ball, spot in due:
+        if ball not in recorded:
+            _add(s, n, RESPOT_MISSING, "S3 R7", None, VALUE[ball], f"{ball} had to be spotted but was not")
+            continue
+        s.colours |= _BIT[ball]
+        got = recorded[ball]
+        if positions_known and got is not None and got != spot:
+            # Where a spot is occupied is only known from the positions (S2 R18).
+            _add(s, n, RESPOT_WRONG_SPOT, "S3 R7(e)-(h)", None, 0, f"{ball} spotted on {got}, due on {spot}")
+    for ball in recorded:
+        if ball not in due_map:
+            s.colours |= _BIT[ball]
+            _add(s, n, RESPOT_IN_ERROR, "S3 R7(b)", None, VALUE[ball], f"{ball} spotted but had to stay off the table")
+
+
+# -- choices after a foul (S3 R10(h),(i), R12(f), R13, R14(b), R16) ------------------------
+
+
+def _play_again(s: State, f: _Foul, *, replace: bool, incoming: bool) -> None:
+    if replace:
+        s.reds, s.colours, s.phase, s.seq, s.in_hand = f.snapshot
+    s.free_ball = False  # S3 R12(f)
+    player = other(f.offender) if incoming else f.offender
+    s.to_play = player
+    # The offender replaying from the original position keeps the ball on it had
+    # (S3 R14(b)(iii)); any other restart is a new turn.
+    s.turn_of = f.offender if (replace and not incoming) else None
+    if s.turn_of is None and s.phase == COLOUR:
+        s.phase = RED if s.reds > 0 else SEQUENCE
+    s.replaced = replace and not incoming
+    if not s.replaced:
+        s.miss_seq, s.warned = 0, False  # S3 R14(d)(iii)
+
+
+def _choice(s: State, c: Choice) -> None:
+    ed = s.edition
+    f = s.foul
+    n = c.after
+    if s.over:
+        return
+    if f is None:
+        _add(s, n, INVALID_RECORD, "S3 R10(h)", c.side, 0, f"choice {c.option!r} with no foul to answer")
+        return
+    if c.side != other(f.offender):
+        _add(s, n, WRONG_STRIKER, "S3 R10(h)", c.side, 0, f"{c.side} chose after their own foul")
+    option = c.option
+    if option != "play" and not ed.play_again:
+        _add(s, n, INVALID_RECORD, "SO 15", c.side, 0, f"option {option!r} does not exist: the incoming player plays")
+    if option in ("replace_return", "replace_play") and not (
+        f.miss or (f.before_stroke and ed.replace_after_event_foul)
+    ):
+        _add(s, n, MISS_ERROR, "S3 R14(b)", c.side, 0, f"balls replaced ({option}) but no FOUL AND A MISS was called")
+    if option == "play":
+        s.to_play = other(f.offender)
+        s.turn_of = None
+        if f.miss or f.before_stroke:
+            s.miss_seq, s.warned, s.replaced = 0, False, False
+    elif option == "return":
+        _play_again(s, f, replace=False, incoming=False)
+    elif option == "replace_return":
+        keep_warning = s.warned
+        _play_again(s, f, replace=True, incoming=False)
+        if f.before_stroke:
+            s.warned = keep_warning  # S3 R14(e): the Warning survives full replacement
+    elif option == "replace_play":
+        _play_again(s, f, replace=True, incoming=True)
+    elif option == "anywhere":
+        if ed.miss_cap is None or s.miss_seq < ed.miss_cap or f.needed:
+            # Only after the fifth FOUL AND A MISS, and not when penalty points were needed.
+            _add(s, n, MISS_ERROR, "S3 R19(b)(iii)", c.side, 0, "cue-ball placed anywhere against S3 R19(b)(iii)")
+        s.to_play = other(f.offender)
+        s.turn_of = None
+        s.in_hand, s.anywhere, s.free_ball = True, True, False
+        s.miss_seq, s.warned = 0, False
+    else:
+        _add(s, n, INVALID_RECORD, "S3 R10(h)", c.side, 0, f"unknown option {option!r}")
+        return
+    s.foul = None
+    _black_only_award(s, n)
+
+
+# -- events ----------------------------------------------------------------------------
+
+
+def _event(s: State, e: Event) -> None:
+    ed = s.edition
+    n = e.after
+    kind = e.kind
+    if kind == "spot_correction":
+        _spot_correction(s, e)
+        return
+    if kind == "warning":
+        if e.reason == "miss":
+            if s.miss_seq < ed.warn_after:
+                _add(
+                    s,
+                    n,
+                    MISS_ERROR,
+                    "S3 R19(b)" if ed.miss_cap else "S3 R14(d)(ii)",
+                    e.side,
+                    0,
+                    f"Warning given after {s.miss_seq} FOUL AND A MISS call(s); due after {ed.warn_after}",
+                )
+            s.warned = True
+        return
+    if kind == "respot_black":
+        if not s.respotted_black:
+            _add(
+                s,
+                n,
+                FRAME_END_ERROR,
+                "S3 R4(b)",
+                e.side,
+                0,
+                "re-spotted Black but the scores were not tied on the last Black",
+            )
+        s.to_play = e.side
+        s.turn_of = None
+        return
+    if kind == "rerack":
+        # Stalemate (S3 R17(b),(c)): scores nullified, balls reset, same opener.
+        if s.respotted_black:
+            s.colours = _BIT["black"]  # S3 R17(d)
+        else:
+            s.reds = s.reds + 0
+            s.colours, s.phase, s.seq = _ALL_COLOURS, RED, 0
+            s.ledger = Ledger()
+        s.in_hand, s.foul, s.free_ball, s.turn_of = True, None, False, None
+        return
+    if s.over:
+        # The frame already ended (e.g. awarded under S2 R1(c)); a concession, claim or
+        # award that gives it to the same side only confirms it.
+        if kind in ("concede", "claim", "award") and e.side is not None:
+            winner = other(e.side) if kind == "concede" else e.side
+            if winner != s.winner:
+                _frame_over_stroke(s, n)
+        elif kind in ("foul", "time_foul"):
+            _frame_over_stroke(s, n)
+        return
+    if kind == "foul" or kind == "time_foul":
+        _event_foul(s, e)
+        return
+    if kind == "concede" and e.side is not None:
+        if s.due_award is not None:
+            s.due_award = None
+        if ed.concede_striker_only and s.to_play is not None and e.side != s.to_play:
+            _add(s, n, FRAME_END_ERROR, "S4 R5(a)", e.side, 0, "conceded while not the striker")
+        elif not penalty_points_required(s):
+            _add(
+                s,
+                n,
+                FRAME_END_ERROR,
+                "S4 R2(b)",
+                e.side,
+                0,
+                f"conceded with {points_remaining(s)} points on the table and nobody needing penalty points",
+            )
+        _end(s, n, other(e.side), "concede")
+        return
+    if kind == "claim" and e.side is not None:
+        a, b = s.ledger.official
+        lead = (a - b) if e.side == "A" else (b - a)
+        striker_ok = s.to_play is None or s.to_play == e.side
+        if not (s.black_only and lead > 7 and striker_ok):
+            _add(
+                s,
+                n,
+                FRAME_END_ERROR,
+                "S2 R1(b)",
+                e.side,
+                0,
+                "claim without Black only and a lead of more than seven as striker",
+            )
+        _end(s, n, e.side, "claim")
+        return
+    if kind == "award" and e.side is not None:
+        if e.reason == "miss":
+            due = s.due_award
+            if due is None or due != e.side:
+                rule = "S3 R19" if not ed.miss_award else "S3 R14(d)(ii)"
+                _add(
+                    s,
+                    n,
+                    FRAME_END_ERROR,
+                    rule,
+                    other(e.side),
+                    0,
+                    "frame awarded for a miss without a further failure after the Warning",
+                )
+        s.due_award = None
+        _end(s, n, e.side, "award")
+        return
+
+
+def _event_foul(s: State, e: Event) -> None:
+    """A foul with no stroke (S3 R10(i)) or a shot-clock time foul (SO 16)."""
+    ed = s.edition
+    n = e.after
+    side = e.side or s.to_play
+    if side is None:
+        _add(s, n, INVALID_RECORD, "FORMAT 4", None, 0, "foul event without a side")
+        return
+    on_value = 1 if s.phase == RED else VALUE[COLOURS[min(s.seq, _BLACK)]] if s.phase == SEQUENCE else 0
+    if e.kind == "time_foul":
+        s.time_fouls = (*s.time_fouls, n)
+        if not ed.time_foul:
+            _add(s, n, TIME_FOUL_ERROR, "SO 16", side, e.points or 0, "time foul in a game without a shot clock rule")
+            due = e.points or 0
+        else:
+            due = max(5, on_value)
+        rule = "SO 16"
+    else:
+        spec = _INFRINGEMENTS.get(e.code or "", ("b", "(b)(vi)"))
+        kind, item = spec
+        rule = ed.cite(ed.pen, item)
+        if kind == "7":
+            due = 7
+        elif kind == "b":
+            due = max(ed.minimum, on_value, VALUE.get(e.ball or "", 0))
+        else:
+            due = max(ed.minimum, on_value)
+    # After a Red, before a colour is nominated, a foul is worth seven (S3 R11(d)(vi));
+    # whether the nomination was made is not in the facts, so any value up to seven stands.
+    hi = 7 if s.phase == COLOUR and e.kind == "foul" else due
+    points = due
+    if e.points is not None and due <= e.points <= hi:
+        points = due = e.points
+    if e.points is not None and e.points != due and (e.kind != "time_foul" or ed.time_foul):
+        _add(
+            s,
+            n,
+            PENALTY_VALUE if e.kind == "foul" else TIME_FOUL_ERROR,
+            rule,
+            side,
+            abs(e.points - due),
+            f"penalty of {e.points} recorded, the rules give {due}",
+        )
+    s.ledger.award(n, other(side), points)
+    s.ledger.end_visit()
+    snapshot = (s.reds, s.colours, s.phase, s.seq, s.in_hand)
+    s.foul = _Foul(n, side, snapshot, False, False, True)
+    s.free_ball = False
+    s.to_play = other(side)
+    s.turn_of = None
+    if s.phase == COLOUR:
+        s.phase = RED if s.reds > 0 else SEQUENCE
+    if ed.in_hand_after_foul:
+        s.in_hand = s.anywhere = True
+    if s.black_only:
+        # S3 R4(a)/(b)(iv): a foul with Black only ends the frame unless the scores tie.
+        a, b = s.ledger.official
+        if a != b or not ed.respot_black_on_tie:
+            _end(s, n, _leader(s), "foul")
+            s.foul = None
+        elif not s.respotted_black:
+            s.respotted_black, s.colours, s.in_hand, s.to_play, s.foul = True, _BIT["black"], True, None, None
+
+
+def _reds_back(s: State) -> None:
+    """A Red spotted in error before the colours are touched puts Red back on (S3 R7(d)(ii))."""
+    if s.reds > 0 and s.phase == SEQUENCE and s.seq == 0:
+        s.phase = RED
+
+
+def _spot_correction(s: State, e: Event) -> None:
+    ball = e.ball
+    if ball is None:
+        return
+    if ball == "red":
+        if e.remove:
+            s.reds = max(0, s.reds - 1)
+        else:
+            s.reds += 1
+            _reds_back(s)
+        return
+    if ball not in _BIT:
+        return
+    if e.remove:
+        s.colours &= ~_BIT[ball]  # S3 R7(b)
+    else:
+        s.colours |= _BIT[ball]  # S3 R7(c)(i)
+
+
+def _clock(s: State, c: Clock) -> None:
+    """Shot clock (SO 2-3, 16): a stroke begun after the limit is a time foul."""
+    if not s.edition.time_foul or c.limit_s is None or c.elapsed_s is None:
+        return
+    paused = c.paused_s or 0.0
+    if c.elapsed_s - paused > c.limit_s + 1e-9 and (c.n - 1) not in s.time_fouls:
+        # A time foul is recorded as an event after the stroke before; look for it.
+        _add(
+            s,
+            c.n,
+            TIME_FOUL_UNCALLED,
+            "SO 16",
+            None,
+            5,
+            f"stroke began after {c.elapsed_s - paused:.1f} s, limit {c.limit_s:.0f} s",
+        )
+
+
+# -- frame end ----------------------------------------------------------------------
+
+
+def _frame_end(s: State, fe: FrameEnd) -> None:
+    s.recorded_end = fe
+    n = s.last_n
+    if not s.over:
+        _add(
+            s,
+            n,
+            FRAME_END_ERROR,
+            "S2 R1",
+            fe.winner,
+            0,
+            f"frame recorded as ended ({fe.reason or 'no reason'}) but the rules have it still in play",
+        )
+        return
+    if fe.winner is not None and s.winner is not None and fe.winner != s.winner:
+        _add(
+            s,
+            s.end_n,
+            FRAME_END_ERROR,
+            "S3 R1(f)",
+            fe.winner,
+            0,
+            f"frame recorded to {fe.winner} but the rules give it to {s.winner}",
+        )

@@ -1,0 +1,164 @@
+"""Fouls and penalty values: S3 R10, R11 (each value case), R10(e),(g), condonation R10(c)."""
+
+from __future__ import annotations
+
+import pytest
+
+from cuelog.replay.model import CONDONED_FOUL, PENALTY_VALUE, SCORE_MISMATCH, UNSUPPORTED_FOUL
+
+from ._build import event, foul, kinds, replay, stroke
+
+RED_POTTED = stroke(1, "A", ["red"], ["red"])
+
+
+def test_s3_r11_minimum_four_when_red_on() -> None:
+    """S3 R11 (a)(vi): missing everything with Red on: four, not one."""
+    _, (o,) = replay(stroke(1, "A", []))
+    assert o.foul and o.penalty == 4 and o.reasons == ("no_contact",)
+
+
+@pytest.mark.parametrize(
+    ("colours_potted", "on", "value"),
+    [(0, "yellow", 4), (3, "blue", 5), (4, "pink", 6), (5, "black", 7)],
+)
+def test_s3_r11a_vi_no_contact_worth_value_of_ball_on(colours_potted: int, on: str, value: int) -> None:
+    """S3 R11(a)(vi): the cue-ball hits nothing: value of the ball on, minimum four."""
+    colours = ["yellow", "green", "brown", "blue", "pink"][:colours_potted]
+    strokes = [stroke(i + 1, "A", [c], [c], respots=[]) for i, c in enumerate(colours)]
+    strokes.append(stroke(len(strokes) + 1, "A", []))
+    _, outcomes = replay(*strokes, reds=0)
+    assert outcomes[-1].ball_on == on and outcomes[-1].penalty == value
+
+
+def test_s3_r11a_vii_in_off_worth_value_of_ball_on() -> None:
+    """S3 R11(a)(vii): cue-ball pocketed while on Pink: six; the cue-ball is then in hand (S2 R9)."""
+    strokes = [stroke(i + 1, "A", [c], [c], respots=[]) for i, c in enumerate(["yellow", "green", "brown", "blue"])]
+    strokes.append(stroke(5, "A", ["pink"], ["white"], call=foul(6)))
+    result, outcomes = replay(*strokes, reds=0)
+    assert outcomes[-1].penalty == 6 and outcomes[-1].reasons == ("cue_ball_potted",)
+    assert result.score == (14, 6) and kinds(result) == []
+
+
+def test_s3_r11b_iii_ball_not_on_pocketed_worth_ball_concerned() -> None:
+    """S3 R11(b)(iii): Red on, Red hit, Black pocketed: seven; Black spotted."""
+    _, (o,) = replay(stroke(1, "A", ["red"], ["black"], call=foul(7), respots=[("black", "black")]))
+    assert o.penalty == 7 and o.respots == (("black", "black"),)
+
+
+def test_s3_r11b_iv_first_hit_ball_not_on() -> None:
+    """S3 R11(b)(iv): Red on, Blue hit first: five."""
+    _, (o,) = replay(stroke(1, "A", ["blue"], call=foul(5)))
+    assert o.penalty == 5 and o.reasons == ("first_contact",)
+
+
+def test_s3_r11b_x_ball_forced_off_table() -> None:
+    """S3 R11(b)(x): Red on, Pink forced off the table: six, and Pink is spotted (S3 R7)."""
+    _, (o,) = replay(stroke(1, "A", ["red"], off_table=["pink"], call=foul(6), respots=[("pink", "pink")]))
+    assert o.penalty == 6 and o.reasons == ("off_table",) and o.respots == (("pink", "pink"),)
+
+
+def test_s3_r11c_two_balls_hit_simultaneously() -> None:
+    """S3 R11(c), R6: Red on, Red and Green hit together: higher of the two balls concerned, four."""
+    _, (o,) = replay(stroke(1, "A", ["red", "green"], call=foul(4)))
+    assert o.penalty == 4 and o.reasons == ("simultaneous",)
+    _, (o,) = replay(stroke(1, "A", ["red", "pink"], call=foul(6)))
+    assert o.penalty == 6
+
+
+@pytest.mark.parametrize("code", ["measuring", "wrong_cue_ball", "ball_off_table_used"])
+def test_s3_r11d_seven_point_fouls(code: str) -> None:
+    """S3 R11(d)(i),(ii),(iv): seven points whatever the ball on."""
+    _, (o,) = replay(stroke(1, "A", ["red"], call=foul(7), infringements=[code]))
+    assert o.penalty == 7 and code in o.reasons
+
+
+@pytest.mark.parametrize(("code", "value"), [("jump_shot", 4), ("push_stroke", 4), ("double_hit", 4)])
+def test_s3_r11_referee_judged_fouls_with_red_on(code: str, value: int) -> None:
+    """S3 R11(a)(ii),(x), (b)(v): referee-judged fouls are worth the ball on, minimum four."""
+    _, (o,) = replay(stroke(1, "A", ["red"], call=foul(value), infringements=[code]))
+    assert o.penalty == value
+
+
+def test_s3_r10g_several_fouls_highest_penalty_only() -> None:
+    """S3 R10(g): in-off (4) and Black pocketed (7) in one stroke: seven, not eleven."""
+    result, (o,) = replay(stroke(1, "A", ["red"], ["black", "white"], call=foul(7), respots=[("black", "black")]))
+    assert o.penalty == 7 and set(o.reasons) == {"cue_ball_potted", "ball_not_on_potted"}
+    assert result.score == (0, 7)
+
+
+def test_s3_r10e_no_points_for_balls_pocketed_in_a_foul_stroke() -> None:
+    """S3 R10(e): Red pocketed in a foul stroke (Black hit first) does not score; the break before counts."""
+    result, (_, _, o) = replay(
+        stroke(1, "A", ["red"], ["red"]),
+        stroke(2, "A", ["black"], ["black"], nominated="black", respots=[("black", "black")]),
+        stroke(3, "A", ["black"], ["red"], call=foul(7), score=[8, 7]),
+    )
+    assert o.scored == 0 and o.penalty == 7
+    assert result.score == (8, 7) and [b.points for b in result.breaks] == [8]
+
+
+def test_s3_r10e_reds_pocketed_in_a_foul_stay_off() -> None:
+    """S3 R3(i): Reds pocketed in a foul are not replaced; the last one gone means the colours are on."""
+    _, (_, o) = replay(
+        stroke(1, "A", ["black"], ["red"], call=foul(7)), stroke(2, "B", ["yellow"], ["yellow"], respots=[]), reds=1
+    )
+    assert o.ball_on == "yellow" and o.scored == 2
+
+
+def test_penalty_value_wrong_points_corrected_in_score() -> None:
+    """S3 R11(b)(iv): Black hit first with Red on is worth 7; called 4: penalty_value, score has 7."""
+    result, _ = replay(stroke(1, "A", ["black"], call=foul(4), score=[0, 4]))
+    assert kinds(result) == [(1, PENALTY_VALUE)]
+    assert result.findings[0].points == 3 and result.findings[0].rule == "S3 R11(b)(iv)"
+    assert result.score == (0, 7) and result.recorded == (0, 4)
+
+
+def test_s3_r10c_condoned_foul_stands_and_its_pot_counts() -> None:
+    """S3 R10(c): Pink hit first, Red potted, not called: condoned (worth 6), the Red scores, A plays on."""
+    result, (o, _o2) = replay(
+        stroke(1, "A", ["pink"], ["red"], score=[1, 0]),
+        stroke(2, "A", ["blue"], ["blue"], nominated="blue", respots=[("blue", "blue")], score=[6, 0]),
+    )
+    assert o.foul and o.penalty == 6
+    assert kinds(result) == [(1, CONDONED_FOUL)] and result.findings[0].points == 6
+    assert result.score == (6, 0)
+
+
+def test_unsupported_foul_keeps_the_called_penalty() -> None:
+    """S3 R10(b): a foul called where the facts (infringements known, Red hit first) show none."""
+    result, (o,) = replay(stroke(1, "A", ["red"], call=foul(4), infringements=[], score=[0, 4]))
+    assert not o.foul
+    assert kinds(result) == [(1, UNSUPPORTED_FOUL)] and result.findings[0].points == 4
+    assert result.score == (0, 4)
+
+
+def test_called_foul_with_unknown_infringements_is_not_contradicted() -> None:
+    """FORMAT 1.2: with ``infringements`` absent the referee may have seen a foul the log does not hold."""
+    result, _ = replay(stroke(1, "A", ["red"], call=foul(4), score=[0, 4]))
+    assert kinds(result) == []
+
+
+def test_score_mismatch_when_scoreboard_moves_wrongly() -> None:
+    """S3 R1(c): a Red potted but the scoreboard moved by two: score_mismatch, reported once."""
+    result, _ = replay(
+        stroke(1, "A", ["red"], ["red"], score=[2, 0]),
+        stroke(2, "A", ["black"], ["black"], nominated="black", respots=[("black", "black")], score=[9, 0]),
+    )
+    assert kinds(result) == [(1, SCORE_MISMATCH)]
+    assert result.score == (8, 0) and result.recorded == (9, 0)
+
+
+def test_s3_r10i_foul_before_striking_event() -> None:
+    """S3 R10(i), R11(b)(vi): touching the Black while addressing, Red on: seven to the opponent."""
+    result, _ = replay(event(0, "foul", "A", code="touched_ball", ball="black", points=7), stroke(1, "B", ["red"]))
+    assert result.score == (0, 7) and kinds(result) == []
+    result, _ = replay(event(0, "foul", "A", code="touched_ball", ball="black", points=4))
+    assert kinds(result) == [(0, PENALTY_VALUE)] and result.score == (0, 7)
+
+
+def test_s3_r11d_vi_foul_before_nomination_up_to_seven_accepted() -> None:
+    """S3 R11(d)(vi): after a Red, a foul with no nomination recorded may be worth seven; 4..7 stand."""
+    result, _ = replay(RED_POTTED, stroke(2, "A", [], call=foul(7)))
+    assert kinds(result) == [] and result.score == (1, 7)
+    result, _ = replay(RED_POTTED, stroke(2, "A", [], call=foul(4)))
+    assert kinds(result) == [] and result.score == (1, 4)

@@ -1,0 +1,126 @@
+"""Spotting colours: S3 R7(a)-(j), R12(c), S2 R18."""
+
+from __future__ import annotations
+
+from cuelog.replay.model import RESPOT_IN_ERROR, RESPOT_MISSING, RESPOT_WRONG_SPOT
+from cuelog.replay.snooker import SPOTS
+
+from ._build import event, foul, kinds, replay, stroke
+
+RED = stroke(1, "A", ["red"], ["red"])
+
+
+def _on(spot: str, ball: str = "red") -> tuple[str, float, float]:
+    x, y = SPOTS[spot]
+    return (ball, x, y)
+
+
+def test_s3_r7_colour_potted_while_reds_remain_is_spotted() -> None:
+    """S3 R7: a colour potted while Reds remain goes back on its own spot."""
+    _, (_, o) = replay(RED, stroke(2, "A", ["pink"], ["pink"], nominated="pink", respots=[("pink", "pink")]))
+    assert o.respots == (("pink", "pink"),)
+
+
+def test_s3_r7_respot_missing_and_correction() -> None:
+    """S3 R7, R7(c)(i): Pink not spotted (respot_missing); a spot_correction puts it back for later."""
+    result, _outcomes = replay(
+        RED,
+        stroke(2, "A", ["pink"], ["pink"], nominated="pink", respots=[]),
+        stroke(3, "A", ["red"], ["red"]),
+        event(3, "spot_correction", ball="pink", spot="pink"),
+        stroke(4, "A", ["pink"], ["pink"], nominated="pink", respots=[("pink", "pink")]),
+    )
+    assert kinds(result) == [(2, RESPOT_MISSING)]
+    assert result.score == (14, 0)
+
+
+def test_s3_r7c_missing_colour_potted_later_is_invalid_until_corrected() -> None:
+    """S3 R7(c): the table follows what happened: a Pink left off cannot be potted next."""
+    result, _ = replay(
+        RED,
+        stroke(2, "A", ["pink"], ["pink"], nominated="pink", respots=[]),
+        stroke(3, "A", ["red"], ["red"]),
+        stroke(4, "A", ["pink"], ["pink"], nominated="pink", respots=[("pink", "pink")]),
+    )
+    assert kinds(result) == [(2, RESPOT_MISSING), (4, "invalid_record")]
+
+
+def test_s3_r7b_colour_in_sequence_spotted_in_error() -> None:
+    """S3 R3(h)(iii), R7(b): Yellow potted in sequence stays off; spotting it is an error."""
+    result, (o,) = replay(stroke(1, "A", ["yellow"], ["yellow"], respots=[("yellow", "yellow")]), reds=0)
+    assert o.respots == ()
+    assert kinds(result) == [(1, RESPOT_IN_ERROR)]
+
+
+def test_s3_r7d_red_spotted_in_error() -> None:
+    """S3 R7(d)(ii): a Red spotted instead of the Black after the last Red: reported, and the frame
+    goes on with that Red in play (a "sixteen Red frame"): the next Red potted scores, Red is on."""
+    result, outcomes = replay(
+        RED,
+        stroke(2, "A", ["black"], ["black"], nominated="black", respots=[("red", "black"), ("black", "black")]),
+        stroke(3, "A", ["red"], ["red"]),
+        reds=1,
+    )
+    assert kinds(result) == [(2, RESPOT_IN_ERROR)]
+    assert outcomes[2].ball_on == "red" and outcomes[2].scored == 1
+
+
+def test_s3_r7e_own_spot_occupied_goes_to_highest_free_spot() -> None:
+    """S3 R7(e), S2 R18: Black's spot occupied by a Red: the Black goes on the Pink spot."""
+    positions = [_on("black"), ("white", 900.0, 1000.0)]
+    result, (_, o) = replay(
+        RED,
+        stroke(2, "A", ["black"], ["black"], nominated="black", positions=positions, respots=[("black", "pink")]),
+    )
+    assert o.respots == (("black", "pink"),) and kinds(result) == []
+
+
+def test_s3_r7e_wrong_spot_reported() -> None:
+    """S3 R7(e),(j): Black's spot free but the Black was put on the Pink spot."""
+    positions = [("white", 900.0, 1000.0)]
+    result, (_, o) = replay(
+        RED,
+        stroke(2, "A", ["black"], ["black"], nominated="black", positions=positions, respots=[("black", "pink")]),
+    )
+    assert o.respots == (("black", "black"),)
+    assert kinds(result) == [(2, RESPOT_WRONG_SPOT)]
+
+
+def test_s3_r7f_several_colours_highest_value_first() -> None:
+    """S3 R7(e),(f): Black and Pink both to spot, the Black spot occupied.
+
+    The Black is spotted first and takes the highest free spot, the Pink spot; the Pink's own
+    spot is then occupied, so it goes to the highest free spot left, the Blue spot.
+    """
+    positions = [_on("black"), ("white", 900.0, 1000.0)]
+    _, (o,) = replay(
+        stroke(1, "A", ["red"], ["black", "pink"], positions=positions, respots=[("black", "pink"), ("pink", "blue")])
+    )
+    assert o.respots == (("black", "pink"), ("pink", "blue"))
+
+
+def test_s3_r7g_all_spots_occupied_near_own_spot() -> None:
+    """S3 R7(g),(h): every spot occupied: the colour goes as near its own spot as possible (``near``)."""
+    positions = [_on(c) for c in ("yellow", "green", "brown", "blue", "pink", "black") if c != "green"]
+    positions.append(_on("green", "red"))
+    _, (_, o) = replay(
+        RED,
+        stroke(2, "A", ["green"], ["green"], nominated="green", positions=positions, respots=[("green", "near")]),
+    )
+    assert o.respots == (("green", "near"),)
+
+
+def test_s3_r7_without_positions_any_spot_is_accepted() -> None:
+    """FORMAT 1.2, S2 R18: without positions, whether a spot was occupied is unknown: no finding."""
+    result, _ = replay(RED, stroke(2, "A", ["black"], ["black"], nominated="black", respots=[("black", "pink")]))
+    assert kinds(result) == []
+
+
+def test_s3_r12c_potted_free_ball_is_spotted_in_sequence() -> None:
+    """S3 R12(c): a free ball potted during the colours is spotted; leaving it off is respot_missing."""
+    result, _ = replay(
+        stroke(1, "A", ["green"], call=foul(4, free_ball=True)),
+        stroke(2, "B", ["pink"], ["pink"], nominated="pink", respots=[]),
+        reds=0,
+    )
+    assert kinds(result) == [(2, RESPOT_MISSING)]

@@ -1,0 +1,69 @@
+"""Snooker Shootout: SO 13, 15-17, 19 on top of the snooker rules."""
+
+from __future__ import annotations
+
+from cuelog.replay.model import INVALID_RECORD, MISS_ERROR, TIME_FOUL_ERROR, TIME_FOUL_UNCALLED
+from cuelog.schemas.records import Clock, Cushions
+
+from ._build import choice, event, foul, kinds, replay, stroke
+
+SO = "snooker/shootout-2024"
+
+
+def test_so15_after_a_foul_ball_in_hand_anywhere() -> None:
+    """SO 15: after any foul the cue-ball is in hand anywhere: no D, no improper-placement foul."""
+    result, (_, o) = replay(
+        stroke(1, "A", ["blue"], call=foul(5)), stroke(2, "B", ["red"], ["red"], placement="illegal"), rules=SO
+    )
+    assert not o.foul and kinds(result) == []
+
+
+def test_so15_no_play_again() -> None:
+    """SO 15, 19(i): the incoming player may not ask the offender to play again."""
+    result, _ = replay(stroke(1, "A", ["blue"], call=foul(5)), choice(1, "B", "return"), rules=SO)
+    assert kinds(result) == [(1, INVALID_RECORD)]
+
+
+def test_so19_no_foul_and_a_miss() -> None:
+    """SO 19(i): S3 R14 does not apply: a FOUL AND A MISS call is an error."""
+    result, _ = replay(stroke(1, "A", ["blue"], call=foul(5, miss=True)), rules=SO)
+    assert kinds(result) == [(1, MISS_ERROR)]
+
+
+def test_so17_no_cushion_foul_minimum_five() -> None:
+    """SO 17: no ball to a cushion or pocket: foul worth five or the ball on."""
+    _, (o,) = replay(stroke(1, "A", ["red"], cushions=Cushions(objects=0, after_contact=False), call=foul(5)), rules=SO)
+    assert o.foul and o.penalty == 5 and o.reasons == ("no_cushion",)
+    _, (o,) = replay(stroke(1, "A", ["red"], cushions=Cushions(objects=1, after_contact=True)), rules=SO)
+    assert not o.foul
+
+
+def test_so16_time_foul_minimum_five() -> None:
+    """SO 16: a time foul is worth five or the ball on; four is wrong."""
+    result, _ = replay(event(0, "time_foul", "A", points=5), rules=SO)
+    assert kinds(result) == [] and result.score == (0, 5)
+    result, _ = replay(event(0, "time_foul", "A", points=4), rules=SO)
+    assert kinds(result) == [(0, TIME_FOUL_ERROR)] and result.score == (0, 5)
+
+
+def test_so16_clock_over_the_limit_without_time_foul() -> None:
+    """SO 2-3, 16: the shot clock shows 16.2 s against 15 s and no time foul was called."""
+    result, _ = replay(stroke(1, "A", ["red"]), Clock(frame=1, n=1, limit_s=15, elapsed_s=16.2), rules=SO)
+    assert kinds(result) == [(1, TIME_FOUL_UNCALLED)]
+    result, _ = replay(stroke(1, "A", ["red"]), Clock(frame=1, n=1, limit_s=15, elapsed_s=9.0), rules=SO)
+    assert kinds(result) == []
+
+
+def test_so13_black_only_ends_even_when_tied() -> None:
+    """SO 13: with Black only, the first pot ends the match even when the scores are then equal."""
+    records = [
+        stroke(1, "A", ["red"]),
+        stroke(2, "B", ["red"], ["red"]),
+        stroke(3, "B", ["yellow"], nominated="yellow"),
+        *(stroke(4 + i, "A", [c], [c], respots=[]) for i, c in enumerate(["yellow", "green", "brown", "blue"])),
+        stroke(8, "A", ["pink"]),
+        stroke(9, "B", ["pink"], ["pink"], respots=[]),
+        stroke(10, "B", ["black"], ["black"], respots=[]),
+    ]
+    result, outcomes = replay(*records, rules=SO, reds=1)
+    assert outcomes[-1].frame_over and result.score == (14, 14) and result.winner is None
