@@ -193,7 +193,6 @@ def ingest_store(db: Path, logs_dir: Path, clocks: list[Path]) -> dict[str, Any]
     try:
         from cuelog.ingest.clock import ingest_clock
         from cuelog.ingest.load import ingest_paths
-
         from cuelog.store import connect
     except ImportError:
         return None
@@ -217,7 +216,6 @@ def ingest_store(db: Path, logs_dir: Path, clocks: list[Path]) -> dict[str, Any]
 def replay_store(db: Path, workers: int) -> dict[str, Any] | None:
     try:
         from cuelog.analytics.results import replay_db
-
         from cuelog.store import connect
     except ImportError:
         return None

@@ -13,11 +13,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cuelog.replay import replay_matches
-from cuelog.replay.billiards import State, apply, new_frame
+from cuelog.replay.billiards import Geometry, State, apply, new_frame
 from cuelog.replay.output import document, dumps
 from cuelog.schemas.records import (
     Call,
     Choice,
+    Cushions,
     Frame,
     FrameEnd,
     Infringement,
@@ -31,13 +32,27 @@ from cuelog.schemas.records import (
 RULES = ["billiards/wpbsa-2024", "billiards/classic", "billiards/one-red"]
 
 
+# Rest positions to draw from: the spots, Baulk, the Baulk-line, and two balls touching.
+_GEO = Geometry.of(None)
+CANDIDATES = [
+    *_GEO.spots.values(),
+    (300.0, 300.0),
+    (889.0, 737.0),
+    (1400.0, 2500.0),
+    (1400.0, 2552.5),
+    (600.0, 3000.0),
+    (1200.0, 1200.0),
+]
+
+
 def _draw_stroke(draw: Any, state: State, n: int) -> Stroke:
     striker = state.striker or "A"
     cb, ob = state.cue[striker], state.cue[other(striker)]
     in_hand = cb not in state.table
     objects = ["red"] + ([ob] if ob in state.table else [])
-    # No empty first contact from in-hand: without positions a miss cannot be told from a foul.
-    firsts = [[b] for b in objects] + ([objects] if len(objects) == 2 else []) + ([] if in_hand else [[]])
+    # An empty first contact from in-hand only when the positions tell a miss from a foul.
+    known = all(state.table.get(b) is not None for b in objects)
+    firsts = [[b] for b in objects] + ([objects] if len(objects) == 2 else []) + ([[]] if known or not in_hand else [])
     first: list[str] = draw(st.sampled_from(firsts))
     rest = [b for b in objects if b not in first]
     then: list[str] = draw(st.sampled_from([[], rest])) if first else []
@@ -47,6 +62,11 @@ def _draw_stroke(draw: Any, state: State, n: int) -> Stroke:
         potted.append(cb)
     infringements = [Infringement(code="push_stroke")] if draw(st.integers(0, 15)) == 0 else None
     placement = ("illegal" if draw(st.integers(0, 15)) == 0 else "legal") if in_hand else None
+    positions = None
+    if draw(st.booleans()):
+        resting = [b for b in ("red", "white", "yellow") if (b in state.table or b == cb) and b not in potted]
+        spots = draw(st.lists(st.sampled_from(CANDIDATES), min_size=len(resting), max_size=len(resting), unique=True))
+        positions = [(b, x, y) for b, (x, y) in zip(resting, spots, strict=True)]
     return Stroke(
         frame=1,
         n=n,
@@ -56,11 +76,15 @@ def _draw_stroke(draw: Any, state: State, n: int) -> Stroke:
         potted=potted,
         placement=placement,
         infringements=infringements,
+        positions=positions,
+        cushions=Cushions(cue_first=draw(st.booleans())) if not first else None,
+        crossed_baulk=draw(st.sampled_from([None, True, False])),
     )
 
 
 def _with_calls(state: State, s: Stroke) -> Stroke:
-    """The stroke with the calls the rules give: foul or miss, respots, scoreboard."""
+    """The stroke with the calls the rules give: foul or miss, then (they depend on the call:
+    a foul ends the turn and breaks the Red's sequence) the respots and the scoreboard."""
     _, due, _ = apply(state, s)
     assert due is not None
     call = None
@@ -68,11 +92,11 @@ def _with_calls(state: State, s: Stroke) -> Stroke:
         call = Call(foul=True, points=2)
     elif due.miss:
         call = Call(foul=False, miss=True, points=2)
-    respots = [Respot(ball=b, spot=sp) for b, sp in due.respots]
-    called = Stroke(**{**_fields(s), "call": call, "respots": respots})
-    _, scored, _ = apply(state, called)
-    assert scored is not None
-    return Stroke(**{**_fields(called), "score": list(scored.score)})
+    called = Stroke(**{**_fields(s), "call": call})
+    _, after_call, _ = apply(state, called)
+    assert after_call is not None
+    respots = [Respot(ball=b, spot=sp) for b, sp in after_call.respots]
+    return Stroke(**{**_fields(called), "respots": respots, "score": list(after_call.score)})
 
 
 def _fields(s: Stroke) -> dict[str, Any]:
@@ -83,7 +107,10 @@ def _fields(s: Stroke) -> dict[str, Any]:
 def games(draw: Any) -> tuple[Match, list[Record]]:
     rules = draw(st.sampled_from(RULES))
     target = draw(st.one_of(st.none(), st.integers(20, 120)))
-    match = Match(format="cuelog/1", match="prop", rules=rules, sides={"A": "a", "B": "b"}, target=target)
+    baulk_line = draw(st.sampled_from([None, True, False]))
+    match = Match(
+        format="cuelog/1", match="prop", rules=rules, sides={"A": "a", "B": "b"}, target=target, baulk_line=baulk_line
+    )
     frame = Frame(frame=1, breaker="A")
     state = new_frame(match, frame)
     records: list[Record] = [match, frame]
@@ -105,7 +132,7 @@ def games(draw: Any) -> tuple[Match, list[Record]]:
     return match, records
 
 
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @SETTINGS
