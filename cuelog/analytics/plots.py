@@ -17,6 +17,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
 from cuelog.analytics.reports import CENTURY, FIFTY, Data, miss_runs
+from cuelog.errors import CuelogError
 
 DPI = 100
 SIZE = (1000, 600)
@@ -30,7 +31,7 @@ PALETTE = (
 )  # fmt: skip
 
 
-class NothingToPlot(ValueError):
+class NothingToPlot(CuelogError, ValueError):
     """The selection holds no data for this picture."""
 
 

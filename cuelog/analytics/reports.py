@@ -17,6 +17,8 @@ from typing import Any, Final, Literal
 import duckdb
 import polars as pl
 
+from cuelog.errors import CuelogError
+
 KINDS: Final = ("breaks", "billiards", "misses", "clock")
 BY: Final = ("player", "match", "event")
 GROUPS: Final = {"player": "players", "match": "matches", "event": "events"}
@@ -36,7 +38,7 @@ CENTURY: Final = 100
 By = Literal["player", "match", "event"]
 
 
-class ReportError(Exception):
+class ReportError(CuelogError):
     """The report cannot be made: empty database, nothing replayed, unknown name. Exit code 2."""
 
 

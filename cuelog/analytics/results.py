@@ -22,7 +22,7 @@ import duckdb
 import msgspec
 import pyarrow as pa
 
-from cuelog.errors import InputError, Problem
+from cuelog.errors import CuelogError, InputError, Problem
 from cuelog.ingest.reader import decode_problem
 from cuelog.replay import NoEngine, UnknownRuleset, replay_match
 from cuelog.replay.model import Finding, MatchResult
@@ -31,18 +31,18 @@ from cuelog.schemas.records import Match, Record, decode
 REPLAY_TABLES = ("replay_frames", "replay_strokes", "replay_breaks", "replay_findings")
 
 
-class ReplayFailed(Exception):
+class ReplayFailed(CuelogError):
     """A loaded match could not be replayed (unknown ruleset, no engine, broken stream)."""
 
 
-class NoMatches(LookupError):
+class NoMatches(CuelogError, LookupError):
     """The database holds no loaded match."""
 
     def __str__(self) -> str:
         return "the database has no loaded matches; load logs first with `cuelog ingest LOGS --db FILE`"
 
 
-class UnknownMatch(LookupError):
+class UnknownMatch(CuelogError, LookupError):
     """A match id was asked for that the database does not hold."""
 
     def __init__(self, missing: Sequence[str], loaded: int) -> None:
