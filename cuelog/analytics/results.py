@@ -330,11 +330,18 @@ def _table(schema: pa.Schema, rows: list[tuple[object, ...]]) -> pa.Table:
     return pa.table([pa.array(col, type=f.type) for col, f in zip(columns, schema, strict=True)], schema=schema)
 
 
-def write_results(con: duckdb.DuckDBPyConnection, match_ids: Sequence[str], results: Sequence[MatchResult]) -> None:
+def write_results(
+    con: duckdb.DuckDBPyConnection,
+    match_ids: Sequence[str],
+    results: Sequence[MatchResult],
+    *,
+    every_match: bool = False,
+) -> None:
     """Replace the stored replay results of ``match_ids`` with ``results``, in one transaction.
 
     ``match_ids`` are the matches that were replayed: their old rows go even if a match now
-    has no frames, so no stale result survives a replay.
+    has no frames, so no stale result survives a replay. ``every_match`` says these are all
+    the loaded matches, so every old row goes (much faster than deleting match by match).
     """
     tables = result_tables(results)
     ids = pa.table({"match_id": pa.array(sorted(set(match_ids)), type=pa.string())})
@@ -342,7 +349,10 @@ def write_results(con: duckdb.DuckDBPyConnection, match_ids: Sequence[str], resu
     try:
         con.register("replayed_ids", ids)
         for name in REPLAY_TABLES:
-            con.execute(f"DELETE FROM {name} WHERE match_id IN (SELECT match_id FROM replayed_ids)")
+            if every_match:
+                con.execute(f"DELETE FROM {name}")
+            else:
+                con.execute(f"DELETE FROM {name} WHERE match_id IN (SELECT match_id FROM replayed_ids)")
             view = f"new_{name}"
             con.register(view, tables[name])
             cols = ", ".join(tables[name].schema.names)
@@ -378,5 +388,5 @@ def replay_db(
     # No more workers than matches: starting a process costs more than a short match.
     n = min(workers if workers is not None else (os.cpu_count() or 1), len(chosen))
     results = replay_all(loaded_matches(con, chosen), n, step)
-    write_results(con, chosen, results)
+    write_results(con, chosen, results, every_match=not ids)
     return results

@@ -85,3 +85,16 @@ def test_a_failed_write_leaves_the_old_results(tmp_path: Path) -> None:
     con.close()
     counts = [_rows(db, f"SELECT count(*) FROM {t}")[0][0] for t in REPLAY_TABLES]
     assert counts == [1, 37, 1, 0]
+
+
+def test_replaying_every_match_leaves_no_stale_rows(tmp_path: Path) -> None:
+    """After a full replay the tables hold exactly the results just computed."""
+    db = kit.load(tmp_path / "t.duckdb", kit.maximum(), kit.two_fifties())
+    con = connect(db)
+    m1 = o.match("m1-maximum", "snooker/wpbsa-2024", "Ann", "Bob", o.maximum_frame())
+    m2 = o.match("m2-two-fifties", "snooker/wpbsa-2024", "Ann", "Bob", o.two_fifties_frame())
+    write_results(con, ["m1-maximum", "m2-two-fifties"], [m1, m2])
+    write_results(con, ["m2-two-fifties"], [m2], every_match=True)
+    con.close()
+    assert _rows(db, "SELECT DISTINCT match_id FROM replay_strokes") == [("m2-two-fifties",)]
+    assert _rows(db, "SELECT count(*) FROM replay_breaks") == [(3,)]
