@@ -269,6 +269,9 @@ class State:
     end_reason: str | None = None
     end_n: int = 0
     late_reported: bool = False
+    start_reds: int = 15
+    opener: str | None = None
+    """Who made the opening stroke (of the frame, or of the re-spotted Black): they open again after a re-rack (S3 R17(c),(d))."""
     time_fouls: tuple[int, ...] = ()
     """``after`` of each time foul recorded (SO 16)."""
     last_n: int = 0
@@ -333,7 +336,7 @@ def new_frame(match: Match, frame: Frame, previous: FrameResult | None = None) -
         breaker: str | None = other(previous.breaker)
     else:
         breaker = frame.breaker
-    s = State(edition, frame.frame, breaker, reds, phase=RED if reds > 0 else SEQUENCE)
+    s = State(edition, frame.frame, breaker, reds, phase=RED if reds > 0 else SEQUENCE, start_reds=reds)
     s.to_play = breaker
     return s
 
@@ -613,6 +616,8 @@ def _clean_stroke(s: State, st: Stroke) -> Outcome | None:
 
 
 def _stroke(s: State, st: Stroke) -> Outcome | None:
+    if s.opener is None:
+        s.opener = st.striker
     if _FAST:
         done = _clean_stroke(s, st)
         if done is not None:
@@ -958,6 +963,7 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
         if score_a == score_b and ed.respot_black_on_tie:
             tie = True
             s.respotted_black = True
+            s.opener = None
             s.colours = _BIT["black"]
             s.seq = _BLACK
             s.phase = SEQUENCE
@@ -1255,16 +1261,26 @@ def _event(s: State, e: Event) -> None:
             )
         s.to_play = e.side
         s.turn_of = None
+        s.opener = None
         return
     if kind == "rerack":
         # Stalemate (S3 R17(b),(c)): scores nullified, balls reset, same opener.
         if s.respotted_black:
-            s.colours = _BIT["black"]  # S3 R17(d)
+            s.colours = _BIT["black"]  # S3 R17(d): only the Black, scores stand
         else:
-            s.reds = s.reds + 0
-            s.colours, s.phase, s.seq = _ALL_COLOURS, RED, 0
+            s.reds = s.start_reds
+            s.colours, s.seq = _ALL_COLOURS, 0
+            s.phase = RED if s.reds > 0 else SEQUENCE
+            # Scores nullified; the breaks made before the re-rack were made and stay.
+            old = s.ledger
+            old.close()
             s.ledger = Ledger()
+            s.ledger.breaks = list(old.breaks)
+            s.ledger.visits = list(old.visits)
+            s.ledger.visit_id = old.visit_id
         s.in_hand, s.foul, s.free_ball, s.turn_of = True, None, False, None
+        s.miss_seq, s.warned, s.replaced = 0, False, False
+        s.to_play = s.opener
         return
     if s.over:
         # The frame already ended (e.g. awarded under S2 R1(c)); a concession, claim or
@@ -1352,6 +1368,11 @@ def _event_foul(s: State, e: Event) -> None:
         spec = _INFRINGEMENTS.get(e.code or "", ("b", "(b)(vi)"))
         kind, item = spec
         rule = ed.cite(ed.pen, item)
+        if s.to_play is not None and side != s.to_play and s.turn_of == s.to_play:
+            # Penalties of the non-striker (S3 R11(e),(g)): seven for measuring or using a
+            # ball off the table, else the ball on or the ball concerned, minimum four.
+            kind, item = ("7", "(g)") if kind == "7" else ("b", "(e)")
+            rule = ed.cite(ed.pen, item)
         if kind == "7":
             due = 7
         elif kind == "b":
@@ -1375,6 +1396,10 @@ def _event_foul(s: State, e: Event) -> None:
             f"penalty of {e.points} recorded, the rules give {due}",
         )
     s.ledger.award(n, other(side), points)
+    if e.kind == "foul" and s.to_play is not None and side != s.to_play and s.turn_of == s.to_play:
+        # The non-striker infringed during the striker's turn: a PENALTY, the balls are
+        # replaced and the striker's turn continues unaffected (S3 R3(k), R11(e)-(g)).
+        return
     s.ledger.end_visit()
     snapshot = (s.reds, s.colours, s.phase, s.seq, s.in_hand)
     s.foul = _Foul(n, side, snapshot, False, False, True)

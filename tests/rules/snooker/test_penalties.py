@@ -162,3 +162,20 @@ def test_s3_r11d_vi_foul_before_nomination_up_to_seven_accepted() -> None:
     assert kinds(result) == [] and result.score == (1, 7)
     result, _ = replay(RED_POTTED, stroke(2, "A", [], call=foul(4)))
     assert kinds(result) == [] and result.score == (1, 4)
+
+
+def test_s3_r3k_r11e_non_striker_penalty_leaves_the_turn_unchanged() -> None:
+    """S3 R3(k), R11(e): B touches the Blue during A's break: five to A, A's break goes on."""
+    result, _ = replay(
+        stroke(1, "A", ["red"], ["red"]),
+        event(1, "foul", "B", code="touched_ball", ball="blue", points=5),
+        stroke(2, "A", ["black"], ["black"], nominated="black", respots=[("black", "black")]),
+    )
+    assert kinds(result) == [] and result.score == (13, 0)
+    assert [(b.points, b.from_, b.to) for b in result.breaks] == [(8, 1, 2)]
+
+
+def test_s3_r11g_non_striker_measuring_is_seven() -> None:
+    """S3 R11(g)(ii): the non-striker measuring a gap: seven, recorded as four is wrong."""
+    result, _ = replay(stroke(1, "A", ["red"], ["red"]), event(1, "foul", "B", code="measuring", points=4))
+    assert kinds(result) == [(1, PENALTY_VALUE)] and result.findings[0].rule == "S3 R11(g)"
