@@ -953,14 +953,17 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
         s.findings.append(mismatch)
     break_id = len(ledger.breaks) + 1 if scored > 0 else None
 
-    # Respots as recorded (S3 R7, R7(b), R7(d)) and the table as it really was.
+    # Respots as recorded (S3 R7, R7(b), R7(d)) and the table as it really was. On a
+    # tie the Black goes back (S3 R4(b)(i)): recorded here or by the respot_black event.
+    tied = frame_ends and ed.respot_black_on_tie and ledger.official[0] == ledger.official[1]
+    if tied and st.respots is not None and any(r.ball == "black" for r in st.respots):
+        due_spots = _spots(["black"], s.colours, st.positions)
     _respots(s, n, striker, st, due_spots)
     _reds_back(s)
 
     # Frame end (S3 R4; S2 R1).
     if frame_ends:
-        score_a, score_b = ledger.official
-        if score_a == score_b and ed.respot_black_on_tie:
+        if tied:
             tie = True
             s.respotted_black = True
             s.opener = None

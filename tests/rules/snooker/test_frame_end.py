@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import msgspec
+
 from cuelog.replay.model import FRAME_END_ERROR
-from cuelog.schemas.records import FrameRecord
+from cuelog.schemas.records import FrameRecord, Respot, Stroke
 
 from ._build import end, event, foul, kinds, replay, stroke
 
@@ -131,3 +133,13 @@ def test_frame_end_recorded_while_the_frame_is_in_play() -> None:
     """S2 R1: a frame recorded as ended with Reds on the table and no concession or award."""
     result, _ = replay(stroke(1, "A", ["red"], ["red"]), end("A", "pot"))
     assert kinds(result) == [(1, FRAME_END_ERROR)]
+
+
+def test_s3_r4b_i_black_respotted_on_tie_may_be_recorded_as_a_respot() -> None:
+    """S3 R4(b)(i): the Black spotted after the tie, written in the stroke's respots: no finding."""
+    records = _tie_on_black()
+    last = records[-1]
+    assert isinstance(last, Stroke)
+    records[-1] = msgspec.structs.replace(last, respots=[Respot(ball="black", spot="black")])
+    result, _ = replay(*records, stroke(11, "A", ["black"], ["black"], placement="legal", respots=[]), reds=1)
+    assert kinds(result) == [] and result.winner == "A"
