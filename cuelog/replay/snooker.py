@@ -412,8 +412,14 @@ def replay_frame(
 ) -> FrameResult:
     """Replay the records of one frame (the engine entry point of ``cuelog.replay``)."""
     s = new_frame(match, frame, previous)
+    outcomes = s.outcomes
     for record in records:
-        _apply(s, record)
+        if type(record) is Stroke:
+            outcome = _stroke(s, record)
+            if outcome is not None:
+                outcomes.append(outcome)
+        else:
+            _apply(s, record)
     return _finish(s)
 
 
