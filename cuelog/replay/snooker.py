@@ -269,6 +269,11 @@ class State:
     end_reason: str | None = None
     end_n: int = 0
     late_reported: bool = False
+    missing: int = 0
+    """Colours reported ``respot_missing`` and not seen since: a later pot of one shows it was
+    put back, which is the same error, not a new one (FORMAT 7, each discrepancy once)."""
+    nomination: str | None = None
+    """A free ball named with the ``choice`` (FORMAT ``choice.nominated``)."""
     start_reds: int = 15
     opener: str | None = None
     """Who made the opening stroke (of the frame, or of the re-spotted Black): they open again after a re-rack (S3 R17(c),(d))."""
@@ -670,7 +675,8 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
     called = call is not None and call.foul
 
     # The ball on (S3 R3(g),(h); S2 R11, R12) and the free ball (S3 R12(a)).
-    nom = st.nominated
+    nom = st.nominated if st.nominated is not None else s.nomination if free_ball else None
+    s.nomination = None
     fb: str | None = None
     if s.phase == RED:
         on_value = 1
@@ -811,7 +817,9 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
     if off:
         colours_gone += [b for b in off if b in _BIT]
     for b in colours_gone:
-        if not s.colours & _BIT[b]:
+        if s.missing & _BIT[b]:
+            s.missing &= ~_BIT[b]
+        elif not s.colours & _BIT[b]:
             _add(s, n, INVALID_RECORD, "FORMAT 4", striker, 0, f"{b} potted or forced off but it was not on the table")
     if reds_off > s.reds:
         _add(
@@ -1155,6 +1163,7 @@ def _respots(s: State, n: int, striker: str, st: Stroke, due: list[tuple[str, st
     for ball, spot in due:
         if ball not in recorded:
             _add(s, n, RESPOT_MISSING, "S3 R7", None, VALUE[ball], f"{ball} had to be spotted but was not")
+            s.missing |= _BIT[ball]
             continue
         s.colours |= _BIT[ball]
         got = recorded[ball]
@@ -1207,6 +1216,7 @@ def _choice(s: State, c: Choice) -> None:
     if option == "play":
         s.to_play = other(f.offender)
         s.turn_of = None
+        s.nomination = c.nominated if s.free_ball else None
         if f.miss or f.before_stroke:
             s.miss_seq, s.warned, s.replaced = 0, False, False
     elif option == "return":
@@ -1452,6 +1462,7 @@ def _spot_correction(s: State, e: Event) -> None:
         s.colours &= ~_BIT[ball]  # S3 R7(b)
     else:
         s.colours |= _BIT[ball]  # S3 R7(c)(i)
+        s.missing &= ~_BIT[ball]
 
 
 def _clock(s: State, c: Clock) -> None:

@@ -95,3 +95,16 @@ def test_free_ball_taken_without_call() -> None:
         stroke(2, "B", ["green"], ["green"], nominated="green", respots=[("green", "green")], score=[1, 5]),
     )
     assert kinds(result) == [(2, FREE_BALL_ERROR)]
+
+
+def test_free_ball_nominated_with_the_choice() -> None:
+    """S3 R12(a),(b)(i), FORMAT ``choice.nominated``: Green named as the free ball with the choice;
+    hitting the Pink first is then a foul (without the nomination the Pink would be the free ball)."""
+    from cuelog.schemas.records import Choice
+
+    result, (_, o) = replay(
+        FOUL_FB,
+        Choice(frame=1, after=1, side="B", option="play", nominated="green"),
+        stroke(2, "B", ["pink"], call=foul(6)),
+    )
+    assert o.foul and o.penalty == 6 and kinds(result) == []
