@@ -212,6 +212,30 @@ _INFRINGEMENTS: Final[dict[str, tuple[str, str]]] = {
 }
 
 
+_TEXT: Final[dict[str, str]] = {
+    "in_hand": "cue-ball played from outside the D",
+    "no_contact": "the cue-ball hit no ball",
+    "reds_successive": "a Red played at straight after a Red",
+    "cue_ball_potted": "cue-ball pocketed",
+    "no_cushion": "no ball reached a cushion or a pocket",
+    "free_ball_snooker": "cue-ball left snookered by the nominated free ball",
+    "snookered_behind_nominated": "opponent left snookered behind the nominated colour",
+}
+
+
+def _describe(code: str, st: Stroke, on: str) -> str:
+    """The foul in words, for a finding's message."""
+    if code == "first_contact":
+        return f"{st.first[0]} hit first with {on} on"
+    if code == "simultaneous":
+        return f"{' and '.join(st.first)} hit simultaneously"
+    if code == "ball_not_on_potted":
+        return f"ball not on potted ({', '.join(b for b in st.potted if b != 'white')}) with {on} on"
+    if code == "off_table":
+        return f"{', '.join(st.off_table or ())} forced off the table"
+    return _TEXT.get(code, code.replace("_", " "))
+
+
 # -- state -----------------------------------------------------------------------------
 
 
@@ -800,12 +824,13 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
     penalty_hi = 0
     if fouls:
         fouls.sort(key=lambda f: -f[0])
-        penalty, rule, _ = fouls[0]
+        penalty, rule, top = fouls[0]
+        what = _describe(top, st, fb or ball_on_word)
         penalty_hi = penalty
         if s.phase == COLOUR and not on_names and nom is None:
             penalty_hi = 7
     else:
-        penalty, rule = 0, ""
+        penalty, rule, what = 0, "", ""
     due_foul = bool(fouls)
     reasons = tuple(code for _, _, code in fouls)
 
@@ -863,7 +888,7 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
                     rule,
                     striker,
                     abs(official_penalty - called_points),
-                    f"foul called for {called_points} but the rules give {official_penalty}",
+                    f"{what}: foul called for {called_points}, the rules give {official_penalty}",
                 )
                 explained = True
         else:
@@ -887,7 +912,7 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
                 ed.cite(ed.free_ball),
                 striker,
                 penalty,
-                f"{nom} taken as a free ball but no FREE BALL was called",
+                f"{nom} taken as a free ball but no FREE BALL was called ({what}, worth {penalty})",
             )
         else:
             _add(
@@ -897,7 +922,7 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
                 rule,
                 striker,
                 penalty,
-                f"foul not called ({', '.join(reasons)}), worth {penalty}; condoned",
+                f"{what}: foul not called (worth {penalty}), condoned",
             )
 
     # FOUL AND A MISS (S3 R14): due when the foul is a miss (S2 R21) and nobody needed
