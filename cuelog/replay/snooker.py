@@ -432,7 +432,7 @@ def _finish(s: State) -> FrameResult:
         visits=(s.ledger.visits[0], s.ledger.visits[1]),
         recorded_winner=s.recorded_end.winner if s.recorded_end is not None else None,
         end_reason=s.end_reason,
-        breaker=s.breaker,
+        breaker=s.breaker if s.breaker is not None else s.opener,
     )
 
 

@@ -108,3 +108,15 @@ def test_s3_r17_stalemate_rerack_nullifies_scores_same_opener() -> None:
     assert [b.points for b in result.breaks] == [8, 2]
     result, _ = replay(stroke(1, "A", ["red"]), event(1, "rerack"), stroke(2, "B", ["red"]))
     assert kinds(result) == [(2, WRONG_STRIKER)]
+
+
+def test_s3_r3b_breaker_unknown_taken_from_the_opening_stroke() -> None:
+    """S3 R3(b): with no breaker recorded the side that made the opening stroke broke; the next frame is the other's."""
+    from cuelog.replay.snooker import apply, finish
+
+    s = new_frame(match(), Frame(frame=1))
+    s, _, _ = apply(s, stroke(1, "B", ["red"]))
+    first = finish(s)
+    assert first.breaker == "B"
+    second, _ = replay(stroke(1, "B", ["red"]), breaker="B", previous=first)
+    assert kinds(second) == [(1, WRONG_STRIKER)]
