@@ -70,6 +70,7 @@ __all__ = [
     "penalty_points_required",
     "points_remaining",
     "replay_frame",
+    "snookered",
 ]
 
 # -- balls, values and spots (S3 R1(a), S1 R1(f)) ------------------------------------------
@@ -959,8 +960,8 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
         elif s.reds == 0:
             next_phase = SEQUENCE
     elif s.phase == COLOUR:
-        if legal_as_played and on_names and on_names[0] in potted:
-            pass  # the colour is spotted (S3 R3(h)(i))
+        # Potted or not, the colour after a Red is spotted (S3 R3(h)(i)) and Red is on
+        # again; after the last Red the colours follow in order (S3 R3(h)(ii)).
         next_phase = RED if s.reds > 0 else SEQUENCE
     else:
         if legal_as_played and on_names[0] in potted:
