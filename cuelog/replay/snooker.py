@@ -1515,6 +1515,11 @@ def _clock(s: State, c: Clock) -> None:
 def _frame_end(s: State, fe: FrameEnd) -> None:
     s.recorded_end = fe
     n = s.last_n
+    if not s.over and fe.winner is not None and fe.reason in ("concede", "claim", "award"):
+        # The frame_end is the only record of the concession, claim or award: check it as
+        # if the event had been recorded after the last stroke.
+        side = other(fe.winner) if fe.reason == "concede" else fe.winner
+        _event(s, Event(frame=fe.frame, after=n, kind=fe.reason, side=side))
     if not s.over:
         _add(
             s,

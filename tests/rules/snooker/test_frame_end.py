@@ -143,3 +143,12 @@ def test_s3_r4b_i_black_respotted_on_tie_may_be_recorded_as_a_respot() -> None:
     records[-1] = msgspec.structs.replace(last, respots=[Respot(ball="black", spot="black")])
     result, _ = replay(*records, stroke(11, "A", ["black"], ["black"], placement="legal", respots=[]), reds=1)
     assert kinds(result) == [] and result.winner == "A"
+
+
+def test_concession_recorded_only_in_frame_end_is_checked_like_the_event() -> None:
+    """S4 R2(b): a frame_end with reason ``concede`` and no event: legal when snookers are needed."""
+    records = [stroke(1 + i, "A", [c], [c], respots=[]) for i, c in enumerate(["yellow", "green", "brown", "blue"])]
+    result, _ = replay(*records, stroke(5, "A", ["pink"]), end("A", "concede"), reds=0)
+    assert kinds(result) == [] and result.winner == "A" and result.end_reason == "concede"
+    result, _ = replay(stroke(1, "A", ["red"]), end("A", "concede"))
+    assert kinds(result) == [(1, FRAME_END_ERROR)] and result.findings[0].rule == "S4 R2(b)"
