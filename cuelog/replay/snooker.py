@@ -294,6 +294,8 @@ class State:
     end_reason: str | None = None
     end_n: int = 0
     late_reported: bool = False
+    aggregate: bool = False
+    """Aggregate points decide the match (no claims, no re-spotted Black, S2 R1(b),(c), S3 R4(a)(ii))."""
     missing: int = 0
     """Colours reported ``respot_missing`` and not seen since: a later pot of one shows it was
     put back, which is the same error, not a new one (FORMAT 7, each discrepancy once)."""
@@ -367,6 +369,7 @@ def new_frame(match: Match, frame: Frame, previous: FrameResult | None = None) -
     else:
         breaker = frame.breaker
     s = State(edition, frame.frame, breaker, reds, phase=RED if reds > 0 else SEQUENCE, start_reds=reds)
+    s.aggregate = bool(match.aggregate)
     s.to_play = breaker
     return s
 
@@ -995,7 +998,7 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
 
     # Respots as recorded (S3 R7, R7(b), R7(d)) and the table as it really was. On a
     # tie the Black goes back (S3 R4(b)(i)): recorded here or by the respot_black event.
-    tied = frame_ends and ed.respot_black_on_tie and ledger.official[0] == ledger.official[1]
+    tied = frame_ends and ed.respot_black_on_tie and not s.aggregate and ledger.official[0] == ledger.official[1]
     if tied and st.respots is not None and any(r.ball == "black" for r in st.respots):
         due_spots = _spots(["black"], s.colours, st.positions)
     _respots(s, n, striker, st, due_spots)
@@ -1102,7 +1105,7 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
 
 
 def _black_only_award(s: State, n: int) -> None:
-    if s.over or not s.edition.award_non_striker or not s.black_only or s.to_play is None:
+    if s.over or not s.edition.award_non_striker or not s.black_only or s.to_play is None or s.aggregate:
         return
     a, b = s.ledger.official
     lead = (a - b) if s.to_play == "B" else (b - a)
@@ -1294,6 +1297,10 @@ def _event(s: State, e: Event) -> None:
             s.warned = True
         return
     if kind == "respot_black":
+        if s.aggregate and s.over and s.winner is None and s.reds == 0 and s.seq >= _BLACK:
+            # S3 R4(c): aggregate level after the last frame: a re-spotted Black decides.
+            s.over, s.end_reason, s.respotted_black = False, None, True
+            s.colours, s.seq, s.in_hand = _BIT["black"], _BLACK, True
         if not s.respotted_black:
             _add(
                 s,
@@ -1355,13 +1362,16 @@ def _event(s: State, e: Event) -> None:
                 0,
                 f"conceded with {points_remaining(s)} points on the table and nobody needing penalty points",
             )
+        if s.aggregate:
+            # S4 R2(f): the opponent receives the value of the balls left, Reds eight each.
+            s.ledger.award(n, other(e.side), points_remaining(s))
         _end(s, n, other(e.side), "concede")
         return
     if kind == "claim" and e.side is not None:
         a, b = s.ledger.official
         lead = (a - b) if e.side == "A" else (b - a)
         striker_ok = s.to_play is None or s.to_play == e.side
-        if not (s.black_only and lead > 7 and striker_ok):
+        if not (s.black_only and lead > 7 and striker_ok and not s.aggregate):
             _add(
                 s,
                 n,
