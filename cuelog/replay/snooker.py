@@ -120,7 +120,6 @@ class Edition:
     """Reds at the start of a frame unless the match or frame says otherwise (S3 R21(c))."""
     pen: str = "S3 R11"
     """Where the penalty values are (the older edition numbers them S3 R12)."""
-    fouls: str = "S3 R10"
     free_ball: str = "S3 R12"
     minimum: int = 4
     """The minimum penalty (S3 R11 "four penalty points unless higher")."""
@@ -150,6 +149,8 @@ class Edition:
     """Every stroke must send a ball to a cushion or a pocket (SO 17)."""
     time_foul: bool = False
     """Shot-clock time fouls (SO 16)."""
+    out_of_turn_foul: bool = False
+    """Playing out of turn is a foul worth the ball on (older S3 R12(a)(iv); 2024: four-handed only)."""
     snooker_behind_nominated: bool = False
     """After a Red, leaving the opponent snookered behind the nominated colour is a foul (S3 R19(d))."""
     renumber: tuple[tuple[str, str], ...] = ()
@@ -173,12 +174,12 @@ EDITIONS: Final[dict[str, Edition]] = {
         Edition(
             "classic",
             pen="S3 R12",
-            fouls="S3 R11",
             free_ball="S3 R10",
             miss_black_only=False,
             replace_after_event_foul=False,
             award_non_striker=False,
             concede_striker_only=True,
+            out_of_turn_foul=True,
             renumber=(("(b)(x)", "(b)(vii)"),),
         ),
         # SO 13, 15-17, 19.
@@ -219,6 +220,7 @@ _TEXT: Final[dict[str, str]] = {
     "reds_successive": "a Red played at straight after a Red",
     "cue_ball_potted": "cue-ball pocketed",
     "no_cushion": "no ball reached a cushion or a pocket",
+    "out_of_turn": "played out of turn",
     "free_ball_snooker": "cue-ball left snookered by the nominated free ball",
     "snookered_behind_nominated": "opponent left snookered behind the nominated colour",
 }
@@ -307,7 +309,6 @@ class State:
     time_fouls: tuple[int, ...] = ()
     """``after`` of each time foul recorded (SO 16)."""
     last_n: int = 0
-    penalty_lo: int = 0
     ledger: Ledger = field(default_factory=Ledger)
     recorded_end: FrameEnd | None = None
     findings: list[Finding] = field(default_factory=list)
@@ -686,7 +687,8 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
         # play again from the position left (S3 R10(h)(ii)); the free ball is void (R12(f)).
         _play_again(s, pending, replace=False, incoming=False)
     s.foul = None
-    if s.to_play is not None and striker != s.to_play:
+    out_of_turn = s.to_play is not None and striker != s.to_play
+    if out_of_turn and not (ed.out_of_turn_foul and st.call is not None and st.call.foul):
         rule = "S3 R3(b),(d)" if n == 1 or s.ledger.visit_id == 0 else "S3 R3(a)"
         _add(s, n, WRONG_STRIKER, rule, striker, 0, f"{striker} played but {s.to_play} was entitled to play")
     if s.turn_of != striker and s.phase == COLOUR:
@@ -739,6 +741,8 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
     # Every foul the facts show: (penalty, rule, code) (S3 R11; highest counts, S3 R10(g)).
     fouls: list[tuple[int, str, str]] = []
     P = ed.pen
+    if out_of_turn and ed.out_of_turn_foul:
+        fouls.append((pen(), ed.cite(P, "(a)(iv)"), "out_of_turn"))
     if s.in_hand and st.placement == "illegal" and not s.anywhere:
         fouls.append((pen(), ed.cite(P, "(a)(v)"), "in_hand"))
     for inf in st.infringements or ():
@@ -907,7 +911,7 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
                     official_penalty,
                     "foul called but the facts show no foul",
                 )
-    elif due_foul:
+    elif due_foul and reasons != ("out_of_turn",):  # out of turn alone: the wrong_striker finding
         if fb_without_call:
             _add(
                 s,
