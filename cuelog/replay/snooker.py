@@ -637,21 +637,25 @@ def _clean_stroke(s: State, st: Stroke) -> Outcome | None:
         if s.phase == COLOUR:
             s.phase = RED if s.reds > 0 else SEQUENCE
     _black_only_award(s, n)
+    # Positional, in the field order of Outcome: this is the hot loop.
     return Outcome(
-        n=n,
-        striker=striker,
-        scored=scored,
-        penalty=0,
-        foul=False,
-        ball_on="red" if phase == RED else ball,
-        respots=((ball, ball),) if spot_due else (),
-        turn_ends=not scored or s.over,
-        next_striker=s.to_play,
-        score=ledger.score(),
-        break_id=break_id,
-        visit_id=ledger.visit_id,
-        frame_over=s.over,
-        winner=s.winner,
+        n,
+        striker,
+        scored,
+        0,
+        False,
+        (),
+        "red" if phase == RED else ball,
+        False,
+        False,
+        ((ball, ball),) if spot_due else (),
+        not scored or s.over,
+        s.to_play,
+        ledger.score(),
+        break_id,
+        ledger.visit_id,
+        s.over,
+        s.winner,
     )
 
 
