@@ -7,6 +7,7 @@ import sys
 from typing import NoReturn
 
 import typer
+from rich import box
 from rich.console import Console
 from rich.table import Table
 
@@ -25,6 +26,14 @@ def fail(message: str) -> NoReturn:
     raise typer.Exit(EXIT_BAD_INPUT)
 
 
+def folded_table(*columns: str, title: str | None = None, whole: tuple[str, ...] = ()) -> Table:
+    """A compact table whose cells wrap instead of being cut short; ``whole`` columns never wrap."""
+    table = Table(title=title, box=box.SIMPLE_HEAD, padding=(0, 1))
+    for name in columns:
+        table.add_column(name, overflow="fold", no_wrap=name in whole)
+    return table
+
+
 def print_problems(problems: list[Problem], as_json: bool) -> None:
     """Problems as JSON on stdout, or as a table on stderr."""
     if as_json:
@@ -32,7 +41,13 @@ def print_problems(problems: list[Problem], as_json: bool) -> None:
             json.dumps({"valid": not problems, "problems": [p.to_dict() for p in problems]}, indent=1) + "\n"
         )
         return
-    table = Table("file", "line", "field", "code", "found", "expected", title="problems")
+    # One table per file, the path printed whole above it: a path is useless cut short.
+    by_file: dict[str, list[Problem]] = {}
     for p in problems:
-        table.add_row(p.file, str(p.line), p.field, p.code, p.found, p.expected)
-    err_console.print(table)
+        by_file.setdefault(p.file, []).append(p)
+    for file, group in by_file.items():
+        err_console.print(f"[bold]{file}[/]: {len(group)} problem(s)", highlight=False, soft_wrap=True)
+        table = folded_table("line", "field", "code", "found", "expected")
+        for p in group:
+            table.add_row(str(p.line), p.field, p.code, p.found, p.expected)
+        err_console.print(table)

@@ -1,4 +1,8 @@
-"""``cuelog replay``: replay logs through the rules and report what the officials got wrong."""
+"""``cuelog replay``: replay logs through the rules and report what the officials got wrong.
+
+Two sources: log files given on the command line, or (``--db``) the matches loaded in a
+cuelog database, whose results are then stored in its ``replay_*`` tables for the reports.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,7 @@ import sys
 from pathlib import Path
 
 import typer
+from rich import box
 from rich.console import Console
 from rich.table import Table
 
@@ -14,7 +19,7 @@ from cuelog.cli.common import EXIT_FINDINGS, EXIT_OK, fail, print_problems
 from cuelog.errors import InputError
 from cuelog.ingest.reader import log_files, read_records
 from cuelog.replay import NoEngine, UnknownRuleset, replay_matches
-from cuelog.replay.model import MatchResult
+from cuelog.replay.model import Finding, MatchResult
 from cuelog.replay.output import count_findings, document, dumps
 from cuelog.schemas.records import Record
 
@@ -26,43 +31,100 @@ def load(paths: list[Path]) -> list[Record]:
     return records
 
 
+def _score(score: tuple[int, int] | None) -> str:
+    return "-" if score is None else f"{score[0]}-{score[1]}"
+
+
+def findings_table(findings: list[Finding], title: str | None = None) -> Table:
+    """Findings as a table: stroke, kind, rule, side, points, message."""
+    t = Table(title=title, box=box.SIMPLE_HEAD, padding=(0, 1), title_justify="left")
+    t.add_column("stroke", justify="right")
+    t.add_column("kind")
+    t.add_column("rule")
+    t.add_column("side", justify="center")
+    t.add_column("points", justify="right")
+    t.add_column("message", overflow="fold")
+    for f in sorted(findings, key=Finding.sort_key):
+        t.add_row(str(f.n), f.kind, f.rule, f.side or "-", str(f.points), f.message)
+    return t
+
+
 def print_human(results: list[MatchResult], console: Console) -> None:
     for m in results:
-        console.print(f"[bold]{m.match}[/]  {m.rules}  {m.sides.get('A', 'A')} v {m.sides.get('B', 'B')}")
+        console.print(
+            f"[bold]{m.match}[/]  {m.rules}  {m.sides.get('A', 'A')} v {m.sides.get('B', 'B')}", highlight=False
+        )
+        if m.findings:
+            console.print(findings_table(m.findings, "  match"))
         for fr in m.frames:
-            rec = "-" if fr.recorded is None else f"{fr.recorded[0]}-{fr.recorded[1]}"
             console.print(
-                f"  frame {fr.frame}: rules {fr.score[0]}-{fr.score[1]}, recorded {rec}, winner {fr.winner or '-'}"
+                f"  frame {fr.frame}: official {_score(fr.score)}, recorded {_score(fr.recorded)}, "
+                f"winner {fr.winner or '-'}",
+                highlight=False,
             )
             if fr.findings:
-                t = Table("stroke", "kind", "rule", "side", "points", "message", box=None, padding=(0, 1))
-                for f in sorted(fr.findings, key=lambda f: f.sort_key()):
-                    t.add_row(str(f.n), f.kind, f.rule, f.side or "-", str(f.points), f.message)
-                console.print(t)
-    console.print(f"{count_findings(results)} finding(s)")
+                console.print(findings_table(fr.findings))
+    console.print(f"{count_findings(results)} finding(s)", highlight=False)
+
+
+def _replay_db(db: Path, matches: list[str], workers: int | None) -> list[MatchResult]:
+    # Imported here: the DuckDB/Arrow side is only needed with --db.
+    from cuelog.analytics.results import NoMatches, ReplayFailed, UnknownMatch, replay_db
+    from cuelog.store import connect
+
+    if not db.exists():
+        fail(f"no database at {db}; load logs first with `cuelog ingest LOGS --db {db}`")
+    try:
+        con = connect(db)
+    except Exception as exc:  # duckdb raises its own IOException family for a non-database file
+        fail(f"cannot open {db} as a cuelog database: {exc}")
+    try:
+        return replay_db(con, matches or None, workers)
+    except (NoMatches, UnknownMatch, ReplayFailed) as exc:
+        fail(str(exc))
+    finally:
+        con.close()
 
 
 def replay(
-    paths: list[Path] = typer.Argument(..., help="Log files (.jsonl, .jsonl.gz) or directories."),
+    paths: list[Path] | None = typer.Argument(None, help="Log files (.jsonl, .jsonl.gz) or directories."),
+    db: Path | None = typer.Option(
+        None, "--db", help="Replay the matches loaded in this database and store the results in it."
+    ),
+    matches: list[str] | None = typer.Option(
+        None, "--match", help="With --db: replay only this match id (repeatable). Default: every loaded match."
+    ),
+    workers: int | None = typer.Option(
+        None, "--workers", min=1, help="With --db: worker processes (default: every core). Output is the same."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print the cuelog-replay/1 JSON document."),
 ) -> None:
     """Replay stroke logs through the rules and list every finding.
 
+    Give log files, or --db to replay every loaded match and store per-stroke outcomes,
+    frame results, breaks and findings for `cuelog report`.
     Exit code 0 when there are no findings, 1 when there are, 2 on unreadable input.
 
-    Example: cuelog replay examples/snooker-officiating.jsonl --json
+    Examples: cuelog replay examples/snooker-officiating.jsonl --json;
+    cuelog replay --db cuelog.duckdb --workers 4
     """
+    if db is not None and paths:
+        fail("give log files or --db, not both")
+    if db is None and not paths:
+        fail("give log files to replay, or --db FILE to replay the loaded matches")
+    if db is None and (matches or workers is not None):
+        fail("--match and --workers need --db")
     try:
-        results = replay_matches(load(paths))
+        results = _replay_db(db, matches or [], workers) if db is not None else replay_matches(load(paths or []))
     except InputError as exc:
-        print_problems(exc.problems, as_json=False)
+        print_problems(exc.problems, as_json=as_json)
         raise typer.Exit(2) from None
     except (UnknownRuleset, NoEngine, ValueError) as exc:
         fail(str(exc))
     if as_json:
         sys.stdout.write(dumps(document(results, __version__)))
     else:
-        print_human(results, Console())
+        print_human(results, Console(highlight=False))
     raise typer.Exit(EXIT_FINDINGS if count_findings(results) else EXIT_OK)
 
 

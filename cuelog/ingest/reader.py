@@ -1,12 +1,17 @@
 """Read cuelog/1 JSON Lines files (plain or gzip) into records, line by line.
 
-Streaming: one line in memory at a time. Problems carry the file and line.
+Streaming: one line in memory at a time (a line is cut off at :data:`MAX_LINE` bytes, so
+even a file of binary garbage with no newline never sits in memory whole). Whatever is
+wrong with a file (unreadable, bad gzip, truncated JSON, bytes that are not UTF-8, an
+empty file) becomes a :class:`~cuelog.errors.Problem` naming the file and the line, never
+a traceback.
 """
 
 from __future__ import annotations
 
 import gzip
 import os
+import zlib
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, cast
@@ -15,6 +20,11 @@ import msgspec
 
 from cuelog.errors import InputError, Problem
 from cuelog.schemas.records import Record, decode
+
+MAX_LINE = 1 << 20
+"""Longest line accepted (1 MiB); a stroke record is a few hundred bytes."""
+
+_READ_ERRORS = (OSError, EOFError, zlib.error)
 
 
 def open_log(path: str | os.PathLike[str]) -> IO[bytes]:
@@ -37,27 +47,91 @@ def decode_problem(file: str, line: int, exc: Exception) -> Problem:
     return Problem(file, line, field, "invalid_record", text, "a cuelog/1 record (FORMAT.md section 4)")
 
 
+def _lines(fh: IO[bytes]) -> Iterator[tuple[bytes, bool]]:
+    """Raw lines, each cut at MAX_LINE bytes; the flag says the line was longer (and cut)."""
+    while True:
+        raw = fh.readline(MAX_LINE)
+        if not raw:
+            return
+        if len(raw) == MAX_LINE and not raw.endswith(b"\n"):
+            # Skip the rest of the over-long line without holding it.
+            while True:
+                rest = fh.readline(MAX_LINE)
+                if not rest or rest.endswith(b"\n"):
+                    break
+            yield raw, True
+        else:
+            yield raw, False
+
+
+def scan(path: str | os.PathLike[str]) -> Iterator[tuple[int, str | Problem]]:
+    """Every non-blank line of a log as text, or the Problem that stops it being one.
+
+    Never raises for bad content: an unreadable file, a broken gzip stream, a line that is
+    not UTF-8 or is too long, and a file with no records at all are each yielded as a
+    Problem with the line where it was found. Reading continues after a bad line; it stops
+    only when the bytes themselves cannot be read any further.
+    """
+    name = str(path)
+    number = 0
+    records = 0
+    try:
+        with open_log(path) as fh:
+            for number, (raw, cut) in enumerate(_lines(fh), start=1):
+                if cut:
+                    yield (
+                        number,
+                        Problem(
+                            name, number, "", "line_too_long", f"more than {MAX_LINE} bytes", "one JSON object per line"
+                        ),
+                    )
+                    records += 1
+                    continue
+                if not raw.strip():
+                    continue
+                records += 1
+                try:
+                    text = raw.decode("utf-8")
+                except UnicodeDecodeError as exc:
+                    found = f"byte 0x{raw[exc.start]:02x} at column {exc.start + 1}"
+                    yield number, Problem(name, number, "", "not_utf8", found, "UTF-8 text (FORMAT.md section 2)")
+                    continue
+                yield number, text.strip()
+    except _READ_ERRORS as exc:
+        what = "gzip" if isinstance(exc, (gzip.BadGzipFile, EOFError, zlib.error)) else "file"
+        yield (
+            number + 1,
+            Problem(name, number + 1, "", "unreadable", f"{what} error: {exc}", "a readable .jsonl or .jsonl.gz file"),
+        )
+        return
+    if records == 0:
+        yield 1, Problem(name, 1, "", "empty_file", "no records", "a match record and its frames")
+
+
 def iter_lines(path: str | os.PathLike[str]) -> Iterator[tuple[int, bytes]]:
-    """Non-blank lines of a log with their 1-based line numbers."""
-    with open_log(path) as fh:
-        for number, raw in enumerate(fh, start=1):
-            if raw.strip():
-                yield number, raw
+    """Non-blank lines of a log with their 1-based line numbers. Raises InputError on unreadable bytes."""
+    for number, item in scan(path):
+        if isinstance(item, Problem):
+            if item.code == "empty_file":
+                return
+            raise InputError([item])
+        yield number, item.encode("utf-8")
 
 
 def read_records(path: str | os.PathLike[str]) -> Iterator[tuple[int, Record]]:
-    """Records of one file with their line numbers. Raises InputError on the first bad line."""
+    """Records of one file with their line numbers. Raises InputError on the first bad line.
+
+    This is the fast path for code that needs the records of a file already known to be
+    valid; :mod:`cuelog.ingest.validate` reports every problem of a file instead.
+    """
     name = str(path)
-    try:
-        for number, raw in iter_lines(path):
-            try:
-                yield number, decode(raw)
-            except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-                raise InputError([decode_problem(name, number, exc)]) from None
-    except (OSError, EOFError, gzip.BadGzipFile) as exc:
-        raise InputError(
-            [Problem(name, 0, "", "unreadable", str(exc), "a readable .jsonl or .jsonl.gz file")]
-        ) from None
+    for number, item in scan(path):
+        if isinstance(item, Problem):
+            raise InputError([item])
+        try:
+            yield number, decode(item)
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            raise InputError([decode_problem(name, number, exc)]) from None
 
 
 def log_files(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:

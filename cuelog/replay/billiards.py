@@ -38,7 +38,7 @@ from cuelog.replay.model import (
     FrameResult,
     Outcome,
 )
-from cuelog.schemas.records import Choice, Clock, Event, Frame, FrameEnd, FrameRecord, Match, Respot, Stroke, other
+from cuelog.schemas.records import Choice, Event, Frame, FrameEnd, FrameRecord, Match, Respot, Stroke, other
 
 Pos: TypeAlias = tuple[float, float]
 Step: TypeAlias = tuple["State", Outcome | None, list[Finding]]
@@ -55,21 +55,24 @@ BAULK_LINE_MM: Final = 737.0
 D_RADIUS_MM: Final = 292.0
 SPOT_FROM_TOP_MM: Final = 324.0
 
-# Foul codes of the facts and infringement codes of FORMAT.md that are fouls.
-INFRINGEMENT_FOULS: Final = {
-    "wrong_cue_ball": "wrong_cue_ball",
-    "double_hit": "double_hit",
-    "balls_moving": "balls_moving",
-    "feet_off_floor": "feet_off_floor",
-    "jump_shot": "jump_shot",
-    "push_stroke": "push_stroke",
-    "touched_ball": "touched_ball",
-    "before_spotted": "before_spotted",
-    "coaching": "coaching",
-    "non_standard_cue": "non_standard_cue",
-    "ball_off_table_used": "ball_off_table_used",
-    "measuring": "measuring",
-}
+# FORMAT.md ``infringements`` codes that are billiards fouls when the edition lists them
+# (``touching_ball_moved`` is a snooker matter: billiards re-spots a touching ball, S3 R14).
+JUDGED_FOULS: Final = frozenset(
+    {
+        "wrong_cue_ball",
+        "double_hit",
+        "balls_moving",
+        "feet_off_floor",
+        "jump_shot",
+        "push_stroke",
+        "touched_ball",
+        "before_spotted",
+        "coaching",
+        "non_standard_cue",
+        "ball_off_table_used",
+        "measuring",
+    }
+)
 LIMIT_FOULS: Final = frozenset({"hazards", "cannons", "baulk_line"})
 
 
@@ -94,6 +97,11 @@ class Edition:
     is not part of a sequence. The older text says nothing of it."""
     concede_striker_only: bool = False
     """OB S4 R6: only the striker may concede; B24 S4 R4: any player."""
+    wrong_ball_opening_void: bool = False
+    """OB S3 R2: an opening stroke with the wrong white is void; B24 S3 R2(c): the striker's
+    responsibility, so a foul (S3 R15(a))."""
+    touching_by_consent: bool = False
+    """1R 2.10: the touching-ball re-spot is made "with the consent of both players"."""
 
 
 _B24_FOULS: Final = {
@@ -211,10 +219,22 @@ _1R_CITE: Final = {
 EDITIONS: Final[dict[str, Edition]] = {
     "wpbsa-2024": Edition("wpbsa-2024", _B24_FOULS, _B24_CITE),
     "classic": Edition(
-        "classic", _OB_FOULS, _OB_CITE, baulk_line=None, sequence_fallback_resets=False, concede_striker_only=True
+        "classic",
+        _OB_FOULS,
+        _OB_CITE,
+        baulk_line=None,
+        sequence_fallback_resets=False,
+        concede_striker_only=True,
+        wrong_ball_opening_void=True,
     ),
     "one-red": Edition(
-        "one-red", _1R_FOULS, _1R_CITE, miss_is_foul=True, baulk_line=True, crossing_on_line_counts=True
+        "one-red",
+        _1R_FOULS,
+        _1R_CITE,
+        miss_is_foul=True,
+        baulk_line=True,
+        crossing_on_line_counts=True,
+        touching_by_consent=True,
     ),
 }
 
@@ -301,7 +321,8 @@ class State:
     red_spot: str | None = "spot"
     """The spot the Red was placed on and has not been contacted since (S3 R9(g))."""
     red_seq: int = 0
-    """Consecutive lone pots of the spotted Red in this break (S3 R9(b),(c))."""
+    """Lone pots of the Red from the Spot or the Pyramid Spot in consecutive strokes of this
+    break (S3 R9(b)): from two on, it goes to the Centre Spot."""
     hazards: int = 0
     cannons: int = 0
     run_first: int = 0
@@ -323,6 +344,7 @@ class State:
     end_reason: str | None = None
     end_n: int = 0
     late_reported: bool = False
+    breaker: str | None = None
 
     def copy(self) -> State:
         c = State(
@@ -367,6 +389,7 @@ _SCALARS: Final = (
     "end_reason",
     "end_n",
     "late_reported",
+    "breaker",
 )
 
 
@@ -384,7 +407,12 @@ def new_frame(match: Match, frame: Frame, previous: FrameResult | None = None) -
     table: dict[str, Pos | None] = {RED: geo.spots["spot"]}
     if frame.positions:
         table = {b: (x, y) for b, x, y in frame.positions}
-    st = State(match, frame.frame, ed, geo, cue, match.target, match.time_limit_s, bool(applies), table, frame.breaker)
+    breaker = frame.breaker
+    if breaker is None and previous is not None and previous.breaker is not None:
+        # S3 R2(d)(ii): the order of starting alternates from game to game.
+        breaker = other(previous.breaker)
+    st = State(match, frame.frame, ed, geo, cue, match.target, match.time_limit_s, bool(applies), table, breaker)
+    st.breaker = breaker
     red = table.get(RED)
     st.red_spot = geo.spot_named(*red) if red is not None else None
     st.t0 = parse_time(frame.t)
@@ -426,9 +454,8 @@ def _facts(st: State, s: Stroke, cb: str, ob: str, in_hand: bool, out_of_turn: b
     miss = False
     no_contact_unknown = False
     for inf in s.infringements or ():
-        code = INFRINGEMENT_FOULS.get(inf.code)
-        if code is not None and code in ed.fouls:
-            fouls.append(code)
+        if inf.code in JUDGED_FOULS and inf.code in ed.fouls:
+            fouls.append(inf.code)
     if out_of_turn:
         fouls.append("out_of_turn")
     cue_first = s.cushions.cue_first if s.cushions is not None else None
@@ -436,13 +463,15 @@ def _facts(st: State, s: Stroke, cb: str, ob: str, in_hand: bool, out_of_turn: b
         if s.placement == "illegal":
             fouls.append("in_hand")
         elif s.first:
-            # S3 R6(f): no part of an object ball in Baulk may be played on directly.
+            # S3 R6(f): no part of an object ball in Baulk may be played on directly; off a
+            # cushion it is legal only if that cushion is out of Baulk (R6(d)), which the
+            # facts do not say.
             for b in s.first:
                 p = st.table.get(b)
                 if p is not None and st.geo.in_baulk(p):
                     if cue_first is False:
                         fouls.append("in_hand")
-                    elif cue_first is None:
+                    else:
                         unknown = True
                     break
     if s.off_table:
@@ -547,6 +576,12 @@ def _stroke(st: State, s: Stroke) -> tuple[Outcome | None, list[Finding]]:
         return None, F
 
     striker = s.striker
+    if striker not in st.cue:
+        return None, [Finding(n, INVALID_RECORD, "FORMAT 3", None, 0, f"striker {striker!r} is not a side (A or B)")]
+    if st.last_n == 0 and ed.wrong_ball_opening_void and any(i.code == "wrong_cue_ball" for i in s.infringements or ()):
+        return _void_opening(st, s)
+    if st.breaker is None:
+        st.breaker = striker
     o = other(striker)
     cb, ob = st.cue[striker], st.cue[o]
     due = st.striker
@@ -570,6 +605,11 @@ def _stroke(st: State, s: Stroke) -> tuple[Outcome | None, list[Finding]]:
     red_spot0 = st.red_spot
     st.foul_by = None
     in_hand = cb not in st.table
+    if ob not in st.table and (ob in s.first or ob in (s.then or ())):
+        F.append(Finding(n, INVALID_RECORD, st.cite("scoring"), striker, 0, f"{ob} hit but it was not on the table"))
+    if RED not in st.table and (RED in s.first or RED in (s.then or ()) or RED in s.potted):
+        # The Red left off the table by mistake (already reported) was put back: follow the facts.
+        st.table[RED] = None
     for b in s.potted:
         if b not in st.table and b != cb:
             F.append(
@@ -581,11 +621,11 @@ def _stroke(st: State, s: Stroke) -> tuple[Outcome | None, list[Finding]]:
     then = s.then
     hit = set(s.first) | set(then or ())
     hazard = 0
-    if RED in s.potted:
+    if RED in s.potted and RED in st.table:
         hazard += 3
-    if ob in s.potted:
+    if ob in s.potted and ob in st.table:
         hazard += 2
-    if cb in s.potted and s.first:
+    if cb in s.potted and s.first and all(b in st.table for b in s.first):
         # S2 R9: in-off the first object ball hit; S3 R4(d): 3 off the Red, 2 off the
         # opponent's ball or when both were hit at once.
         hazard += 3 if s.first == [RED] else 2
@@ -757,12 +797,14 @@ def _stroke(st: State, s: Stroke) -> tuple[Outcome | None, list[Finding]]:
     seq = 0
     chain: tuple[str, ...] = _SPOT_CHAIN
     if RED not in table:
-        # S3 R9(b),(c): lone pots of the spotted Red in consecutive strokes of a break go
-        # Spot, Centre, then Spot twice and Centre once, in sequence.
+        # S3 R9(b): potted alone from the Spot (or Pyramid) twice, "or more by mistake", in
+        # consecutive strokes of a break, the Red goes to the Centre Spot; potted from there
+        # it goes back to the Spot, so that continued pots go Spot twice, then the Centre
+        # once (R9(c)).
         lone = legal and RED in s.potted and points == 3 and not cannon
-        if lone and red_spot0 is not None and (st.red_seq > 0 or red_spot0 in ("spot", "pyramid")):
+        if lone and red_spot0 in ("spot", "pyramid"):
             seq = st.red_seq + 1
-        chain = _CENTRE_CHAIN if seq % 3 == 2 else _SPOT_CHAIN
+        chain = _CENTRE_CHAIN if seq >= 2 else _SPOT_CHAIN
         due_spots[RED] = (
             _chain_options(st, table, chain, RED),
             st.cite("sequence" if chain is _CENTRE_CHAIN else "spot_red"),
@@ -780,6 +822,11 @@ def _stroke(st: State, s: Stroke) -> tuple[Outcome | None, list[Finding]]:
         marks = {b: sp for b, sp, _ in recorded}
         if nxt_ball in table and (marks.get(non) == "centre" or (RED in table and marks.get(RED) == "spot")):
             touching = True
+    if touching and ed.touching_by_consent:
+        # 1R 2.10: only with both players' consent; without a recorded re-spot, play on.
+        non = st.cue[other(nxt)]
+        marks = {b: sp for b, sp, _ in recorded or ()}
+        touching = marks.get(non) == "centre" or (RED in table and marks.get(RED) == "spot")
     if touching:
         due_spots[RED] = (["spot"], st.cite("touching"))
         non = st.cue[other(nxt)]
@@ -793,8 +840,10 @@ def _stroke(st: State, s: Stroke) -> tuple[Outcome | None, list[Finding]]:
     if RED in table and (RED in due_spots or (recorded and any(b == RED for b, _, _ in recorded))):
         placed = table[RED]
         st.red_spot = st.geo.spot_named(*placed) if placed is not None else None
-        if seq and ed.sequence_fallback_resets and chain is _CENTRE_CHAIN and st.red_spot == "spot":
-            # S3 R9(b)(ii): back on the Spot, it is not part of a sequence.
+        fallback = chain is _CENTRE_CHAIN and st.red_spot == "spot" and "spot" in due_spots[RED][0]
+        if seq and ed.sequence_fallback_resets and fallback:
+            # S3 R9(b)(ii): back on the Spot because the Centre and Pyramid are occupied, it
+            # is not part of a sequence (put there by mistake, it is: "or more by mistake").
             st.red_seq = 0
 
     # -- the baulk-line windows (S3 R8(c),(d)) --
@@ -839,6 +888,27 @@ def _stroke(st: State, s: Stroke) -> tuple[Outcome | None, list[Finding]]:
         ),
         F,
     )
+
+
+def _void_opening(st: State, s: Stroke) -> tuple[Outcome | None, list[Finding]]:
+    """OB S3 R2: the opening stroke with the wrong white is void; the game starts again."""
+    F: list[Finding] = []
+    if s.call is not None and (s.call.foul or s.call.miss):
+        F.append(
+            Finding(
+                s.n,
+                UNSUPPORTED_FOUL,
+                st.cite("start"),
+                s.striker,
+                PENALTY,
+                "opening stroke with the wrong ball is void",
+            )
+        )
+    mismatch = st.ledger.check(s.n, s.striker, s.score, rule=st.cite("start"))
+    if mismatch is not None:
+        F.append(mismatch)
+    score = st.ledger.score()
+    return Outcome(s.n, s.striker, 0, 0, False, ("void",), next_striker=st.striker or s.striker, score=score), F
 
 
 def _recorded_move(st: State, s: Stroke, striker: str) -> int | None:
@@ -1019,8 +1089,7 @@ def _event(st: State, e: Event) -> list[Finding]:
 def _event_foul(st: State, e: Event, side: str) -> list[Finding]:
     """A foul with no stroke (S3 R16(a)): two points, the turn ends, the usual options."""
     F: list[Finding] = []
-    code = INFRINGEMENT_FOULS.get(e.code or "", e.code or "")
-    rule = st.ed.fouls.get(code, st.cite("penalty"))
+    rule = st.ed.fouls.get(e.code or "", st.cite("penalty"))
     if e.points is not None and e.points != PENALTY:
         F.append(
             Finding(
@@ -1082,20 +1151,26 @@ def _frame_end(st: State, fe: FrameEnd) -> list[Finding]:
 
 
 def apply(state: State, record: FrameRecord) -> Step:
-    """Fold one record into the state: ``(new state, due call of a stroke or None, findings)``."""
+    """Fold one record into the state: ``(new state, due call of a stroke or None, findings)``.
+
+    Pure: ``state`` is not changed (the simulator asks for a stroke's due call this way).
+    """
     st = state.copy()
+    outcome, findings = _fold(st, record)
+    return st, outcome, findings
+
+
+def _fold(st: State, record: FrameRecord) -> tuple[Outcome | None, list[Finding]]:
+    """Fold one record into ``st`` in place (the replay owns its state: no copy per stroke)."""
     if isinstance(record, Stroke):
-        outcome, findings = _stroke(st, record)
-        return st, outcome, findings
+        return _stroke(st, record)
     if isinstance(record, Choice):
-        return st, None, _choice(st, record)
+        return None, _choice(st, record)
     if isinstance(record, Event):
-        return st, None, _event(st, record)
+        return None, _event(st, record)
     if isinstance(record, FrameEnd):
-        return st, None, _frame_end(st, record)
-    if isinstance(record, Clock):
-        return st, None, []
-    return st, None, []
+        return None, _frame_end(st, record)
+    return None, []
 
 
 def replay_frame(
@@ -1113,10 +1188,10 @@ def replay_frame(
         if isinstance(r, Event) and r.kind == "referee_call":
             # Already read ahead; still fold it for the baulk-line Warning.
             seen = st.calls
-            st, _, fs = apply(st, r)
+            _, fs = _fold(st, r)
             st.calls = seen
         else:
-            st, outcome, fs = apply(st, r)
+            outcome, fs = _fold(st, r)
             if outcome is not None:
                 outcomes.append(outcome)
         if isinstance(r, FrameEnd):
@@ -1144,4 +1219,5 @@ def finish(state: State, end: FrameEnd | None = None) -> FrameResult:
         (ledger.visits[0], ledger.visits[1]),
         end.winner if end is not None else None,
         state.end_reason,
+        state.breaker,
     )

@@ -47,7 +47,7 @@ def test_classic_cites_its_own_rules() -> None:
 
 def test_classic_fallback_to_spot_stays_in_the_sequence() -> None:
     """B24 S3 R9(b)(ii): back on the Spot is "not then part of a sequence"; OB S3 R8 says nothing,
-    so there the count goes on (Spot, Centre->Spot, Spot, Spot) instead of starting again."""
+    so there the count goes on: the next pot from the Spot is the third in succession (Centre)."""
     busy = [at("white", "centre"), at("yellow", "pyramid")]
     far = [("white", 300.0, 300.0), ("yellow", 1500.0, 1500.0)]
     strokes = [
@@ -63,7 +63,7 @@ def test_classic_fallback_to_spot_stays_in_the_sequence() -> None:
     ob = replay(*strokes, rules="billiards/classic")[1]  # type: ignore[arg-type]
     # Stroke 4: the Centre is due but it and the Pyramid are occupied, so the Spot.
     assert [o.respots[0][1] for o in b24[1:]] == ["spot", "spot", "spot", "spot", "centre"]
-    assert [o.respots[0][1] for o in ob[1:]] == ["spot", "spot", "spot", "spot", "spot"]
+    assert [o.respots[0][1] for o in ob[1:]] == ["spot", "spot", "spot", "centre", "spot"]
 
 
 def test_classic_only_the_striker_may_concede() -> None:
@@ -109,3 +109,38 @@ def test_one_red_stopping_centrally_on_the_line_is_a_crossing() -> None:
     assert kinds(result) == []
     result, _ = replay(*strokes, baulk_line=True)  # type: ignore[arg-type]
     assert kinds(result) == []  # B24: not a crossing, but unknown whether it crossed and came back
+
+
+def test_classic_wrong_ball_on_the_opening_stroke_is_void() -> None:
+    """OB S3 R2: the opening stroke with the wrong white is void and the game starts again;
+    B24 S3 R2(c), R15(a): the striker's responsibility, a foul."""
+    records = [
+        stroke(1, "A", ["red"], ["red"], placement="legal", infringements=["wrong_cue_ball"], score=[0, 0]),
+        stroke(2, "A", ["red"], ["red"], placement="legal", respots=[("red", "spot")], score=[3, 0]),
+    ]
+    result, outcomes = replay(*records, rules="billiards/classic")  # type: ignore[arg-type]
+    assert kinds(result) == []
+    assert outcomes[0].reasons == ("void",) and outcomes[0].scored == 0
+    assert result.score == (3, 0)
+    result, _ = replay(*records)  # type: ignore[arg-type]
+    assert kinds(result) == [(1, "condoned_foul"), (1, "score_mismatch")]
+
+
+def test_one_red_touching_ball_only_by_consent() -> None:
+    """1R 2.10: the re-spot needs both players' consent, so none recorded is no finding;
+    B24 S3 R14(a): the referee must re-spot."""
+    touching = [("white", 1000.0, 2500.0), ("yellow", 1000.0, 2552.0), ("red", 300.0, 3000.0)]
+    records = [
+        stroke(1, "A", ["red"], placement="legal", positions=[("white", 1000, 1000), ("red", 300, 3000)]),
+        stroke(
+            2,
+            "B",
+            ["red"],
+            placement="legal",
+            positions=[("white", 1000, 1000), ("yellow", 1000, 2552), ("red", 300, 3000)],
+        ),
+        stroke(3, "A", ["yellow"], then=["red"], positions=touching, respots=[]),
+        stroke(4, "A", ["yellow"], then=["red"]),
+    ]
+    assert kinds(replay(*records, rules="billiards/one-red")[0]) == []  # type: ignore[arg-type]
+    assert kinds(replay(*records)[0]) == [(3, "respot_missing"), (3, "respot_missing")]  # type: ignore[arg-type]

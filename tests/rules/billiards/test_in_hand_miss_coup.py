@@ -30,10 +30,20 @@ def test_object_ball_in_baulk_played_directly_s3_r6f() -> None:
     assert result.findings[0].rule == "S3 R15(f)" and result.findings[0].points == 2
 
 
-def test_object_ball_in_baulk_played_off_a_cushion_is_legal_s3_r6f() -> None:
-    """Hitting the Red in Baulk off a cushion (an indirect stroke, S2 R7(e)(ii)) is legal."""
+def test_object_ball_in_baulk_played_off_a_cushion_raises_nothing_s3_r6d() -> None:
+    """Off a cushion first it is legal only if the cushion was out of Baulk (S3 R6(d),(e)), which
+    the facts do not say: neither a call nor its absence is reported."""
     result, _ = _after_opening(stroke(2, "B", ["red"], placement="legal", cue_first=True, score=[0, 0]))
     assert kinds(result) == []
+    result, _ = _after_opening(stroke(2, "B", ["red"], placement="legal", cue_first=True, call=foul(), score=[2, 0]))
+    assert kinds(result) == []
+
+
+def test_object_ball_out_of_baulk_played_directly_is_legal_s3_r6c() -> None:
+    result, _ = _after_opening(
+        stroke(2, "B", ["red"], placement="legal", cue_first=False, call=foul(), score=[2, 0]), positions=RED_OUT
+    )
+    assert kinds(result) == [(2, "unsupported_foul")]
 
 
 def test_miss_is_two_points_not_a_foul_s2_r16_s3_r17() -> None:

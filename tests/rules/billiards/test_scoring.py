@@ -83,3 +83,27 @@ def test_unknown_then_trusts_the_scoreboard_on_a_cannon() -> None:
     result, outcomes = replay(stroke(1, "A", ["red"], placement="legal", score=[0, 0]), with_cannon)
     assert kinds(result) == []
     assert outcomes[1].scored == 2
+
+
+def test_pot_of_a_ball_not_on_the_table_scores_nothing() -> None:
+    """B's Yellow is off the table before B has played: A cannot pot it (invalid_record, 0 points)."""
+    result, outcomes = replay(stroke(1, "A", ["red"], ["yellow"], placement="legal", score=[0, 0]))
+    assert kinds(result) == [(1, "invalid_record")]
+    assert outcomes[0].scored == 0
+
+
+def test_hitting_a_ball_not_on_the_table_is_invalid() -> None:
+    """B's Yellow is not on the table before B plays: no in-off off it."""
+    result, outcomes = replay(stroke(1, "A", ["yellow"], ["white"], placement="legal", score=[0, 0]))
+    assert kinds(result) == [(1, "invalid_record")]
+    assert outcomes[0].scored == 0
+
+
+def test_red_left_off_by_mistake_is_followed_when_played() -> None:
+    """The Red not re-spotted (respot_missing) but hit next: it was put back; no further finding."""
+    result, outcomes = replay(
+        stroke(1, "A", ["red"], ["red", "white"], placement="legal", respots=[], score=[6, 0]),
+        stroke(2, "A", ["red"], ["red"], placement="legal", respots=[("red", "spot")], score=[9, 0]),
+    )
+    assert kinds(result) == [(1, "respot_missing")]
+    assert outcomes[1].scored == 3

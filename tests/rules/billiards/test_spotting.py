@@ -190,3 +190,16 @@ def test_touching_ball_respots_missing() -> None:
     )
     assert kinds(result) == [(3, "respot_missing"), (3, "respot_missing")]
     assert {f.rule for f in result.findings} == {"S3 R14(a)"}
+
+
+def test_potted_again_from_the_spot_by_mistake_goes_to_the_centre_s3_r9b() -> None:
+    """ "Twice, or more by mistake": the Red wrongly put back on the Spot after the second pot
+    and potted from it a third time still goes to the Centre Spot."""
+    result, outcomes = replay(
+        _pot(1, "spot", placement="legal"),  # type: ignore[arg-type]
+        _pot(2, "spot"),  # type: ignore[arg-type]  (the Centre was due)
+        _pot(3, "centre"),  # type: ignore[arg-type]
+        _pot(4, "spot"),  # type: ignore[arg-type]
+    )
+    assert [o.respots[0][1] for o in outcomes] == ["spot", "centre", "centre", "spot"]
+    assert kinds(result) == [(2, "respot_wrong_spot")]

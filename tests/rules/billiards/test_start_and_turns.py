@@ -15,7 +15,7 @@ def test_start_red_on_spot_first_player_in_hand_s3_r2b() -> None:
     # ``then`` names the Yellow, but it is not on the table: no cannon, only the pot.
     assert outcomes[0].scored == 3
     assert outcomes[1].respots == (("red", "centre"),)
-    assert kinds(result) == []
+    assert kinds(result) == [(1, "invalid_record")]
 
 
 def test_non_strikers_ball_enters_from_in_hand_s2_r13() -> None:
@@ -53,3 +53,36 @@ def test_wrong_player_starting_is_not_a_foul_s3_r2d() -> None:
     result, _ = replay(stroke(1, "B", ["red"], placement="legal", score=[0, 0]), breaker="A")
     assert kinds(result) == [(1, "wrong_striker")]
     assert result.findings[0].points == 0 and result.findings[0].rule == "S3 R2(b)"
+
+
+def test_next_game_started_by_the_other_player_s3_r2d() -> None:
+    """With no ``breaker`` in the frame record, the start alternates from the previous game."""
+    from cuelog.replay.billiards import replay_frame
+    from cuelog.schemas.records import Frame
+    from tests.rules.billiards._build import match
+
+    first = replay_frame(match(), Frame(frame=1, breaker="A"), [stroke(1, "A", ["red"], placement="legal")], None)
+    assert first.breaker == "A"
+    second = replay_frame(match(), Frame(frame=2), [stroke(1, "A", ["red"], placement="legal")], first)
+    assert second.breaker == "B"
+    assert [(f.n, f.kind) for f in second.findings] == [(1, "wrong_striker")]
+
+
+def test_unknown_side_is_an_invalid_record() -> None:
+    result, outcomes = replay(stroke(1, "C", ["red"], placement="legal"), stroke(2, "A", ["red"], placement="legal"))
+    assert kinds(result) == [(1, "invalid_record")]
+    assert len(outcomes) == 1
+
+
+def test_apply_does_not_change_its_input_state() -> None:
+    """The fold is pure: asking for a stroke's due call leaves the state as it was."""
+    from cuelog.replay.billiards import apply, new_frame
+    from cuelog.schemas.records import Frame
+    from tests.rules.billiards._build import match
+
+    st = new_frame(match(), Frame(frame=1, breaker="A"))
+    table, score = dict(st.table), st.ledger.score()
+    st2, outcome, _ = apply(st, stroke(1, "A", ["red"], ["red", "white"], placement="legal", score=[6, 0]))
+    assert outcome is not None and outcome.scored == 6
+    assert st.table == table and st.ledger.score() == score and st.last_n == 0
+    assert st2.ledger.score() == (6, 0) and st2.last_n == 1

@@ -1,0 +1,367 @@
+"""cuelog benchmarks: ingest, replay and report at 100k, 1M and 5M strokes, in one run.
+
+    python benchmarks/run.py [--quick] [--json] [--sizes 100000,1000000] [--profile]
+
+For each size the script builds a season of logs, then measures:
+
+- ingest: rows (records) per second loading the logs and their shot clocks into DuckDB;
+- replay: strokes per second through the rules engines, with 1 worker and with every
+  core (processes over files; the findings are checked to be the same);
+- replay into the store (``replay --db``): replay of the loaded matches with the results
+  written to the ``replay_*`` tables;
+- a report query's latency (the breaks report over the whole store);
+- a floor: a bare loop over the same decoded stroke records touching every field, the
+  least any replay could cost; and peak memory (max RSS of this process and its workers).
+
+It prints the ratios replay time / floor time and cost per stroke at 5M / at 1M.
+
+The season is simulated once (about 100k unique strokes, 70% snooker, 30% billiards,
+with officiating errors at 2%) and replicated under new match ids up to each size, so the
+larger sizes cost minutes rather than hours to build; replaying a copy costs what the
+original does. Timings are wall clock on whatever else the machine is doing: run on a
+quiet machine, and never assert them in tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import gc
+import io
+import json
+import os
+import platform
+import pstats
+import resource
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from cuelog.ingest.reader import log_files, read_records  # noqa: E402
+from cuelog.replay import NoEngine, replay_matches  # noqa: E402
+from cuelog.schemas.records import Record, Stroke  # noqa: E402
+from cuelog.simulate import SeasonConfig, simulate_season  # noqa: E402
+from cuelog.simulate.writer import write_season  # noqa: E402
+
+SIZES = (100_000, 1_000_000, 5_000_000)
+BASE_STROKES = 100_000
+SEED = 2026
+
+
+@dataclass(frozen=True, slots=True)
+class Base:
+    """The unique season: its log files (with their stroke counts) and clock files."""
+
+    logs: list[tuple[Path, int]]
+    clocks: list[Path]
+
+
+def peak_mb() -> float:
+    """Peak resident memory of this process and of its finished workers, in MB."""
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    scale = 1024 * 1024 if sys.platform == "darwin" else 1024
+    return round(max(own, children) / scale, 1)
+
+
+def timed(fn: Callable[[], Any]) -> tuple[float, Any]:
+    gc.collect()
+    t0 = time.perf_counter()
+    value = fn()
+    return time.perf_counter() - t0, value
+
+
+# -- the season ------------------------------------------------------------------------
+
+
+def build_base(root: Path, strokes: int, workers: int) -> Base:
+    """Simulate about ``strokes`` unique strokes: 70% snooker, 30% billiards."""
+    out = root / "base"
+    parts = (
+        (SeasonConfig("snooker/wpbsa-2024", max(1, int(strokes * 0.7 / 250)), SEED, 0.02), "snooker"),
+        (SeasonConfig("billiards/wpbsa-2024", max(1, int(strokes * 0.3 / 190)), SEED, 0.02), "billiards"),
+    )
+    for cfg, name in parts:
+        try:
+            write_season(out / name, simulate_season(cfg, workers=workers))
+        except NoEngine as exc:
+            print(f"skipping {name}: {exc}", file=sys.stderr)
+    logs = []
+    for f in log_files(sorted(out.glob("*/logs"))):
+        n = sum(1 for _, r in read_records(f) if isinstance(r, Stroke))
+        logs.append((f, n))
+    return Base(logs, sorted(out.rglob("clocks/*.csv")))
+
+
+def replicate(base: Base, size: int, dest: Path) -> tuple[list[Path], list[Path], int]:
+    """Copies of the base logs under new match ids (and their clocks on new days) until
+    ``size`` strokes are reached. Returns log files, clock files and the stroke count."""
+    dest.mkdir(parents=True)
+    logs: list[Path] = []
+    clocks: list[Path] = []
+    total = 0
+    copy = 0
+    clock_of = {p.stem: p for p in base.clocks}
+    while total < size:
+        for f, n in base.logs:
+            if total >= size:
+                break
+            text = f.read_text(encoding="utf-8")
+            first, _, rest = text.partition("\n")
+            match = json.loads(first)
+            mid = match["match"]
+            new_id = f"{mid}-c{copy:03d}" if copy else mid
+            match["match"] = new_id
+            # Each copy plays on its own table so its clock rows align with its own strokes.
+            table = f"{match.get('table', '1')}-c{copy:03d}" if copy else match.get("table", "1")
+            match["table"] = table
+            out = dest / f"{new_id}.jsonl"
+            out.write_text(json.dumps(match, separators=(",", ":")) + "\n" + rest, encoding="utf-8")
+            logs.append(out)
+            src = clock_of.get(mid)
+            if src is not None:
+                rows = src.read_text(encoding="utf-8").splitlines(keepends=True)
+                csv = dest / f"{new_id}.csv"
+                csv.write_text(rows[0] + "".join(table + r[r.index(",") :] for r in rows[1:]), encoding="utf-8")
+                clocks.append(csv)
+            total += n
+        copy += 1
+    return logs, clocks, total
+
+
+# -- the measurements ------------------------------------------------------------------
+
+
+def _records(path: Path) -> Iterator[Record]:
+    for _, record in read_records(path):
+        yield record
+
+
+def replay_files(paths: list[Path]) -> tuple[int, int]:
+    """Replay log files one by one (streaming); return (strokes, findings)."""
+    strokes = findings = 0
+    for p in paths:
+        for m in replay_matches(_records(p)):
+            for fr in m.frames:
+                strokes += len(fr.outcomes)
+                findings += len(fr.findings)
+            findings += len(m.findings)
+    return strokes, findings
+
+
+def replay_parallel(paths: list[Path], workers: int) -> tuple[int, int]:
+    if workers <= 1:
+        return replay_files(paths)
+    chunks = [paths[i :: workers * 4] for i in range(workers * 4)]
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        parts = list(pool.map(replay_files, [c for c in chunks if c]))
+    return sum(p[0] for p in parts), sum(p[1] for p in parts)
+
+
+def floor_pass(paths: list[Path]) -> tuple[float, float, int]:
+    """The floor: decode the same records (timed apart), then a bare loop touching every
+    field of every stroke. Returns (decode seconds, touch seconds, strokes)."""
+    t0 = time.perf_counter()
+    strokes = [r for p in paths for _, r in read_records(p) if isinstance(r, Stroke)]
+    decode_s = time.perf_counter() - t0
+    fields = Stroke.__struct_fields__
+
+    def touch() -> int:
+        acc = 0
+        for s in strokes:
+            for name in fields:
+                v = getattr(s, name)
+                if v is not None:
+                    acc += 1
+        return acc
+
+    touch_s, _ = timed(touch)
+    return decode_s, touch_s, len(strokes)
+
+
+def ingest_store(db: Path, logs_dir: Path, clocks: list[Path]) -> dict[str, Any] | None:
+    try:
+        from cuelog.ingest.clock import ingest_clock
+        from cuelog.ingest.load import ingest_paths
+        from cuelog.store import connect
+    except ImportError:
+        return None
+    con = connect(db)
+    try:
+        t, results = timed(lambda: ingest_paths(con, [logs_dir]))
+        rows = sum(r.records for r in results)
+        tc, aligned = timed(lambda: sum(ingest_clock(con, c).aligned for c in clocks))
+    finally:
+        con.close()
+    return {
+        "rows": rows,
+        "seconds": round(t, 3),
+        "rows_per_s": round(rows / t),
+        "clock_files": len(clocks),
+        "clock_seconds": round(tc, 3),
+        "shots_aligned": aligned,
+    }
+
+
+def replay_store(db: Path, workers: int) -> dict[str, Any] | None:
+    try:
+        from cuelog.analytics.results import replay_db
+        from cuelog.store import connect
+    except ImportError:
+        return None
+    con = connect(db)
+    try:
+        t, results = timed(lambda: replay_db(con, None, workers))
+        strokes = sum(len(fr.outcomes) for m in results for fr in m.frames)
+    finally:
+        con.close()
+    return {"workers": workers, "seconds": round(t, 3), "strokes_per_s": round(strokes / t)}
+
+
+def report_query(db: Path) -> dict[str, Any] | None:
+    try:
+        from cuelog.analytics import reports
+        from cuelog.store import connect
+    except ImportError:
+        return None
+    con = connect(db, read_only=True)
+    try:
+        t, frame = timed(lambda: reports.breaks(reports.load(con, "breaks")))
+    finally:
+        con.close()
+    return {"report": "breaks by player", "seconds": round(t, 4), "rows": frame.height}
+
+
+def measure(size: int, base: Base, root: Path, workers: int, store: bool) -> dict[str, Any]:
+    here = root / f"s{size}"
+    logs, clocks, strokes = replicate(base, size, here / "logs")
+    row: dict[str, Any] = {"strokes": strokes, "matches": len(logs)}
+    decode_s, touch_s, n = floor_pass(logs)
+    assert n == strokes
+    row["floor"] = {"decode_seconds": round(decode_s, 3), "touch_seconds": round(touch_s, 3)}
+    t1, (s1, f1) = timed(lambda: replay_files(logs))
+    tn, (sn, fn) = timed(lambda: replay_parallel(logs, workers))
+    assert (s1, f1) == (sn, fn), "the replay must not depend on the number of workers"
+    row["replay"] = {
+        "findings": f1,
+        "one_worker": {"seconds": round(t1, 3), "strokes_per_s": round(s1 / t1)},
+        "all_cores": {"workers": workers, "seconds": round(tn, 3), "strokes_per_s": round(sn / tn)},
+        "replay_over_floor": round(t1 / touch_s, 1),
+        "replay_over_decode_and_floor": round(t1 / (decode_s + touch_s), 2),
+    }
+    if store:
+        db = here / "cuelog.duckdb"
+        row["ingest"] = ingest_store(db, here / "logs", clocks)
+        if row["ingest"] is not None:
+            row["replay_into_store"] = replay_store(db, workers)
+            row["report_query"] = report_query(db)
+    row["peak_rss_mb"] = peak_mb()
+    shutil.rmtree(here, ignore_errors=True)
+    return row
+
+
+def profile_replay(base: Base, top: int = 18) -> str:
+    """cProfile of a single-worker replay of the base season: the hot spots."""
+    paths = [p for p, _ in base.logs]
+    prof = cProfile.Profile()
+    prof.enable()
+    replay_files(paths)
+    prof.disable()
+    out = io.StringIO()
+    pstats.Stats(prof, stream=out).sort_stats("tottime").print_stats(top)
+    return out.getvalue()
+
+
+def machine() -> dict[str, Any]:
+    return {
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "processor": platform.processor() or platform.machine(),
+        "cores": os.cpu_count(),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--quick", action="store_true", help="100k strokes only")
+    ap.add_argument("--json", action="store_true", help="print the results as JSON")
+    ap.add_argument("--sizes", help="comma-separated stroke counts (default 100000,1000000,5000000)")
+    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes for 'all cores'")
+    ap.add_argument("--no-store", action="store_true", help="skip DuckDB ingest, replay --db and the report")
+    ap.add_argument("--profile", action="store_true", help="print the replay's hot spots (cProfile)")
+    ap.add_argument("--keep", type=Path, help="build in this directory and keep it")
+    args = ap.parse_args(argv)
+    sizes = (SIZES[0],) if args.quick else SIZES
+    if args.sizes:
+        sizes = tuple(int(s) for s in args.sizes.split(","))
+    root = args.keep or Path(tempfile.mkdtemp(prefix="cuelog-bench-"))
+    root.mkdir(parents=True, exist_ok=True)
+    try:
+        t_base, base = timed(lambda: build_base(root, min(BASE_STROKES, max(sizes)), args.workers))
+        doc: dict[str, Any] = {
+            "machine": machine(),
+            "base": {"strokes": sum(n for _, n in base.logs), "simulate_seconds": round(t_base, 1)},
+            "sizes": [],
+        }
+        for size in sizes:
+            row = measure(size, base, root, args.workers, not args.no_store)
+            doc["sizes"].append(row)
+            if not args.json:
+                print(human(row), flush=True)
+        by = {r["strokes"] // 1000: r for r in doc["sizes"]}
+        big, mid = (
+            next((r for k, r in by.items() if k >= 5000), None),
+            next((r for k, r in by.items() if 1000 <= k < 5000), None),
+        )
+        if big and mid:
+            per = [r["replay"]["one_worker"]["seconds"] / r["strokes"] for r in (big, mid)]
+            doc["cost_5m_over_1m"] = round(per[0] / per[1], 2)
+        if args.profile:
+            doc["profile"] = profile_replay(base)
+        if args.json:
+            sys.stdout.write(json.dumps(doc, indent=1) + "\n")
+        else:
+            if "cost_5m_over_1m" in doc:
+                print(f"cost per stroke at 5M / at 1M: {doc['cost_5m_over_1m']}")
+            if args.profile:
+                print(doc["profile"])
+    finally:
+        if args.keep is None:
+            shutil.rmtree(root, ignore_errors=True)
+    return 0
+
+
+def human(row: dict[str, Any]) -> str:
+    r = row["replay"]
+    lines = [
+        f"{row['strokes']:>9,} strokes in {row['matches']} matches",
+        f"  floor: decode {row['floor']['decode_seconds']} s, touch every field {row['floor']['touch_seconds']} s",
+        f"  replay 1 worker: {r['one_worker']['strokes_per_s']:,} strokes/s ({r['one_worker']['seconds']} s),"
+        f" {r['all_cores']['workers']} workers: {r['all_cores']['strokes_per_s']:,} strokes/s ({r['all_cores']['seconds']} s)",
+        f"  replay / floor: {r['replay_over_floor']}x (with decoding: {r['replay_over_decode_and_floor']}x)",
+    ]
+    if row.get("ingest"):
+        i = row["ingest"]
+        lines.append(f"  ingest: {i['rows_per_s']:,} rows/s ({i['seconds']} s), clocks {i['clock_seconds']} s")
+    if row.get("replay_into_store"):
+        s = row["replay_into_store"]
+        lines.append(f"  replay --db ({s['workers']} workers): {s['strokes_per_s']:,} strokes/s ({s['seconds']} s)")
+    if row.get("report_query"):
+        q = row["report_query"]
+        lines.append(f"  report ({q['report']}): {q['seconds'] * 1000:.0f} ms")
+    lines.append(f"  peak memory: {row['peak_rss_mb']} MB")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,180 @@
+"""Pictures of the replay results, drawn with matplotlib.
+
+Each function takes the report data (:class:`cuelog.analytics.reports.Data`) and returns a
+figure of a fixed pixel size; ``save`` writes it as PNG. Figures are built without pyplot,
+so no display and no global figure state is involved (the PNG is drawn by the Agg
+renderer), and a notebook shows them inline. Nothing is random: the same data draws the
+same picture.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import polars as pl
+from matplotlib.figure import Figure
+from matplotlib.patches import Rectangle
+
+from cuelog.analytics.reports import CENTURY, FIFTY, Data, miss_runs
+
+DPI = 100
+SIZE = (1000, 600)
+"""Default picture size in pixels (width, height)."""
+
+SIDE_COLOURS = {"A": "#1f77b4", "B": "#d62728"}
+PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
+
+
+class NothingToPlot(ValueError):
+    """The selection holds no data for this picture."""
+
+
+def _max(series: pl.Series) -> float:
+    """The largest number in a column, 0 when it has none."""
+    value = series.max()
+    return float(value) if isinstance(value, int | float) else 0.0
+
+
+def _figure(size: tuple[int, int]) -> Figure:
+    return Figure(figsize=(size[0] / DPI, size[1] / DPI), dpi=DPI)
+
+
+def save(fig: Figure, path: str | os.PathLike[str]) -> Path:
+    """Write a figure as PNG at its own size (no tight cropping, so the size is as asked)."""
+    p = Path(path)
+    fig.savefig(p, format="png", dpi=DPI)
+    return p
+
+
+def breaks_distribution(data: Data, size: tuple[int, int] = SIZE) -> Figure:
+    """Every break of every player: one row per player, each break a dot, a box for the spread,
+    lines at 50 and 100."""
+    breaks = data.breaks.sort("player", "points")
+    if breaks.is_empty():
+        raise NothingToPlot("no breaks in the selection")
+    players = breaks["player"].unique(maintain_order=True).to_list()
+    fig = _figure(size)
+    ax = fig.add_subplot()
+    values = [breaks.filter(pl.col("player") == p)["points"].to_list() for p in players]
+    ax.boxplot(values, orientation="horizontal", widths=0.5, showfliers=False)
+    for i, (player, vals) in enumerate(zip(players, values, strict=True), start=1):
+        # Spread dots of equal value vertically by their rank, not at random: same data, same picture.
+        offsets = [((k % 7) - 3) * 0.04 for k in range(len(vals))]
+        ax.scatter(vals, [i + o for o in offsets], s=18, color=PALETTE[(i - 1) % len(PALETTE)], zorder=3, label=player)
+    for mark, label in ((FIFTY, "50"), (CENTURY, "century")):
+        ax.axvline(mark, color="grey", linestyle="--", linewidth=1)
+        ax.text(
+            mark, 0.99, f" {label}", transform=ax.get_xaxis_transform(), ha="left", va="top", fontsize=8, color="grey"
+        )
+    ax.set_yticks(range(1, len(players) + 1), players)
+    ax.set_xlim(0, max(150, int(_max(breaks["points"])) + 5))
+    ax.set_xlabel("break (points)")
+    ax.set_title("Breaks per player")
+    fig.tight_layout()
+    return fig
+
+
+def score_worm(data: Data, match_id: str, frame: int, size: tuple[int, int] = SIZE) -> Figure:
+    """Both scores stroke by stroke in one frame, with each break shaded in its side's colour."""
+    strokes = data.strokes.filter((pl.col("match_id") == match_id) & (pl.col("frame") == frame)).sort("n")
+    if strokes.is_empty():
+        raise NothingToPlot(f"no replayed strokes for match {match_id!r} frame {frame}")
+    names = {
+        r["side"]: r["player"]
+        for r in data.frames.filter((pl.col("match_id") == match_id) & (pl.col("frame") == frame)).to_dicts()
+    }
+    breaks = data.breaks.filter((pl.col("match_id") == match_id) & (pl.col("frame") == frame))
+    n = [0, *strokes["n"].to_list()]
+    fig = _figure(size)
+    ax = fig.add_subplot()
+    for side, col in (("A", "score_a"), ("B", "score_b")):
+        ax.step(
+            n,
+            [0, *strokes[col].to_list()],
+            where="post",
+            color=SIDE_COLOURS[side],
+            linewidth=2,
+            label=names.get(side, side),
+        )
+    top = max(int(_max(strokes["score_a"])), int(_max(strokes["score_b"])), 1)
+    for b in breaks.to_dicts():
+        ax.axvspan(b["from_n"] - 1, b["to_n"], color=SIDE_COLOURS[b["side"]], alpha=0.12, linewidth=0)
+        ax.text(
+            (b["from_n"] - 1 + b["to_n"]) / 2,
+            top * 1.02,
+            str(b["points"]),
+            ha="center",
+            va="bottom",
+            fontsize=8,
+            color=SIDE_COLOURS[b["side"]],
+        )
+    ax.set_ylim(0, top * 1.12)
+    ax.set_xlim(0, n[-1])
+    ax.set_xlabel("stroke")
+    ax.set_ylabel("score (rules)")
+    ax.set_title(f"{match_id}, frame {frame}: score worm, breaks shaded")
+    ax.legend(loc="upper left")
+    fig.tight_layout()
+    return fig
+
+
+def shot_times(data: Data, size: tuple[int, int] = SIZE) -> Figure:
+    """Histogram of shot times per player (pauses excluded), with the shot-clock limit."""
+    clock = data.clock.sort("player", "match_id", "frame", "n")
+    if clock.is_empty():
+        raise NothingToPlot("no shot-clock times in the selection")
+    players = clock["player"].unique(maintain_order=True).to_list()
+    top = max(_max(clock["shot_s"]), 1.0)
+    width = max(1.0, round(top / 30))
+    bins = [i * width for i in range(int(top // width) + 2)]
+    fig = _figure(size)
+    ax = fig.add_subplot()
+    for i, p in enumerate(players):
+        ax.hist(
+            clock.filter(pl.col("player") == p)["shot_s"].to_list(),
+            bins=bins,
+            histtype="stepfilled",
+            alpha=0.45,
+            color=PALETTE[i % len(PALETTE)],
+            edgecolor=PALETTE[i % len(PALETTE)],
+            label=p,
+        )
+    limits = sorted({float(v) for v in clock["limit_s"].drop_nulls().to_list()})
+    for lim in limits:
+        ax.axvline(lim, color="black", linestyle="--", linewidth=1)
+        ax.text(lim, ax.get_ylim()[1] * 0.97, f" limit {lim:g} s", va="top", fontsize=8)
+    ax.set_xlabel("shot time (s)")
+    ax.set_ylabel("shots")
+    ax.set_title("Shot times")
+    ax.legend()
+    fig.tight_layout()
+    return fig
+
+
+def miss_sequences(data: Data, size: tuple[int, int] = SIZE, limit: int = 30) -> Figure:
+    """Each sequence of FOUL AND A MISS calls (S3 R14) as a bar from its first to its last
+    stroke, in its player's colour, labelled with its length and the points it gave away.
+    The ``limit`` longest sequences are shown."""
+    runs = miss_runs(data.strokes)
+    if runs.is_empty():
+        raise NothingToPlot("no foul and a miss calls in the selection")
+    runs = runs.sort(["length", "match_id", "frame", "from_n"], descending=[True, False, False, False]).head(limit)
+    runs = runs.sort("match_id", "frame", "from_n")
+    players = sorted(runs["player"].unique().to_list())
+    colour = {p: PALETTE[i % len(PALETTE)] for i, p in enumerate(players)}
+    fig = _figure(size)
+    ax = fig.add_subplot()
+    labels = []
+    for y, r in enumerate(runs.to_dicts()):
+        ax.barh(y, r["to_n"] - r["from_n"] + 1, left=r["from_n"] - 0.5, color=colour[r["player"]], height=0.6)
+        ax.text(r["to_n"] + 0.7, y, f"{r['length']} miss(es), {r['points']} pts", va="center", fontsize=8)
+        labels.append(f"{r['match_id']} f{r['frame']}")
+    ax.set_yticks(range(len(labels)), labels)
+    ax.invert_yaxis()
+    ax.set_xlabel("stroke")
+    ax.set_title("Foul and a miss sequences")
+    handles = [Rectangle((0, 0), 1, 1, color=colour[p]) for p in players]
+    ax.legend(handles, players, loc="lower right")
+    fig.tight_layout()
+    return fig

@@ -1,0 +1,364 @@
+"""Player statistics from the replay results: breaks, billiards averages, misses, shot times.
+
+Every figure comes from what the rules make of the strokes (the ``replay_*`` tables written
+by ``cuelog replay --db``), never from the recorded calls or scoreboards: a condoned foul
+or a wrong scoreboard does not change a player's statistics. The tables are read from
+DuckDB as Arrow and summarised with Polars.
+
+Players are the names in the match records' ``sides``. A report groups by player (the
+default), by match or by event; each group is one row with the keys the report names.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Final, Literal
+
+import duckdb
+import polars as pl
+
+KINDS: Final = ("breaks", "billiards", "misses", "clock")
+BY: Final = ("player", "match", "event")
+GROUPS: Final = {"player": "players", "match": "matches", "event": "events"}
+"""The JSON key holding the rows of each grouping."""
+
+# Which matches each report reads: its discipline, or every match.
+DISCIPLINE: Final[dict[str, str | None]] = {
+    "breaks": "snooker",
+    "billiards": "billiards",
+    "misses": "snooker",
+    "clock": None,
+}
+
+FIFTY: Final = 50
+CENTURY: Final = 100
+
+By = Literal["player", "match", "event"]
+
+
+class ReportError(Exception):
+    """The report cannot be made: empty database, nothing replayed, unknown name. Exit code 2."""
+
+
+@dataclass(frozen=True, slots=True)
+class Scope:
+    """Which matches and players a report covers."""
+
+    players: tuple[str, ...] = ()
+    matches: tuple[str, ...] = ()
+    events: tuple[str, ...] = ()
+
+
+@dataclass(slots=True)
+class Data:
+    """The replay results in scope, one Polars frame per table, each row with its group keys.
+
+    ``strokes``: one row per replayed stroke (``player`` is the striker's name);
+    ``frames``: one row per player and replayed frame (with the player's visits);
+    ``breaks``: one row per break; ``clock``: one row per stroke with a shot time.
+    """
+
+    strokes: pl.DataFrame
+    frames: pl.DataFrame
+    breaks: pl.DataFrame
+    clock: pl.DataFrame
+    unreplayed: list[str] = field(default_factory=list)
+
+
+def _arrow(con: duckdb.DuckDBPyConnection, sql: str) -> pl.DataFrame:
+    """Run a query and hand its result to Polars through Arrow (columnar, no row loop)."""
+    frame = pl.from_arrow(con.sql(sql).to_arrow_table())
+    assert isinstance(frame, pl.DataFrame)
+    return frame
+
+
+# The matches in scope, with the discipline of their rules.
+_MATCHES = """
+CREATE OR REPLACE TEMP TABLE scope_matches AS
+SELECT match_id, rules, split_part(rules, '/', 1) AS discipline, side_a, side_b, event, date
+FROM matches
+WHERE ($discipline IS NULL OR split_part(rules, '/', 1) = $discipline)
+  AND (len($matches) = 0 OR list_contains($matches, match_id))
+  AND (len($events) = 0 OR list_contains($events, event))
+"""
+
+_SIDES = """
+SELECT m.match_id, m.event, s.side, CASE s.side WHEN 'A' THEN m.side_a ELSE m.side_b END AS player
+FROM scope_matches m CROSS JOIN (VALUES ('A'), ('B')) s(side)
+"""
+
+_STROKES = f"""
+SELECT r.match_id, p.event, r.frame, r.n, r.striker AS side, p.player, r.scored, r.penalty, r.foul, r.miss,
+       r.ball_on, r.break_id, r.visit_id, r.score_a, r.score_b
+FROM replay_strokes r JOIN ({_SIDES}) p ON p.match_id = r.match_id AND p.side = r.striker
+ORDER BY r.match_id, r.frame, r.n
+"""
+
+_FRAMES = f"""
+SELECT f.match_id, p.event, f.frame, p.side, p.player,
+       CASE p.side WHEN 'A' THEN f.visits_a ELSE f.visits_b END AS visits,
+       CASE p.side WHEN 'A' THEN f.score_a ELSE f.score_b END AS score,
+       f.winner
+FROM replay_frames f JOIN ({_SIDES}) p ON p.match_id = f.match_id
+ORDER BY f.match_id, f.frame, p.side
+"""
+
+_BREAKS = f"""
+SELECT b.match_id, p.event, b.frame, b.side, p.player, b.points, b.from_n, b.to_n
+FROM replay_breaks b JOIN ({_SIDES}) p ON p.match_id = b.match_id AND p.side = b.side
+ORDER BY b.match_id, b.frame, b.from_n
+"""
+
+# Shot times belong to the striker the replay gives the stroke.
+_CLOCK = f"""
+SELECT c.match_id, p.event, c.frame, c.n, p.side, p.player, c.shot_s, c.limit_s
+FROM shot_clock c
+JOIN replay_strokes r ON r.match_id = c.match_id AND r.frame = c.frame AND r.n = c.n
+JOIN ({_SIDES}) p ON p.match_id = c.match_id AND p.side = r.striker
+WHERE c.shot_s IS NOT NULL
+ORDER BY c.match_id, c.frame, c.n
+"""
+
+
+def load(con: duckdb.DuckDBPyConnection, kind: str, scope: Scope = Scope()) -> Data:
+    """The replay results a report of ``kind`` reads, restricted to ``scope``.
+
+    Raises ReportError for an empty database, no replay results, or a name in the scope
+    that the database does not know.
+    """
+    if kind not in KINDS:
+        raise ReportError(f"unknown report {kind!r}; reports: {', '.join(KINDS)}")
+    total = con.execute("SELECT count(*) FROM matches").fetchone()
+    if not total or total[0] == 0:
+        raise ReportError("the database has no matches; load logs first with `cuelog ingest`")
+    _check_names(con, scope)
+    discipline = DISCIPLINE[kind]
+    con.execute(
+        _MATCHES,
+        {"discipline": discipline, "matches": list(scope.matches), "events": list(scope.events)},
+    )
+    in_scope = [r[0] for r in con.execute("SELECT match_id FROM scope_matches ORDER BY match_id").fetchall()]
+    if not in_scope:
+        what = f"{discipline} matches" if discipline else "matches"
+        raise ReportError(f"no {what} in the database match the selection (report {kind!r})")
+    replayed = {
+        r[0]
+        for r in con.execute(
+            "SELECT DISTINCT match_id FROM replay_frames WHERE match_id IN (SELECT match_id FROM scope_matches)"
+        ).fetchall()
+    }
+    if not replayed:
+        raise ReportError("no replay results for these matches; run `cuelog replay --db FILE` first")
+    data = Data(
+        strokes=_arrow(con, _STROKES),
+        frames=_arrow(con, _FRAMES),
+        breaks=_arrow(con, _BREAKS),
+        clock=_arrow(con, _CLOCK),
+        unreplayed=[m for m in in_scope if m not in replayed],
+    )
+    if scope.players:
+        names = list(scope.players)
+        data.strokes = data.strokes.filter(pl.col("player").is_in(names))
+        data.frames = data.frames.filter(pl.col("player").is_in(names))
+        data.breaks = data.breaks.filter(pl.col("player").is_in(names))
+        data.clock = data.clock.filter(pl.col("player").is_in(names))
+        if data.frames.is_empty():
+            who = ", ".join(names)
+            raise ReportError(f"{who} played no replayed {discipline or ''} frame in the selection".replace("  ", " "))
+    return data
+
+
+def _check_names(con: duckdb.DuckDBPyConnection, scope: Scope) -> None:
+    """Every player, match and event named must exist somewhere in the database."""
+    players = {r[0] for r in con.execute("SELECT side_a FROM matches UNION SELECT side_b FROM matches").fetchall()}
+    for name in scope.players:
+        if name not in players:
+            raise ReportError(f"no player named {name!r}; players: {', '.join(sorted(players))}")
+    ids = {r[0] for r in con.execute("SELECT match_id FROM matches").fetchall()}
+    for mid in scope.matches:
+        if mid not in ids:
+            raise ReportError(f"no match with id {mid!r} ({len(ids)} match(es) loaded)")
+    events = {r[0] for r in con.execute("SELECT DISTINCT event FROM matches WHERE event IS NOT NULL").fetchall()}
+    for ev in scope.events:
+        if ev not in events:
+            raise ReportError(f"no event named {ev!r}; events: {', '.join(sorted(events)) or 'none recorded'}")
+
+
+# -- the statistics --------------------------------------------------------------------------
+
+
+def _key(by: str) -> str:
+    if by not in BY:
+        raise ReportError(f"unknown grouping {by!r}; use one of {', '.join(BY)}")
+    return "match_id" if by == "match" else by
+
+
+def _groups(data: Data, by: str) -> pl.DataFrame:
+    """Every group in scope with the replayed frames it played (a group with no stroke still shows)."""
+    key = _key(by)
+    return (
+        data.frames.group_by(key)
+        .agg(
+            frames=pl.struct("match_id", "frame").n_unique().cast(pl.Int64),
+            visits=pl.col("visits").sum().cast(pl.Int64),
+        )
+        .sort(key, nulls_last=True)
+    )
+
+
+def _finish(frame: pl.DataFrame, by: str) -> pl.DataFrame:
+    key = _key(by)
+    out = frame.sort(key, nulls_last=True)
+    return out.rename({key: by}) if key != by else out
+
+
+def breaks(data: Data, by: str = "player") -> pl.DataFrame:
+    """Snooker breaks (S2 R8): every break, the highest, 50+ (centuries included), 100+."""
+    key = _key(by)
+    per = data.breaks.group_by(key).agg(
+        breaks=pl.col("points").sort(descending=True).cast(pl.Int64),
+        highest=pl.col("points").max().cast(pl.Int64),
+        fifty_plus=(pl.col("points") >= FIFTY).sum().cast(pl.Int64),
+        centuries=(pl.col("points") >= CENTURY).sum().cast(pl.Int64),
+    )
+    # Points the player's own strokes scored under the rules (penalties received are not).
+    points = data.strokes.group_by(key).agg(total_points=pl.col("scored").sum().cast(pl.Int64))
+    out = (
+        _groups(data, by)
+        .select(key, "frames")
+        .join(per, on=key, how="left", nulls_equal=True)
+        .join(points, on=key, how="left", nulls_equal=True)
+        .with_columns(
+            pl.col("breaks").fill_null(pl.lit([], dtype=pl.List(pl.Int64))),
+            pl.col("highest", "fifty_plus", "centuries", "total_points").fill_null(0),
+        )
+    )
+    return _finish(out.select(key, "frames", "breaks", "highest", "fifty_plus", "centuries", "total_points"), by)
+
+
+def billiards(data: Data, by: str = "player") -> pl.DataFrame:
+    """English Billiards: points from own strokes, visits (S2 R6), average per visit, breaks."""
+    key = _key(by)
+    points = data.strokes.group_by(key).agg(points=pl.col("scored").sum().cast(pl.Int64))
+    per = data.breaks.group_by(key).agg(
+        highest_break=pl.col("points").max().cast(pl.Int64),
+        centuries=(pl.col("points") >= CENTURY).sum().cast(pl.Int64),
+    )
+    out = (
+        _groups(data, by)
+        .join(points, on=key, how="left", nulls_equal=True)
+        .join(per, on=key, how="left", nulls_equal=True)
+        .with_columns(pl.col("points", "highest_break", "centuries").fill_null(0))
+        .with_columns(
+            average=pl.when(pl.col("visits") > 0).then((pl.col("points") / pl.col("visits")).round(2)).otherwise(None)
+        )
+    )
+    return _finish(out.select(key, "frames", "points", "visits", "average", "highest_break", "centuries"), by)
+
+
+def miss_runs(strokes: pl.DataFrame) -> pl.DataFrame:
+    """Sequences of FOUL AND A MISS (S3 R14): consecutive strokes of one striker in one frame,
+    each a miss. A stroke by the opponent, or one that is not a miss, ends the sequence
+    (R14(d)(iii)). One row per sequence with its length and first and last stroke."""
+    ordered = strokes.sort("match_id", "frame", "n")
+    new_run = (
+        (pl.col("miss") != pl.col("miss").shift(1))
+        | (pl.col("side") != pl.col("side").shift(1))
+        | (pl.col("frame") != pl.col("frame").shift(1))
+        | (pl.col("match_id") != pl.col("match_id").shift(1))
+    ).fill_null(True)
+    return (
+        ordered.with_columns(run=new_run.cum_sum())
+        .filter(pl.col("miss"))
+        .group_by("run", maintain_order=True)
+        .agg(
+            pl.col("match_id", "event", "frame", "side", "player").first(),
+            length=pl.len().cast(pl.Int64),
+            from_n=pl.col("n").first(),
+            to_n=pl.col("n").last(),
+            points=pl.col("penalty").sum().cast(pl.Int64),
+        )
+        .drop("run")
+    )
+
+
+def misses(data: Data, by: str = "player") -> pl.DataFrame:
+    """Snooker fouls and FOUL AND A MISS calls due on each player (S3 R10, R14)."""
+    key = _key(by)
+    fouls = data.strokes.group_by(key).agg(
+        miss_calls=pl.col("miss").sum().cast(pl.Int64),
+        miss_points_conceded=pl.col("penalty").filter(pl.col("miss")).sum().cast(pl.Int64),
+        fouls=pl.col("foul").sum().cast(pl.Int64),
+        foul_points_conceded=pl.col("penalty").filter(pl.col("foul")).sum().cast(pl.Int64),
+    )
+    longest = miss_runs(data.strokes).group_by(key).agg(longest_miss_sequence=pl.col("length").max())
+    out = (
+        _groups(data, by)
+        .select(key, "frames")
+        .join(fouls, on=key, how="left", nulls_equal=True)
+        .join(longest, on=key, how="left", nulls_equal=True)
+        .with_columns(
+            pl.col("miss_calls", "miss_points_conceded", "fouls", "foul_points_conceded", "longest_miss_sequence")
+            .fill_null(0)
+            .cast(pl.Int64)
+        )
+        .with_columns(
+            misses_per_frame=pl.when(pl.col("frames") > 0)
+            .then((pl.col("miss_calls") / pl.col("frames")).round(2))
+            .otherwise(None)
+        )
+    )
+    cols = ["frames", "miss_calls", "miss_points_conceded", "fouls", "foul_points_conceded", "misses_per_frame"]
+    return _finish(out.select(key, *cols, "longest_miss_sequence"), by)
+
+
+def clock(data: Data, by: str = "player") -> pl.DataFrame:
+    """Shot times from the aligned shot clock (pauses excluded): count, mean, median, max, and
+    shots over the limit where a limit applies (``None`` when no shot had one)."""
+    key = _key(by)
+    per = data.clock.group_by(key).agg(
+        shots=pl.len().cast(pl.Int64),
+        mean_s=pl.col("shot_s").mean().round(2),
+        median_s=pl.col("shot_s").median().round(2),
+        max_s=pl.col("shot_s").max().round(2),
+        over_limit=pl.when(pl.col("limit_s").is_not_null().any())
+        .then((pl.col("shot_s") > pl.col("limit_s")).fill_null(False).sum())
+        .otherwise(None)
+        .cast(pl.Int64),
+    )
+    out = (
+        _groups(data, by)
+        .select(key)
+        .join(per, on=key, how="left", nulls_equal=True)
+        .with_columns(pl.col("shots").fill_null(0))
+    )
+    return _finish(out.select(key, "shots", "mean_s", "median_s", "max_s", "over_limit"), by)
+
+
+REPORTS: Final = {"breaks": breaks, "billiards": billiards, "misses": misses, "clock": clock}
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """A report: one row per group (the group's name first), and the matches in the
+    selection that have no replay results yet (left out of the figures)."""
+
+    kind: str
+    by: str
+    frame: pl.DataFrame
+    unreplayed: tuple[str, ...] = ()
+
+    def document(self) -> dict[str, Any]:
+        """The ``--json`` document: ``{"report": kind, "by": by, "players": [{"player": ...}, ...]}``."""
+        return {"report": self.kind, "by": self.by, GROUPS[self.by]: self.frame.to_dicts()}
+
+    @property
+    def rows(self) -> list[dict[str, Any]]:
+        return self.frame.to_dicts()
+
+
+def report(con: duckdb.DuckDBPyConnection, kind: str, scope: Scope = Scope(), by: str = "player") -> Report:
+    """Make one report from the replay results in ``con``. Raises ReportError."""
+    _key(by)
+    data = load(con, kind, scope)
+    return Report(kind, by, REPORTS[kind](data, by), tuple(data.unreplayed))

@@ -1,0 +1,317 @@
+"""Replay the matches loaded in a cuelog database and store what the rules make of them.
+
+``replay_db`` reads the loaded records back (raw JSON, one query), replays each match in a
+pool of worker processes (matches are independent), and writes per-stroke outcomes, frame
+results, breaks and findings into the ``replay_*`` tables. Each replayed match's rows are
+replaced in one transaction: a reader sees either the old results or the new ones.
+
+The results come back sorted by match id and every table is written in a fixed order, so
+the output and the stored rows are the same whatever the number of workers.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+import duckdb
+import msgspec
+import pyarrow as pa
+
+from cuelog.errors import InputError, Problem
+from cuelog.ingest.reader import decode_problem
+from cuelog.replay import NoEngine, UnknownRuleset, replay_match
+from cuelog.replay.model import Finding, MatchResult
+from cuelog.schemas.records import Match, Record, decode
+
+REPLAY_TABLES = ("replay_frames", "replay_strokes", "replay_breaks", "replay_findings")
+
+
+class ReplayFailed(Exception):
+    """A loaded match could not be replayed (unknown ruleset, no engine, broken stream)."""
+
+
+class NoMatches(LookupError):
+    """The database holds no loaded match."""
+
+    def __str__(self) -> str:
+        return "the database has no loaded matches; load logs first with `cuelog ingest LOGS --db FILE`"
+
+
+class UnknownMatch(LookupError):
+    """A match id was asked for that the database does not hold."""
+
+    def __init__(self, missing: Sequence[str], loaded: int) -> None:
+        super().__init__(", ".join(missing))
+        self.missing = list(missing)
+        self.loaded = loaded
+
+    def __str__(self) -> str:
+        names = ", ".join(repr(m) for m in self.missing)
+        return f"no loaded match with id {names} ({self.loaded} match(es) in the database)"
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedMatch:
+    """The records of one loaded match as stored: ``(line, json)`` pairs, the match first."""
+
+    match_id: str
+    file: str
+    lines: tuple[tuple[int, str], ...]
+
+
+# -- reading ---------------------------------------------------------------------------
+
+
+def select_matches(con: duckdb.DuckDBPyConnection, ids: Sequence[str] | None) -> list[str]:
+    """The match ids to replay, sorted: all loaded ones, or the named ones (all must exist)."""
+    loaded = [r[0] for r in con.execute("SELECT match_id FROM matches ORDER BY match_id").fetchall()]
+    if not loaded:
+        raise NoMatches()
+    if not ids:
+        return loaded
+    known = set(loaded)
+    missing = sorted({i for i in ids if i not in known})
+    if missing:
+        raise UnknownMatch(missing, len(loaded))
+    return sorted(set(ids))
+
+
+def loaded_matches(con: duckdb.DuckDBPyConnection, ids: Sequence[str]) -> Iterator[LoadedMatch]:
+    """The stored records of each match, in file order, one match at a time."""
+    files = dict(
+        con.execute(
+            "SELECT m.match_id, coalesce(l.path, m.file_hash) FROM matches m "
+            "LEFT JOIN ingest_log l ON l.file_hash = m.file_hash"
+        ).fetchall()
+    )
+    for match_id in ids:
+        rows = con.execute(
+            "SELECT line, CAST(body AS VARCHAR) FROM records WHERE match_id = ? ORDER BY seq", [match_id]
+        ).fetchall()
+        yield LoadedMatch(match_id, str(files.get(match_id, match_id)), tuple((int(a), str(b)) for a, b in rows))
+
+
+# -- replaying -------------------------------------------------------------------------
+
+
+def _decode(loaded: LoadedMatch) -> tuple[Match, list[Record]]:
+    problems: list[Problem] = []
+    records: list[Record] = []
+    for line, body in loaded.lines:
+        try:
+            records.append(decode(body))
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            problems.append(decode_problem(loaded.file, line, exc))
+    if problems:
+        raise InputError(problems)
+    if not records or not isinstance(records[0], Match):
+        line = loaded.lines[0][0] if loaded.lines else 0
+        raise InputError(
+            [Problem(loaded.file, line, "type", "no_match_record", "no match record", "the match record first")]
+        )
+    return records[0], records[1:]
+
+
+def replay_loaded(loaded: LoadedMatch) -> MatchResult | InputError | ReplayFailed:
+    """Replay one loaded match. Errors are returned, not raised, so a worker pool keeps order."""
+    try:
+        match, body = _decode(loaded)
+    except InputError as exc:
+        return exc
+    try:
+        return replay_match(match, body)
+    except (UnknownRuleset, NoEngine, ValueError, ImportError) as exc:
+        # ImportError: the discipline's engine module is not installed in this tree.
+        return ReplayFailed(f"match {loaded.match_id!r} ({loaded.file}): {exc}")
+
+
+def replay_all(loaded: Iterable[LoadedMatch], workers: int | None = None) -> list[MatchResult]:
+    """Replay matches, in ``workers`` processes (default: every core), results by match id.
+
+    Raises InputError (every unreadable record of every match) or ReplayFailed (the first
+    match, by id, that cannot be replayed).
+    """
+    items = list(loaded)
+    n = workers if workers is not None else (os.cpu_count() or 1)
+    n = max(1, min(n, len(items)))
+    if n == 1:
+        outcomes = [replay_loaded(item) for item in items]
+    else:
+        # spawn, not fork: the parent holds an open DuckDB connection and rich consoles.
+        ctx = multiprocessing.get_context("spawn")
+        chunk = max(1, len(items) // (n * 4))
+        with ProcessPoolExecutor(max_workers=n, mp_context=ctx) as pool:
+            outcomes = list(pool.map(replay_loaded, items, chunksize=chunk))
+    problems = [p for o in outcomes if isinstance(o, InputError) for p in o.problems]
+    if problems:
+        raise InputError(problems)
+    for o in outcomes:
+        if isinstance(o, ReplayFailed):
+            raise o
+    results = [o for o in outcomes if isinstance(o, MatchResult)]
+    results.sort(key=lambda r: r.match)
+    return results
+
+
+# -- writing ---------------------------------------------------------------------------
+
+
+def _findings(match_id: str, frame: int | None, findings: Iterable[Finding]) -> list[tuple[object, ...]]:
+    return [
+        (match_id, frame, f.n, f.kind, f.rule, f.side, f.points, f.message)
+        for f in sorted(findings, key=Finding.sort_key)
+    ]
+
+
+def result_tables(results: Sequence[MatchResult]) -> dict[str, pa.Table]:
+    """The rows of every replay table for these results, as Arrow tables in a fixed order."""
+    frames: list[tuple[object, ...]] = []
+    strokes: list[tuple[object, ...]] = []
+    breaks: list[tuple[object, ...]] = []
+    findings: list[tuple[object, ...]] = []
+    for m in sorted(results, key=lambda r: r.match):
+        findings.extend(_findings(m.match, None, m.findings))
+        for fr in sorted(m.frames, key=lambda f: f.frame):
+            recorded = fr.recorded if fr.recorded is not None else (None, None)
+            frames.append(
+                (
+                    m.match,
+                    fr.frame,
+                    fr.score[0],
+                    fr.score[1],
+                    recorded[0],
+                    recorded[1],
+                    fr.winner,
+                    fr.recorded_winner,
+                    fr.end_reason,
+                    fr.visits[0],
+                    fr.visits[1],
+                )
+            )
+            for o in sorted(fr.outcomes, key=lambda o: o.n):
+                strokes.append(
+                    (
+                        m.match,
+                        fr.frame,
+                        o.n,
+                        o.striker,
+                        o.scored,
+                        o.penalty,
+                        o.foul,
+                        o.miss,
+                        o.ball_on,
+                        o.break_id,
+                        o.visit_id,
+                        o.score[0],
+                        o.score[1],
+                    )
+                )
+            for b in fr.breaks:
+                breaks.append((m.match, fr.frame, b.side, b.points, b.from_, b.to))
+            findings.extend(_findings(m.match, fr.frame, fr.findings))
+    return {
+        "replay_frames": _table(FRAME_SCHEMA, frames),
+        "replay_strokes": _table(STROKE_SCHEMA, strokes),
+        "replay_breaks": _table(BREAK_SCHEMA, breaks),
+        "replay_findings": _table(FINDING_SCHEMA, findings),
+    }
+
+
+FRAME_SCHEMA = pa.schema(
+    [
+        ("match_id", pa.string()),
+        ("frame", pa.int32()),
+        ("score_a", pa.int32()),
+        ("score_b", pa.int32()),
+        ("recorded_a", pa.int32()),
+        ("recorded_b", pa.int32()),
+        ("winner", pa.string()),
+        ("recorded_winner", pa.string()),
+        ("end_reason", pa.string()),
+        ("visits_a", pa.int32()),
+        ("visits_b", pa.int32()),
+    ]
+)
+STROKE_SCHEMA = pa.schema(
+    [
+        ("match_id", pa.string()),
+        ("frame", pa.int32()),
+        ("n", pa.int32()),
+        ("striker", pa.string()),
+        ("scored", pa.int32()),
+        ("penalty", pa.int32()),
+        ("foul", pa.bool_()),
+        ("miss", pa.bool_()),
+        ("ball_on", pa.string()),
+        ("break_id", pa.int32()),
+        ("visit_id", pa.int32()),
+        ("score_a", pa.int32()),
+        ("score_b", pa.int32()),
+    ]
+)
+BREAK_SCHEMA = pa.schema(
+    [
+        ("match_id", pa.string()),
+        ("frame", pa.int32()),
+        ("side", pa.string()),
+        ("points", pa.int32()),
+        ("from_n", pa.int32()),
+        ("to_n", pa.int32()),
+    ]
+)
+FINDING_SCHEMA = pa.schema(
+    [
+        ("match_id", pa.string()),
+        ("frame", pa.int32()),
+        ("n", pa.int32()),
+        ("kind", pa.string()),
+        ("rule", pa.string()),
+        ("side", pa.string()),
+        ("points", pa.int32()),
+        ("message", pa.string()),
+    ]
+)
+
+
+def _table(schema: pa.Schema, rows: list[tuple[object, ...]]) -> pa.Table:
+    columns = list(zip(*rows, strict=True)) if rows else [() for _ in schema.names]
+    return pa.table([pa.array(col, type=f.type) for col, f in zip(columns, schema, strict=True)], schema=schema)
+
+
+def write_results(con: duckdb.DuckDBPyConnection, match_ids: Sequence[str], results: Sequence[MatchResult]) -> None:
+    """Replace the stored replay results of ``match_ids`` with ``results``, in one transaction.
+
+    ``match_ids`` are the matches that were replayed: their old rows go even if a match now
+    has no frames, so no stale result survives a replay.
+    """
+    tables = result_tables(results)
+    ids = pa.table({"match_id": pa.array(sorted(set(match_ids)), type=pa.string())})
+    con.execute("BEGIN TRANSACTION")
+    try:
+        con.register("replayed_ids", ids)
+        for name in REPLAY_TABLES:
+            con.execute(f"DELETE FROM {name} WHERE match_id IN (SELECT match_id FROM replayed_ids)")
+            view = f"new_{name}"
+            con.register(view, tables[name])
+            cols = ", ".join(tables[name].schema.names)
+            con.execute(f"INSERT INTO {name} ({cols}) SELECT {cols} FROM {view}")
+            con.unregister(view)
+        con.unregister("replayed_ids")
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+
+
+def replay_db(
+    con: duckdb.DuckDBPyConnection, ids: Sequence[str] | None = None, workers: int | None = None
+) -> list[MatchResult]:
+    """Replay the loaded matches (all, or ``ids``), store the results, and return them."""
+    chosen = select_matches(con, ids)
+    results = replay_all(loaded_matches(con, chosen), workers)
+    write_results(con, chosen, results)
+    return results

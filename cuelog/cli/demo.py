@@ -1,0 +1,84 @@
+"""``cuelog demo``: the main job on a small season, from logs to audit, statistics and plots."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from cuelog.cli.common import EXIT_BAD_INPUT, fail, print_problems
+from cuelog.errors import InputError
+from cuelog.simulate.demo import DemoResult, run_demo
+
+
+def demo(
+    db: Path = typer.Option(Path("cuelog.duckdb"), "--db", help="The DuckDB file to load and replay into."),
+    out: Path = typer.Option(Path("cuelog-demo"), "--out", help="Directory for the season's logs and the plots."),
+    seed: int = typer.Option(2026, "--seed", help="Season seed: the same seed gives the same season."),
+    workers: int | None = typer.Option(None, "--workers", min=1, help="Replay processes (default: every core)."),
+) -> None:
+    """Simulate a small season of snooker and billiards with officiating errors, load it with
+    the bundled examples and the shot clocks into DuckDB, replay every stroke through the
+    rules, and print the audit summary and headline statistics; plots go to --out.
+
+    Example: cuelog demo --db cuelog.duckdb --out cuelog-demo
+    """
+    console = Console()
+    progress = Progress(TextColumn("{task.description:<32}"), BarColumn(), TimeElapsedColumn(), console=console)
+    try:
+        with progress:
+            task = progress.add_task("starting", total=1.0)
+
+            def step(name: str, done: float) -> None:
+                progress.update(task, description=name, completed=done)
+
+            result = run_demo(db, out, seed, workers, step)
+    except InputError as exc:
+        print_problems(exc.problems, as_json=False)
+        raise typer.Exit(EXIT_BAD_INPUT) from None
+    except ImportError as exc:  # pragma: no cover - a partial install
+        fail(f"the demo needs the full cuelog package: {exc}")
+    show(result, db, out, console)
+
+
+def show(r: DemoResult, db: Path, out: Path, console: Console) -> None:
+    console.print(
+        f"[bold]season[/]: {r.matches} simulated matches, {r.strokes:,} strokes, "
+        f"{r.injected} officiating errors injected; {r.files} log files and "
+        f"{r.shots_aligned:,} shot-clock readings loaded into {db}"
+    )
+    t = Table("kind", "findings", "points at stake", title="audit: findings by kind", title_justify="left")
+    for kind, n, points in r.findings_by_kind:
+        t.add_row(kind, str(n), str(points))
+    console.print(t)
+    w = Table("match", "frame", "players", "findings", "points", "kinds", title="worst frames", title_justify="left")
+    for f in r.worst_frames:
+        w.add_row(
+            str(f["match"]),
+            str(f["frame"]),
+            f"{f['side_a']} v {f['side_b']}",
+            str(f["findings"]),
+            str(f["points"]),
+            str(f["kinds"]),
+        )
+    console.print(w)
+    if r.accuracy is not None:
+        a = r.accuracy
+        console.print(
+            f"audit accuracy on the simulated season: recall {a.recall:.3f} ({a.correct}/{a.injected} injected errors "
+            f"found), precision {a.precision:.3f} ({a.found} findings)"
+        )
+    h = Table("statistic", "value", title="headlines", title_justify="left")
+    for name, value in r.headlines:
+        h.add_row(name, value)
+    console.print(h)
+    for p in r.plots:
+        console.print(f"plot: {p}")
+    console.print(f"next: cuelog report breaks --db {db}   |   cuelog replay --db {db}   |   open {out}/*.png")
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(demo)

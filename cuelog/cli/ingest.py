@@ -1,0 +1,128 @@
+"""``cuelog ingest``: load logs and shot-clock device CSVs into the DuckDB store."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import duckdb
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
+
+from cuelog.cli.common import EXIT_BAD_INPUT, EXIT_OK, err_console, fail, folded_table, print_problems
+from cuelog.ingest.clock import DEFAULT_TOLERANCE_S, SHOW_UNPLACED, ClockResult, ingest_clock
+from cuelog.ingest.load import FileResult, ingest_paths
+from cuelog.ingest.reader import log_files
+from cuelog.store import DEFAULT_DB, connect
+
+
+def _progress(paths: list[Path], quiet: bool) -> Progress:
+    """A byte-count progress bar on stderr, shown only on a terminal (and never with --json)."""
+    return Progress(
+        TextColumn("loading"),
+        BarColumn(),
+        DownloadColumn(),
+        TimeRemainingColumn(),
+        console=err_console,
+        transient=True,
+        disable=quiet or not err_console.is_terminal,
+    )
+
+
+def _total_bytes(files: list[Path]) -> int | None:
+    # Progress counts decompressed bytes, read twice (check, then load); a .gz file's
+    # decompressed size is not known up front.
+    if any(f.suffix == ".gz" for f in files):
+        return None
+    return 2 * sum(f.stat().st_size for f in files if f.is_file())
+
+
+def print_summary(files: list[FileResult], clocks: list[ClockResult], console: Console) -> None:
+    if files:
+        t = folded_table("status", "matches", "records", "file", title="logs")
+        for f in files:
+            t.add_row(f.status, ", ".join(f.matches), str(f.records), f.path)
+        console.print(t)
+    if clocks:
+        t = folded_table("status", "rows", "shots", "aligned", "unplaced", "clock log", title="shot clocks")
+        for c in clocks:
+            t.add_row(c.status, str(c.rows), str(c.shots), str(c.aligned), str(len(c.unplaced)), c.path)
+        console.print(t)
+    for c in clocks:
+        if c.unplaced:
+            shown = "; ".join(f"line {u.line} {u.event} {u.ts} ({u.reason})" for u in c.unplaced[:SHOW_UNPLACED])
+            more = f" and {len(c.unplaced) - SHOW_UNPLACED} more" if len(c.unplaced) > SHOW_UNPLACED else ""
+            err_console.print(
+                f"[yellow]warning:[/] {c.path}: {len(c.unplaced)} row(s) placed on no stroke: {shown}{more}",
+                highlight=False,
+                soft_wrap=True,
+            )
+
+
+def ingest(
+    paths: list[Path] = typer.Argument(
+        ..., help="Log files (.jsonl, .jsonl.gz) or directories (searched recursively)."
+    ),
+    db: Path = typer.Option(Path(DEFAULT_DB), "--db", help="The DuckDB file (created if missing)."),
+    clock: list[Path] = typer.Option([], "--clock", help="Shot-clock device CSV (table,ts,event); repeatable."),
+    clock_tolerance: float = typer.Option(
+        DEFAULT_TOLERANCE_S, "--clock-tolerance", min=0.0, help="Seconds a clock stop may be from its stroke's time."
+    ),
+    replace: bool = typer.Option(False, "--replace", help="Let a file replace a match id another file loaded."),
+    as_json: bool = typer.Option(False, "--json", help="Print what happened to each file as JSON on stdout."),
+) -> None:
+    """Validate and load stroke logs (and shot-clock CSVs) into DuckDB, one file per transaction.
+
+    A file with any problem is rejected whole, its problems printed, and the database is
+    left as it was; the other files still load. Loading the same bytes again changes
+    nothing. A different file claiming a loaded match id is refused unless --replace.
+    Clock CSVs are aligned to strokes after the logs are loaded; their rows that fit no
+    stroke are reported, not fatal. Exit code 0 when everything loaded, 2 when a file was
+    rejected.
+
+    Examples:
+
+      cuelog ingest examples/
+
+      cuelog ingest day1/ --db season.duckdb --clock table1.csv --clock-tolerance 1.5
+
+      cuelog ingest fixed-final.jsonl --replace --json
+    """
+    files = log_files(paths)
+    try:
+        con = connect(db)
+    except duckdb.Error as exc:
+        fail(f"cannot open database {db}: {str(exc).splitlines()[0]}")
+    try:
+        with _progress(files, as_json) as bar:
+            task = bar.add_task("loading", total=_total_bytes(files))
+            results = ingest_paths(con, files, replace=replace, progress=lambda n: bar.advance(task, n))
+        clocks = [ingest_clock(con, c, clock_tolerance) for c in clock]
+    finally:
+        con.close()
+    problems = [p for r in results for p in r.problems] + [p for c in clocks for p in c.problems]
+    rejected = any(r.status == "rejected" for r in results) or any(c.status == "rejected" for c in clocks)
+    if as_json:
+        doc = {
+            "ok": not rejected,
+            "db": str(db),
+            "files": [r.to_dict() for r in results],
+            "clocks": [c.to_dict() for c in clocks],
+        }
+        sys.stdout.write(json.dumps(doc, indent=1) + "\n")
+    else:
+        print_summary(results, clocks, Console())
+        if problems:
+            print_problems(problems, as_json=False)
+            err_console.print(
+                f"[bold red]error:[/] rejected: {', '.join(r.path for r in results if r.status == 'rejected')}"
+                + "".join(f", {c.path}" for c in clocks if c.status == "rejected"),
+                highlight=False,
+            )
+    raise typer.Exit(EXIT_BAD_INPUT if rejected else EXIT_OK)
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(ingest)

@@ -1,0 +1,106 @@
+"""``cuelog report``: player statistics from the replay results (breaks, billiards, misses, clock)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import typer
+from rich import box
+from rich.console import Console
+from rich.table import Table
+
+from cuelog.cli.common import err_console, fail
+from cuelog.store import DEFAULT_DB
+
+
+def open_db(db: Path):  # type: ignore[no-untyped-def]
+    """Open an existing cuelog database for reading, or exit 2 with a clear message."""
+    from cuelog.store import connect
+
+    if not db.exists():
+        fail(f"no database at {db}; load logs with `cuelog ingest` and replay them with `cuelog replay --db {db}`")
+    try:
+        return connect(db, read_only=True)
+    except Exception as exc:  # duckdb raises its own IOException family for a non-database file
+        fail(f"cannot open {db} as a cuelog database: {exc}")
+
+
+def _cell(value: object) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value) or "-"
+    if isinstance(value, float):
+        return f"{value:.2f}"
+    return str(value)
+
+
+def table(kind: str, by: str, rows: list[dict[str, object]], columns: list[str]) -> Table:
+    t = Table(title=f"{kind} by {by}", box=box.SIMPLE_HEAD, title_justify="left")
+    for c in columns:
+        t.add_column(c, justify="left" if c in (by, "breaks") else "right", overflow="fold")
+    for row in rows:
+        t.add_row(*(_cell(row[c]) for c in columns))
+    return t
+
+
+def report(
+    kind: str = typer.Argument(..., help="breaks, billiards, misses or clock."),
+    db: Path = typer.Option(Path(DEFAULT_DB), "--db", help="The cuelog database (replayed with `cuelog replay --db`)."),
+    players: list[str] | None = typer.Option(None, "--player", help="Only this player (repeatable)."),
+    matches: list[str] | None = typer.Option(None, "--match", help="Only this match id (repeatable)."),
+    events: list[str] | None = typer.Option(None, "--event", help="Only this event (repeatable)."),
+    by: str = typer.Option("player", "--by", help="One row per player, match or event."),
+    as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+    csv: Path | None = typer.Option(None, "--csv", help="Write the report to this CSV file."),
+    parquet: Path | None = typer.Option(None, "--parquet", help="Write the report to this Parquet file."),
+) -> None:
+    """Statistics from the replayed strokes (not the recorded calls), per player, match or event.
+
+    breaks: frames, every break, highest, 50+, centuries, points (snooker);
+    billiards: points, visits, average per visit, highest break, centuries;
+    misses: foul and a miss calls, points conceded, fouls, longest miss sequence (snooker);
+    clock: shots, mean/median/max shot time, shots over the limit.
+
+    Example: cuelog report breaks --db cuelog.duckdb --player "J. Trump" --json
+    """
+    from cuelog.analytics import export
+    from cuelog.analytics.reports import BY, KINDS, ReportError, Scope
+    from cuelog.analytics.reports import report as make_report
+
+    if kind not in KINDS:
+        fail(f"unknown report {kind!r}; reports: {', '.join(KINDS)}")
+    if by not in BY:
+        fail(f"--by takes one of {', '.join(BY)}, not {by!r}")
+    scope = Scope(tuple(players or ()), tuple(matches or ()), tuple(events or ()))
+    con = open_db(db)
+    try:
+        result = make_report(con, kind, scope, by)
+    except ReportError as exc:
+        fail(str(exc))
+    finally:
+        con.close()
+    unreplayed = result.unreplayed
+    if unreplayed:
+        err_console.print(
+            f"[yellow]note:[/] {len(unreplayed)} match(es) in the selection not replayed yet "
+            f"({', '.join(unreplayed[:5])}{', ...' if len(unreplayed) > 5 else ''}); "
+            f"run `cuelog replay --db {db}`",
+            highlight=False,
+        )
+    for path in (csv, parquet):
+        if path is not None:
+            try:
+                export.write(result.frame, path)
+            except OSError as exc:
+                fail(f"cannot write {path}: {exc}")
+    if as_json:
+        sys.stdout.write(json.dumps(result.document(), indent=1, ensure_ascii=False, allow_nan=False) + "\n")
+    elif csv is None and parquet is None:
+        Console(highlight=False).print(table(kind, by, result.rows, result.frame.columns))
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(report)

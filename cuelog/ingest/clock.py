@@ -1,0 +1,346 @@
+"""Shot-clock device logs (FORMAT.md section 5): parse, pair into shots, align to strokes.
+
+A device writes one CSV row per event, ``table,ts,event``. Per table, in time order:
+
+* ``start`` begins timing a shot; a ``start`` while a shot is still running abandons
+  that shot (reported as ``no_stop``);
+* ``pause`` / ``resume`` stop and restart the clock; the time between them is the
+  shot's paused time, not its shot time (a ``stop`` while paused ends the pause too);
+* ``stop`` ends the shot: the cue ball was struck. Its time is matched to the stroke;
+* ``expire`` says the clock ran out: the running time at that moment is the shot's
+  limit (stored as ``limit_s``); timing continues until the ``stop``;
+* ``reset`` abandons the running shot (reported as ``reset``); a reset with no shot
+  running is the device being cleared between shots and means nothing.
+
+A row that fits none of this (a ``stop``, ``pause``, ``resume`` or ``expire`` with no shot
+running, a ``resume`` while not paused) is a stray row. Each shot's ``stop`` is joined
+as-of to the stroke on the same table (the match record's ``table``) whose ``t`` is
+nearest, within a tolerance. Shots and rows that cannot be placed are reported, never
+silently dropped, and do not fail the load. A malformed row is a Problem (exit 2), and
+the CSV is then rejected whole.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import os
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import polars as pl
+
+from cuelog.errors import Problem
+from cuelog.ingest.load import SHOT_CLOCK_SCHEMA, first_row, insert_arrow
+from cuelog.ingest.validate import parse_time
+
+EVENTS = ("start", "pause", "resume", "stop", "reset", "expire")
+COLUMNS = ("table", "ts", "event")
+DEFAULT_TOLERANCE_S = 2.0
+SHOW_UNPLACED = 5
+"""How many unplaced rows a report lists (all are counted)."""
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_US = timedelta(microseconds=1)
+
+
+@dataclass(frozen=True, slots=True)
+class ClockRow:
+    """One device event: table, time (microseconds since the epoch, UTC), event, CSV line."""
+
+    table: str
+    ts: int
+    event: str
+    line: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Shot:
+    """One timed shot, from its ``start`` row to its ``stop`` row."""
+
+    table: str
+    start_line: int
+    stop_line: int
+    stop_ts: int
+    stop_text: str
+    shot_s: float
+    paused_s: float
+    limit_s: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class Unplaced:
+    """A device row that ends up in no stored shot, and why."""
+
+    line: int
+    table: str
+    ts: str
+    event: str
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"line": self.line, "table": self.table, "ts": self.ts, "event": self.event, "reason": self.reason}
+
+
+@dataclass(frozen=True, slots=True)
+class ClockResult:
+    """What one device log gave: rows read, shots paired, shots stored, and what was left over."""
+
+    path: str
+    file_hash: str | None
+    status: str
+    rows: int
+    shots: int
+    aligned: int
+    unplaced: list[Unplaced]
+    problems: list[Problem]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "hash": self.file_hash,
+            "status": self.status,
+            "rows": self.rows,
+            "shots": self.shots,
+            "aligned": self.aligned,
+            "unplaced": len(self.unplaced),
+            "first_unplaced": [u.to_dict() for u in self.unplaced[:SHOW_UNPLACED]],
+            "problems": [p.to_dict() for p in self.problems],
+        }
+
+
+def read_clock_csv(path: str | os.PathLike[str]) -> tuple[str | None, list[ClockRow], list[Problem]]:
+    """The rows of a device log with its content hash; every malformed row is a Problem."""
+    name = str(path)
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        return None, [], [Problem(name, 0, "", "unreadable", str(exc), "a readable CSV file")]
+    file_hash = hashlib.sha256(data).hexdigest()
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        return file_hash, [], [Problem(name, line, "", "not_utf8", f"byte 0x{data[exc.start]:02x}", "UTF-8 text")]
+    lines = text.splitlines()
+    problems: list[Problem] = []
+    rows: list[ClockRow] = []
+    header: list[str] | None = None
+    for number, raw in enumerate(lines, start=1):
+        if not raw.strip():
+            continue
+        try:
+            cells = next(csv.reader(io.StringIO(raw)))
+        except csv.Error as exc:
+            problems.append(Problem(name, number, "", "bad_csv", str(exc), "comma-separated values"))
+            continue
+        cells = [c.strip() for c in cells]
+        if header is None:
+            header = cells
+            missing = [c for c in COLUMNS if c not in header]
+            if missing:
+                problems.append(
+                    Problem(name, number, ",".join(missing), "bad_header", ",".join(cells), ",".join(COLUMNS))
+                )
+                return file_hash, [], problems
+            continue
+        if len(cells) != len(header):
+            problems.append(
+                Problem(name, number, "", "bad_csv", f"{len(cells)} column(s)", f"{len(header)}: {','.join(header)}")
+            )
+            continue
+        row = dict(zip(header, cells, strict=True))
+        table, ts, event = row["table"], row["ts"], row["event"]
+        bad = False
+        if not table:
+            problems.append(Problem(name, number, "table", "missing_field", "empty", "the table number"))
+            bad = True
+        parsed = parse_time(ts)
+        if parsed is None:
+            problems.append(
+                Problem(
+                    name, number, "ts", "bad_time", repr(ts), 'ISO 8601 with offset, e.g. "2026-05-01T14:03:22.120Z"'
+                )
+            )
+            bad = True
+        if event not in EVENTS:
+            problems.append(Problem(name, number, "event", "unknown_event", repr(event), ", ".join(EVENTS)))
+            bad = True
+        if not bad and parsed is not None:
+            rows.append(ClockRow(table, (parsed - _EPOCH) // _US, event, number, ts))
+    if header is None:
+        problems.append(Problem(name, 1, "", "empty_file", "no rows", "a header table,ts,event and device rows"))
+    return file_hash, rows, problems
+
+
+@dataclass(slots=True)
+class _Running:
+    start: ClockRow
+    paused_us: int = 0
+    paused_at: int | None = None
+    limit_s: float | None = None
+
+
+def pair_shots(rows: list[ClockRow]) -> tuple[list[Shot], list[Unplaced]]:
+    """Pair device rows per table into shots (see the module docstring for the rules)."""
+    shots: list[Shot] = []
+    unplaced: list[Unplaced] = []
+    running: dict[str, _Running] = {}
+
+    def stray(row: ClockRow, reason: str) -> None:
+        unplaced.append(Unplaced(row.line, row.table, row.text, row.event, reason))
+
+    for row in sorted(rows, key=lambda r: (r.table, r.ts, r.line)):
+        shot = running.get(row.table)
+        if row.event == "start":
+            if shot is not None:
+                stray(shot.start, "no_stop")
+            running[row.table] = _Running(row)
+        elif shot is None:
+            if row.event != "reset":
+                stray(row, f"{row.event}_without_start")
+        elif row.event == "pause":
+            if shot.paused_at is None:
+                shot.paused_at = row.ts
+            else:
+                stray(row, "already_paused")
+        elif row.event == "resume":
+            if shot.paused_at is None:
+                stray(row, "resume_without_pause")
+            else:
+                shot.paused_us += row.ts - shot.paused_at
+                shot.paused_at = None
+        elif row.event == "expire":
+            paused = shot.paused_us + (row.ts - shot.paused_at if shot.paused_at is not None else 0)
+            shot.limit_s = (row.ts - shot.start.ts - paused) / 1e6
+        elif row.event == "reset":
+            stray(shot.start, "reset")
+            del running[row.table]
+        else:  # stop
+            if shot.paused_at is not None:
+                shot.paused_us += row.ts - shot.paused_at
+            elapsed = row.ts - shot.start.ts
+            shots.append(
+                Shot(
+                    row.table,
+                    shot.start.line,
+                    row.line,
+                    row.ts,
+                    row.text,
+                    (elapsed - shot.paused_us) / 1e6,
+                    shot.paused_us / 1e6,
+                    shot.limit_s,
+                )
+            )
+            del running[row.table]
+    for shot in running.values():
+        stray(shot.start, "no_stop")
+    unplaced.sort(key=lambda u: u.line)
+    return shots, unplaced
+
+
+def align(con: duckdb.DuckDBPyConnection, shots: list[Shot], tolerance_s: float) -> tuple[pl.DataFrame, list[Unplaced]]:
+    """Join each shot to the stroke on its table nearest in time (as-of, within tolerance).
+
+    Returns the ``shot_clock`` rows (without ``source``) and the shots left over: those
+    with no stroke near enough, and those whose nearest stroke a nearer shot already took.
+    """
+    strokes = con.sql(
+        """
+        SELECT m.table_no AS table, epoch_us(s.t) AS t, s.match_id, s.frame, s.n
+        FROM strokes s JOIN matches m USING (match_id)
+        WHERE s.t IS NOT NULL AND m.table_no IS NOT NULL
+        ORDER BY t, match_id, frame, n
+        """
+    ).pl()
+    left = pl.DataFrame(
+        {
+            "table": [s.table for s in shots],
+            "ts": [s.stop_ts for s in shots],
+            "stop_line": [s.stop_line for s in shots],
+            "shot_s": [s.shot_s for s in shots],
+            "paused_s": [s.paused_s for s in shots],
+            "limit_s": [s.limit_s for s in shots],
+        },
+        schema={
+            "table": pl.String,
+            "ts": pl.Int64,
+            "stop_line": pl.Int64,
+            "shot_s": pl.Float64,
+            "paused_s": pl.Float64,
+            "limit_s": pl.Float64,
+        },
+    ).sort("ts", "stop_line")
+    strokes = strokes.with_columns(pl.col("table").cast(pl.String), pl.col("t").cast(pl.Int64))
+    joined = left.join_asof(
+        strokes,
+        left_on="ts",
+        right_on="t",
+        by="table",
+        strategy="nearest",
+        tolerance=round(tolerance_s * 1e6),
+        check_sortedness=False,
+    ).with_columns((pl.col("ts") - pl.col("t")).abs().alias("gap"))
+    matched = joined.filter(pl.col("match_id").is_not_null())
+    # One shot per stroke: the nearest wins, then the earlier line (deterministic).
+    best = matched.sort("gap", "stop_line").unique(subset=["match_id", "frame", "n"], keep="first", maintain_order=True)
+    kept = set(best["stop_line"].to_list())
+    by_line = {s.stop_line: s for s in shots}
+    unplaced = [
+        Unplaced(line, by_line[line].table, by_line[line].stop_text, "stop", "no_stroke")
+        for line in joined.filter(pl.col("match_id").is_null())["stop_line"].to_list()
+    ]
+    unplaced += [
+        Unplaced(line, by_line[line].table, by_line[line].stop_text, "stop", "stroke_taken")
+        for line in matched["stop_line"].to_list()
+        if line not in kept
+    ]
+    rows = best.select("match_id", "frame", "n", "shot_s", "paused_s", "limit_s").sort("match_id", "frame", "n")
+    return rows, sorted(unplaced, key=lambda u: u.line)
+
+
+def ingest_clock(
+    con: duckdb.DuckDBPyConnection, path: str | os.PathLike[str], tolerance_s: float = DEFAULT_TOLERANCE_S
+) -> ClockResult:
+    """Read, pair and align one device log and store its shots, atomically.
+
+    Aligning is repeated on every load (strokes loaded since may now match), and gives the
+    same rows for the same store, so loading the same CSV twice changes nothing.
+    """
+    name = str(path)
+    file_hash, rows, problems = read_clock_csv(path)
+    if problems or file_hash is None:
+        return ClockResult(name, file_hash, "rejected", len(rows), 0, 0, [], problems)
+    shots, unplaced = pair_shots(rows)
+    con.begin()
+    try:
+        aligned, left_over = align(con, shots, tolerance_s)
+        unplaced = sorted(unplaced + left_over, key=lambda u: u.line)
+        if aligned.height:
+            # A newer reading of a stroke replaces the older one (PRIMARY KEY match_id, frame, n).
+            con.register("cuelog_keys", aligned.select("match_id", "frame", "n").to_arrow())
+            try:
+                con.execute(
+                    "DELETE FROM shot_clock USING cuelog_keys k WHERE shot_clock.match_id = k.match_id"
+                    " AND shot_clock.frame = k.frame AND shot_clock.n = k.n"
+                )
+            finally:
+                con.unregister("cuelog_keys")
+            table = aligned.with_columns(pl.lit(file_hash).alias("source")).to_arrow()
+            insert_arrow(con, "shot_clock", table.cast(SHOT_CLOCK_SCHEMA))
+        match_ids = sorted(set(aligned["match_id"].to_list()))
+        known = first_row(con, "SELECT matches FROM ingest_log WHERE file_hash = ?", [file_hash])
+        if known is None:
+            con.execute("INSERT INTO ingest_log VALUES (?, ?, ?, ?, now())", [file_hash, name, match_ids, len(rows)])
+        elif sorted(known[0]) != match_ids:
+            con.execute("UPDATE ingest_log SET matches = ? WHERE file_hash = ?", [match_ids, file_hash])
+        con.commit()
+    except BaseException:
+        con.rollback()
+        raise
+    return ClockResult(name, file_hash, "loaded", len(rows), len(shots), aligned.height, unplaced, [])

@@ -1,0 +1,417 @@
+"""Load cuelog/1 logs into the DuckDB store, one file per transaction.
+
+A file is first checked line by line (:mod:`cuelog.ingest.validate`); only a file
+that checks clean is then streamed in batches into staging tables and published, in one
+transaction, so a file is either loaded completely or not at all, and after a
+rejected file the database is exactly as before. Memory stays flat whatever the file
+size: one batch of rows (:data:`BATCH` records) is held at a time, handed to DuckDB as an
+Arrow table (see ``docs/validation-benchmark.md`` for the measurements).
+
+Loading is idempotent: ``ingest_log`` keeps the sha256 of every loaded file's content
+(decompressed for ``.gz``), and the same bytes are never loaded twice. A different file
+that claims a match id already in the store is refused (``match_exists``) unless
+``replace`` is set, which swaps that match's rows for the new ones in the same
+transaction.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import zlib
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+
+from cuelog.errors import InputError, Problem
+from cuelog.ingest.reader import log_files, open_log, scan
+from cuelog.ingest.validate import check_file, parse_time
+from cuelog.schemas.records import Choice, Clock, Event, Frame, FrameEnd, Match, Record, Stroke, decode
+
+BATCH = 20_000
+"""Records per insert: large enough for Arrow to pay off, small enough to keep memory flat."""
+
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_US = timedelta(microseconds=1)
+
+# Tables that hold a match's rows; a replaced match is removed from each of them. The
+# replay tables are derived from the records, so they go too (a new replay rebuilds them).
+MATCH_TABLES = (
+    "records",
+    "strokes",
+    "shot_clock",
+    "replay_frames",
+    "replay_strokes",
+    "replay_breaks",
+    "replay_findings",
+    "matches",
+)
+
+RECORDS_SCHEMA = pa.schema(
+    [
+        ("match_id", pa.string()),
+        ("seq", pa.int32()),
+        ("line", pa.int32()),
+        ("type", pa.string()),
+        ("frame", pa.int32()),
+        ("n", pa.int32()),
+        ("body", pa.string()),
+    ]
+)
+STROKES_SCHEMA = pa.schema(
+    [
+        ("match_id", pa.string()),
+        ("frame", pa.int32()),
+        ("n", pa.int32()),
+        ("striker", pa.string()),
+        ("t", pa.timestamp("us", tz="UTC")),
+        ("first", pa.list_(pa.string())),
+        ("potted", pa.list_(pa.string())),
+        ("nominated", pa.string()),
+        ("foul_called", pa.bool_()),
+        ("points_called", pa.int32()),
+        ("miss_called", pa.bool_()),
+        ("free_ball_called", pa.bool_()),
+        ("score_a", pa.int32()),
+        ("score_b", pa.int32()),
+        ("break_", pa.int32()),
+    ]
+)
+SHOT_CLOCK_SCHEMA = pa.schema(
+    [
+        ("match_id", pa.string()),
+        ("frame", pa.int32()),
+        ("n", pa.int32()),
+        ("shot_s", pa.float64()),
+        ("paused_s", pa.float64()),
+        ("limit_s", pa.float64()),
+        ("source", pa.string()),
+    ]
+)
+
+Progress = Callable[[int], None]
+"""Called with the number of bytes just read (decompressed), for a progress bar."""
+
+
+@dataclass(frozen=True, slots=True)
+class FileResult:
+    """What happened to one file: ``loaded``, ``unchanged`` (same bytes loaded before) or ``rejected``."""
+
+    path: str
+    file_hash: str | None
+    status: str
+    matches: list[str]
+    records: int
+    problems: list[Problem]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "hash": self.file_hash,
+            "status": self.status,
+            "matches": self.matches,
+            "records": self.records,
+            "problems": [p.to_dict() for p in self.problems],
+        }
+
+
+def content_hash(path: str | os.PathLike[str]) -> str | None:
+    """sha256 of a file's content (decompressed for .gz); None when it cannot be read."""
+    digest = hashlib.sha256()
+    try:
+        with open_log(path) as fh:
+            while chunk := fh.read(1 << 20):
+                digest.update(chunk)
+    except (OSError, EOFError, zlib.error):
+        return None
+    return digest.hexdigest()
+
+
+def first_row(con: duckdb.DuckDBPyConnection, sql: str, params: list[Any]) -> tuple[Any, ...] | None:
+    """The first row of a query, or None. Fetches the whole result: DuckDB 2 refuses new
+    work on a connection while a result is still unfinished."""
+    rows = con.execute(sql, params).fetchall()
+    return rows[0] if rows else None
+
+
+def epoch_us(t: str | None) -> int | None:
+    """A validated ISO 8601 time as microseconds since the epoch (UTC)."""
+    if t is None:
+        return None
+    parsed = parse_time(t)
+    return None if parsed is None else (parsed - EPOCH) // _US
+
+
+@dataclass(slots=True)
+class _Batch:
+    """Rows waiting to be inserted, as tuples in table column order."""
+
+    records: list[tuple[Any, ...]] = field(default_factory=list)
+    strokes: list[tuple[Any, ...]] = field(default_factory=list)
+    clocks: list[tuple[Any, ...]] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+    def add(self, match_id: str, seq: int, line: int, text: str, record: Record) -> None:
+        n: int | None = None
+        if isinstance(record, (Stroke, Clock)):
+            n = record.n
+        elif isinstance(record, (Choice, Event)):
+            n = record.after
+        frame = None if isinstance(record, Match) else record.frame
+        self.records.append((match_id, seq, line, _TYPE_NAMES[type(record)], frame, n, text))
+        if isinstance(record, Stroke):
+            call = record.call
+            score = record.score or (None, None)
+            self.strokes.append(
+                (
+                    match_id,
+                    record.frame,
+                    record.n,
+                    record.striker,
+                    epoch_us(record.t),
+                    record.first,
+                    record.potted,
+                    record.nominated,
+                    bool(call and call.foul),
+                    call.points if call else None,
+                    bool(call and call.miss),
+                    bool(call and call.free_ball),
+                    score[0],
+                    score[1],
+                    record.break_,
+                )
+            )
+        elif isinstance(record, Clock):
+            self.clocks.append(
+                (match_id, record.frame, record.n, record.elapsed_s, record.paused_s, record.limit_s, "record")
+            )
+
+    def flush(self, con: duckdb.DuckDBPyConnection, tables: dict[str, str]) -> None:
+        """Insert the waiting rows into ``tables`` (store table name -> table to fill)."""
+        for table, schema, rows in (
+            ("records", RECORDS_SCHEMA, self.records),
+            ("strokes", STROKES_SCHEMA, self.strokes),
+            ("shot_clock", SHOT_CLOCK_SCHEMA, self.clocks),
+        ):
+            if rows:
+                columns = [
+                    pa.array(values, type=f.type) for values, f in zip(zip(*rows, strict=True), schema, strict=True)
+                ]
+                insert_arrow(con, tables[table], pa.Table.from_arrays(columns, schema=schema))
+                rows.clear()
+
+
+_TYPE_NAMES: dict[type[Any], str] = {
+    Match: "match",
+    Frame: "frame",
+    Stroke: "stroke",
+    Choice: "choice",
+    Event: "event",
+    FrameEnd: "frame_end",
+    Clock: "clock",
+}
+
+
+def insert_arrow(con: duckdb.DuckDBPyConnection, table: str, data: pa.Table) -> None:
+    """Append an Arrow table to a store table, by column name."""
+    cols = ", ".join(data.schema.names)
+    con.register("cuelog_batch", data)
+    try:
+        con.execute(f"INSERT INTO {table} ({cols}) SELECT {cols} FROM cuelog_batch")
+    finally:
+        con.unregister("cuelog_batch")
+
+
+def delete_match(con: duckdb.DuckDBPyConnection, match_id: str) -> None:
+    """Remove every row of one match (inside the caller's transaction)."""
+    for table in MATCH_TABLES:
+        con.execute(f"DELETE FROM {table} WHERE match_id = ?", [match_id])
+    # The file that loaded it no longer stands for it: loading that file again must be
+    # treated as a new claim on the match id, not as a no-op.
+    con.execute("DELETE FROM ingest_log WHERE list_contains(matches, ?)", [match_id])
+
+
+def match_conflict(
+    con: duckdb.DuckDBPyConnection, file: str, line: int, match: Match, file_hash: str, replace: bool
+) -> Problem | None:
+    """A Problem when another file holds ``match``'s id and ``replace`` is not set."""
+    row = first_row(con, "SELECT file_hash FROM matches WHERE match_id = ?", [match.match])
+    if row is None or replace or str(row[0]) == file_hash:
+        return None
+    held_by = str(row[0])
+    path = first_row(con, "SELECT path FROM ingest_log WHERE file_hash = ?", [held_by])
+    source = f"{path[0]} (sha256 {held_by[:12]})" if path else f"sha256 {held_by[:12]}"
+    return Problem(
+        file,
+        line,
+        "match",
+        "match_exists",
+        f"{match.match!r} already loaded from {source}",
+        "a new match id, or --replace to replace the loaded match",
+    )
+
+
+def insert_match(con: duckdb.DuckDBPyConnection, match: Match, text: str, file_hash: str) -> None:
+    con.execute(
+        "INSERT INTO matches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            match.match,
+            match.rules,
+            match.sides.get("A", ""),
+            match.sides.get("B", ""),
+            match.best_of,
+            match.event,
+            match.date,
+            match.venue,
+            match.table,
+            match.referee,
+            file_hash,
+            text,
+        ],
+    )
+
+
+STAGE = {"records": "cuelog_stage_records", "strokes": "cuelog_stage_strokes", "shot_clock": "cuelog_stage_shot_clock"}
+"""Staging tables a file's rows are streamed into before they are published in one transaction."""
+
+
+def _drop_stage(con: duckdb.DuckDBPyConnection) -> None:
+    for stage in STAGE.values():
+        con.execute(f"DROP TABLE IF EXISTS {stage}")
+
+
+def ingest_file(
+    con: duckdb.DuckDBPyConnection,
+    path: str | os.PathLike[str],
+    *,
+    replace: bool = False,
+    progress: Progress | None = None,
+) -> FileResult:
+    """Check and load one log file atomically. Never raises for bad input: see ``problems``.
+
+    The rows are streamed in batches into staging tables, outside any transaction
+    (DuckDB keeps the rows of an open transaction in memory, so one transaction around
+    the whole file would grow with the file). Only when the whole file has checked clean
+    are they published: one transaction replaces any match being replaced, copies the
+    staged rows into the store tables and records the file in ``ingest_log``. Staging
+    tables are invisible to every reader and dropped afterwards, so a rejected or
+    interrupted load leaves the store tables exactly as they were.
+    """
+    name = str(path)
+    file_hash = content_hash(path)
+    if file_hash is not None:
+        seen = first_row(con, "SELECT matches, records FROM ingest_log WHERE file_hash = ?", [file_hash])
+        if seen is not None:
+            if progress is not None:
+                progress(_size(path))
+            return FileResult(name, file_hash, "unchanged", list(seen[0]), int(seen[1]), [])
+    # Pass 1: check the whole file (cheap, and nothing is written for a file that fails).
+    problems: list[Problem] = []
+    for checked in check_file(path):
+        if progress is not None and checked.text is not None:
+            progress(len(checked.text) + 1)
+        problems.extend(checked.problems)
+        if isinstance(checked.record, Match) and file_hash is not None:
+            conflict = match_conflict(con, name, checked.line, checked.record, file_hash, replace)
+            if conflict is not None:
+                problems.append(conflict)
+    if not problems and file_hash is None:  # unreadable, yet no line said so
+        problems.append(Problem(name, 0, "", "unreadable", "cannot read the file", "a readable file"))
+    if problems or file_hash is None:
+        problems.sort(key=lambda p: p.line)
+        return FileResult(name, file_hash, "rejected", [], 0, problems)
+    # Pass 2: stream the rows into staging tables, then publish them in one transaction.
+    matches: list[tuple[Match, str]] = []
+    batch = _Batch()
+    match_id = ""
+    seq = 0
+    records = 0
+    _drop_stage(con)  # left over from an interrupted load
+    try:
+        for table, stage in STAGE.items():
+            con.execute(f"CREATE TABLE {stage} AS SELECT * FROM {table} LIMIT 0")
+        for line, text in _checked_lines(path):
+            if progress is not None:
+                progress(len(text) + 1)
+            record = decode(text)
+            if isinstance(record, Match):
+                matches.append((record, text))
+                match_id, seq = record.match, 0
+            else:
+                seq += 1
+            batch.add(match_id, seq, line, text, record)
+            records += 1
+            if len(batch) >= BATCH:
+                batch.flush(con, STAGE)
+        batch.flush(con, STAGE)
+        _publish(con, name, file_hash, matches, records)
+    except duckdb.Error as exc:
+        problem = Problem(name, 0, "", "load_failed", str(exc).splitlines()[0], "a file the store accepts")
+        return FileResult(name, file_hash, "rejected", [], 0, [problem])
+    except InputError as exc:
+        return FileResult(name, file_hash, "rejected", [], 0, exc.problems)
+    finally:
+        _drop_stage(con)
+    return FileResult(name, file_hash, "loaded", [m.match for m, _ in matches], records, [])
+
+
+def _checked_lines(path: str | os.PathLike[str]) -> Iterator[tuple[int, str]]:
+    """The lines of a file that has just checked clean (a Problem now means it changed under us)."""
+    for line, item in scan(path):
+        if isinstance(item, Problem):
+            raise InputError([item])
+        yield line, item
+
+
+def _publish(
+    con: duckdb.DuckDBPyConnection, name: str, file_hash: str, matches: list[tuple[Match, str]], records: int
+) -> None:
+    """Move a file's staged rows into the store in one transaction."""
+    con.begin()
+    try:
+        for match, text in matches:
+            # Conflicts were refused while staging; what is left is a replacement.
+            delete_match(con, match.match)
+            insert_match(con, match, text, file_hash)
+        for table, stage in STAGE.items():
+            con.execute(f"INSERT INTO {table} SELECT * FROM {stage}")
+        con.execute(
+            "INSERT INTO ingest_log VALUES (?, ?, ?, ?, now())",
+            [file_hash, name, [m.match for m, _ in matches], records],
+        )
+        con.commit()
+    except BaseException:
+        con.rollback()
+        raise
+
+
+def _size(path: str | os.PathLike[str]) -> int:
+    try:
+        return Path(path).stat().st_size
+    except OSError:
+        return 0
+
+
+def ingest_paths(
+    con: duckdb.DuckDBPyConnection,
+    paths: Iterable[str | os.PathLike[str]],
+    *,
+    replace: bool = False,
+    progress: Progress | None = None,
+) -> list[FileResult]:
+    """Load every log under ``paths`` (files, .gz, directories in sorted order), each on its own."""
+    results = []
+    for path in log_files(paths):
+        if not Path(path).is_file():
+            problem = Problem(str(path), 0, "", "unreadable", "no such file", "an existing file or directory")
+            results.append(FileResult(str(path), None, "rejected", [], 0, [problem]))
+            continue
+        results.append(ingest_file(con, path, replace=replace, progress=progress))
+    return results

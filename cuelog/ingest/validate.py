@@ -1,0 +1,543 @@
+"""Check cuelog/1 logs: JSON types first, then what the records mean.
+
+Every check is a plain function that returns the :class:`~cuelog.errors.Problem`\\ s it
+finds; nothing stops at the first problem. A bad line is reported and skipped, and the
+lines after it are still checked. The only state carried from line to line is what the
+format itself makes a line depend on: the open match (its ruleset and ids), the open
+frame and the strokes numbered in it so far. That state is bounded by one frame, so
+checking a file takes the same memory whatever its size.
+
+Problem codes are stable (scripts match on them):
+
+=================== ==========================================================
+``unreadable``      the file or its gzip stream cannot be read
+``empty_file``      no record at all
+``line_too_long``   a line over :data:`cuelog.ingest.reader.MAX_LINE` bytes
+``not_utf8``        bytes that are not UTF-8
+``invalid_json``    not one JSON value (truncated, garbage)
+``not_an_object``   JSON, but not an object
+``unknown_type``    ``type`` missing or not a cuelog/1 record type
+``missing_field``   a required field is absent or null
+``wrong_type``      a field has the wrong JSON type
+``bad_format``      ``format`` is not ``cuelog/1``
+``unknown_rules``   ``rules`` names no known ruleset
+``duplicate_match`` a match id used twice in one file
+``no_match``        a record before any ``match`` record
+``no_frame``        a frame record before any ``frame`` record of its match
+``frame_mismatch``  a record's ``frame`` is not the open frame
+``frame_repeated``  a frame number opened twice in one match
+``bad_number``      a count that must be positive is not (``frame``, ``n``, ``break``, ...)
+``n_not_increasing`` stroke ``n`` not strictly increasing within its frame
+``pockets_length``  ``pockets`` not as long as ``potted``
+``unknown_pocket``  a pocket other than TL TR ML MR BL BR
+``unknown_ball``    a ball name the ruleset does not use
+``unknown_spot``    a spot the ruleset does not have
+``after_unknown``   ``after`` names no earlier stroke of the frame (0 = before the first)
+``clock_unknown``   a ``clock`` record for a stroke its frame does not have
+``clock_repeated``  two ``clock`` records for one stroke
+``bad_side``        a side other than ``A``/``B``
+``bad_score``       a score that is not two non-negative integers
+``bad_time``        a time that is not ISO 8601 with a UTC offset
+``bad_date``        a match ``date`` that is not an ISO 8601 date
+=================== ==========================================================
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Any
+
+import msgspec
+
+from cuelog.errors import Problem
+from cuelog.ingest.reader import log_files, scan
+from cuelog.replay.rulesets import RULESETS, Ruleset
+from cuelog.schemas.records import (
+    RECORD_TYPES,
+    Choice,
+    Clock,
+    Event,
+    Frame,
+    FrameEnd,
+    Match,
+    Record,
+    Stroke,
+    decode,
+)
+
+FORMAT = "cuelog/1"
+SIDES = ("A", "B")
+POCKETS = frozenset({"TL", "TR", "ML", "MR", "BL", "BR"})
+
+_generic = msgspec.json.Decoder()
+_ISO_TIME = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$")
+
+
+@dataclass(slots=True)
+class FileState:
+    """What later lines of one file are checked against: the open match and frame."""
+
+    file: str
+    match_ids: set[str] = field(default_factory=set)
+    match: Match | None = None
+    ruleset: Ruleset | None = None
+    frames: set[int] = field(default_factory=set)
+    frame: int | None = None
+    last_n: int = 0
+    strokes: set[int] = field(default_factory=set)
+    clocks: dict[int, int] = field(default_factory=dict)
+    """Stroke number -> line of its ``clock`` record, checked when the frame closes."""
+
+
+@dataclass(frozen=True, slots=True)
+class Checked:
+    """One line of a log after checking: its text, its record (None if undecodable), its problems."""
+
+    line: int
+    text: str | None
+    record: Record | None
+    problems: list[Problem]
+
+
+# -- decoding ------------------------------------------------------------------------------
+
+
+_JSON_NAMES = (
+    (re.compile(r"\bstr\b"), "string"),
+    (re.compile(r"\bint\b"), "integer"),
+    (re.compile(r"\bfloat\b"), "number"),
+    (re.compile(r"\bbool\b"), "boolean"),
+    (re.compile(r"\bdict\[[^]]*\]"), "object"),
+    (re.compile(r"\b(list|tuple)\["), "array["),
+)
+
+
+def _expected(cls: type[Any], name: str) -> str:
+    """The JSON type a field takes, from its annotation ("array[string] or null")."""
+    text = str(cls.__annotations__.get(name, "a value")).replace(" | None", " or null")
+    for pattern, json_name in _JSON_NAMES:
+        text = pattern.sub(json_name, text)
+    return text
+
+
+_MSGSPEC_ERROR = re.compile(r"Expected `(?P<expected>[^`]+)`, got `(?P<got>[^`]+)`")
+
+
+def field_problems(file: str, line: int, text: str) -> tuple[Record | None, list[Problem]]:
+    """Every JSON-type problem of one line, field by field (msgspec stops at the first).
+
+    Also returns the record with its bad optional fields left out, when its required
+    fields are sound, so that the meaning of the rest of the line is still checked.
+    """
+    try:
+        obj = _generic.decode(text)
+    except msgspec.DecodeError as exc:
+        return None, [Problem(file, line, "", "invalid_json", str(exc), "one JSON object per line")]
+    if not isinstance(obj, dict):
+        return None, [Problem(file, line, "", "not_an_object", type(obj).__name__, "one JSON object per line")]
+    kind = obj.get("type")
+    cls = RECORD_TYPES.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        return None, [Problem(file, line, "type", "unknown_type", _show(kind), " | ".join(RECORD_TYPES))]
+    problems: list[Problem] = []
+    required_ok = True
+    for info in msgspec.structs.fields(cls):
+        value = obj.get(info.encode_name)
+        if value is None:
+            if info.required:
+                required_ok = False
+                problems.append(
+                    Problem(file, line, info.encode_name, "missing_field", "absent or null", _expected(cls, info.name))
+                )
+            continue
+        try:
+            msgspec.convert(value, info.type)
+        except msgspec.ValidationError as exc:
+            message, _, path = str(exc).partition(" - at `$")
+            m = _MSGSPEC_ERROR.search(message)
+            found = f"{m['got']} {_show(value)}" if m else f"{message}: {_show(value)}"
+            expected = m["expected"] if m and path else _expected(cls, info.name)
+            problems.append(
+                Problem(file, line, info.encode_name + path.rstrip("`"), "wrong_type", _cut(found), expected)
+            )
+            required_ok = required_ok and not info.required
+            obj.pop(info.encode_name)
+    partial: Record | None = None
+    if required_ok:
+        try:
+            partial = msgspec.convert(obj, cls)
+        except msgspec.ValidationError as exc:
+            problems.append(
+                Problem(file, line, "", "invalid_record", str(exc), "a cuelog/1 record (FORMAT.md section 4)")
+            )
+    if not problems:  # msgspec found something the field-wise check did not; report its words
+        try:
+            decode(text)
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            problems.append(
+                Problem(file, line, "", "invalid_record", str(exc), "a cuelog/1 record (FORMAT.md section 4)")
+            )
+    return partial, problems
+
+
+def decode_line(file: str, line: int, text: str) -> tuple[Record | None, Record | None, list[Problem]]:
+    """Decode one line: ``(record, partial, problems)``.
+
+    ``record`` is None when the line has any type problem; ``partial`` is then the line
+    without its bad optional fields (or None), still good enough to check its meaning.
+    """
+    try:
+        record = decode(text)
+        return record, record, []
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        partial, problems = field_problems(file, line, text)
+        return None, partial, problems
+
+
+def _cut(text: str, limit: int = 80) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _show(value: object) -> str:
+    if value is None:
+        return "absent"
+    return msgspec.json.encode(value).decode() if not isinstance(value, bytes) else repr(value)
+
+
+# -- value checks ----------------------------------------------------------------------------
+
+
+def check_side(file: str, line: int, name: str, value: str | None) -> list[Problem]:
+    """Sides are "A" and "B" (FORMAT.md section 3)."""
+    if value is None or value in SIDES:
+        return []
+    return [Problem(file, line, name, "bad_side", _show(value), '"A" or "B"')]
+
+
+def check_sides_keys(file: str, line: int, name: str, value: dict[str, Any] | None, exact: bool) -> list[Problem]:
+    """A per-side mapping has the keys A and B (exactly both when ``exact``)."""
+    if value is None:
+        return []
+    keys = sorted(value)
+    bad = [k for k in keys if k not in SIDES]
+    if bad or (exact and keys != list(SIDES)):
+        return [Problem(file, line, name, "bad_side", "keys " + _show(keys), 'keys "A" and "B"')]
+    return []
+
+
+def check_score(file: str, line: int, name: str, score: list[int] | None) -> list[Problem]:
+    """A score is [A, B], two non-negative integers."""
+    if score is None:
+        return []
+    if len(score) != 2 or any(v < 0 for v in score):
+        return [Problem(file, line, name, "bad_score", _show(score), "[A, B]: two non-negative integers")]
+    return []
+
+
+def check_positive(file: str, line: int, name: str, value: int | None, minimum: int = 1) -> list[Problem]:
+    if value is None or value >= minimum:
+        return []
+    return [Problem(file, line, name, "bad_number", str(value), f"an integer >= {minimum}")]
+
+
+def parse_time(value: str) -> datetime | None:
+    """An ISO 8601 time with a UTC offset, or None when it is not one."""
+    if not _ISO_TIME.match(value):
+        return None
+    try:
+        parsed = datetime.fromisoformat(value)
+    except ValueError:
+        return None
+    return parsed if parsed.tzinfo is not None else None
+
+
+def check_time(file: str, line: int, name: str, value: str | None) -> list[Problem]:
+    """Times are ISO 8601 with a UTC offset (FORMAT.md section 3)."""
+    if value is None or parse_time(value) is not None:
+        return []
+    return [
+        Problem(file, line, name, "bad_time", _show(value), 'ISO 8601 with offset, e.g. "2026-05-01T14:03:22.120Z"')
+    ]
+
+
+def check_balls(state: FileState, line: int, name: str, balls: Iterable[str | None]) -> list[Problem]:
+    """Ball names the match's ruleset uses (unknown rules: reported once, on the match)."""
+    rs = state.ruleset
+    if rs is None:
+        return []
+    out = []
+    for i, ball in enumerate(balls):
+        if ball is not None and ball not in rs.balls:
+            where = name.replace("[]", f"[{i}]")
+            out.append(
+                Problem(
+                    state.file,
+                    line,
+                    where,
+                    "unknown_ball",
+                    _show(ball),
+                    f"a {rs.id} ball: {', '.join(sorted(rs.balls))}",
+                )
+            )
+    return out
+
+
+def check_spot(state: FileState, line: int, name: str, spot: str | None) -> list[Problem]:
+    rs = state.ruleset
+    if rs is None or spot is None or spot in rs.spots:
+        return []
+    return [
+        Problem(state.file, line, name, "unknown_spot", _show(spot), f"a {rs.id} spot: {', '.join(sorted(rs.spots))}")
+    ]
+
+
+# -- record checks ---------------------------------------------------------------------------
+
+
+def check_match(state: FileState, line: int, m: Match) -> list[Problem]:
+    f = state.file
+    out: list[Problem] = []
+    if m.format != FORMAT:
+        out.append(Problem(f, line, "format", "bad_format", _show(m.format), f'"{FORMAT}"'))
+    if m.match in state.match_ids:
+        out.append(
+            Problem(f, line, "match", "duplicate_match", _show(m.match), "a match id not used before in this file")
+        )
+    if not m.match:
+        out.append(Problem(f, line, "match", "missing_field", '""', "a non-empty match id"))
+    state.ruleset = RULESETS.get(m.rules)
+    if state.ruleset is None:
+        out.append(Problem(f, line, "rules", "unknown_rules", _show(m.rules), "one of " + ", ".join(sorted(RULESETS))))
+    out += check_sides_keys(f, line, "sides", m.sides, exact=True)
+    out += check_sides_keys(f, line, "cue_balls", m.cue_balls, exact=True)
+    out += check_sides_keys(f, line, "players", m.players, exact=True)
+    if m.cue_balls is not None:
+        out += check_balls(state, line, "cue_balls", m.cue_balls.values())
+    if m.date is not None:
+        try:
+            date.fromisoformat(m.date)
+        except ValueError:
+            out.append(Problem(f, line, "date", "bad_date", _show(m.date), 'an ISO 8601 date, e.g. "2026-11-21"'))
+    for name, value in (("best_of", m.best_of), ("reds", m.reds), ("target", m.target)):
+        out += check_positive(f, line, name, value)
+    state.match_ids.add(m.match)
+    state.match = m
+    state.frames = set()
+    _open_frame(state, None)
+    return out
+
+
+def _open_frame(state: FileState, frame: int | None) -> None:
+    state.frame = frame
+    state.last_n = 0
+    state.strokes = set()
+    state.clocks = {}
+
+
+def close_frame(state: FileState) -> list[Problem]:
+    """Checks that need the whole frame: every ``clock`` names a stroke of the frame."""
+    return [
+        Problem(state.file, line, "n", "clock_unknown", str(n), f"the number of a stroke of frame {state.frame}")
+        for n, line in sorted(state.clocks.items(), key=lambda kv: kv[1])
+        if n not in state.strokes
+    ]
+
+
+def check_frame(state: FileState, line: int, fr: Frame) -> list[Problem]:
+    f = state.file
+    out = close_frame(state)
+    if state.match is None:
+        out.append(Problem(f, line, "type", "no_match", "frame", "a match record before the first frame"))
+    out += check_positive(f, line, "frame", fr.frame)
+    if fr.frame in state.frames:
+        out.append(
+            Problem(f, line, "frame", "frame_repeated", str(fr.frame), "a frame number not opened before in this match")
+        )
+    out += check_side(f, line, "breaker", fr.breaker)
+    out += check_time(f, line, "t", fr.t)
+    out += check_positive(f, line, "reds", fr.reds)
+    if fr.positions is not None:
+        out += check_balls(state, line, "positions[]", (p[0] for p in fr.positions))
+    state.frames.add(fr.frame)
+    _open_frame(state, fr.frame)
+    return out
+
+
+def check_in_frame(state: FileState, line: int, kind: str, frame: int) -> list[Problem]:
+    """A frame record needs its match and its frame open, and names the open frame."""
+    f = state.file
+    if state.match is None:
+        return [Problem(f, line, "type", "no_match", kind, "a match record before it")]
+    if state.frame is None:
+        return [Problem(f, line, "type", "no_frame", kind, "a frame record before it")]
+    if frame != state.frame:
+        return [Problem(f, line, "frame", "frame_mismatch", str(frame), f"{state.frame} (the open frame)")]
+    return []
+
+
+def check_stroke(state: FileState, line: int, s: Stroke) -> list[Problem]:
+    f = state.file
+    out = check_in_frame(state, line, "stroke", s.frame)
+    out += check_positive(f, line, "n", s.n)
+    if s.n <= state.last_n:
+        out.append(Problem(f, line, "n", "n_not_increasing", str(s.n), f"a stroke number above {state.last_n}"))
+    else:
+        state.last_n = s.n
+    state.strokes.add(s.n)
+    out += check_side(f, line, "striker", s.striker)
+    out += check_time(f, line, "t", s.t)
+    out += check_score(f, line, "score", s.score)
+    out += check_positive(f, line, "break", s.break_, minimum=0)
+    out += check_balls(state, line, "first[]", s.first)
+    out += check_balls(state, line, "then[]", s.then or ())
+    out += check_balls(state, line, "potted[]", s.potted)
+    out += check_balls(state, line, "off_table[]", s.off_table or ())
+    out += check_balls(state, line, "nominated", (s.nominated,))
+    if s.pockets is not None:
+        if len(s.pockets) != len(s.potted):
+            out.append(
+                Problem(
+                    f,
+                    line,
+                    "pockets",
+                    "pockets_length",
+                    f"{len(s.pockets)} pocket(s)",
+                    f"{len(s.potted)}, one per potted ball",
+                )
+            )
+        for i, pocket in enumerate(s.pockets):
+            if pocket not in POCKETS:
+                out.append(
+                    Problem(f, line, f"pockets[{i}]", "unknown_pocket", _show(pocket), "TL, TR, ML, MR, BL or BR")
+                )
+    if s.pocket_called is not None and s.pocket_called not in POCKETS:
+        out.append(
+            Problem(f, line, "pocket_called", "unknown_pocket", _show(s.pocket_called), "TL, TR, ML, MR, BL or BR")
+        )
+    if s.infringements:
+        out += check_balls(state, line, "infringements[].ball", (i.ball for i in s.infringements))
+    if s.positions is not None:
+        out += check_balls(state, line, "positions[]", (p[0] for p in s.positions))
+    for i, r in enumerate(s.respots or ()):
+        out += check_balls(state, line, f"respots[{i}].ball", (r.ball,))
+        out += check_spot(state, line, f"respots[{i}].spot", r.spot)
+    if s.call is not None and s.call.points is not None and s.call.points < 0:
+        out.append(Problem(f, line, "call.points", "bad_number", str(s.call.points), "an integer >= 0"))
+    return out
+
+
+def check_after(state: FileState, line: int, after: int) -> list[Problem]:
+    """``after`` is the last stroke before a choice or event: a stroke of the frame, or 0."""
+    if after == 0 or after in state.strokes:
+        return []
+    return [
+        Problem(
+            state.file, line, "after", "after_unknown", str(after), "0 or the number of an earlier stroke of this frame"
+        )
+    ]
+
+
+def check_choice(state: FileState, line: int, c: Choice) -> list[Problem]:
+    out = check_in_frame(state, line, "choice", c.frame)
+    out += check_after(state, line, c.after)
+    out += check_side(state.file, line, "side", c.side)
+    out += check_balls(state, line, "nominated", (c.nominated,))
+    return out
+
+
+def check_event(state: FileState, line: int, e: Event) -> list[Problem]:
+    out = check_in_frame(state, line, "event", e.frame)
+    out += check_after(state, line, e.after)
+    out += check_side(state.file, line, "side", e.side)
+    out += check_balls(state, line, "ball", (e.ball,))
+    out += check_spot(state, line, "spot", e.spot)
+    return out
+
+
+def check_frame_end(state: FileState, line: int, e: FrameEnd) -> list[Problem]:
+    out = check_in_frame(state, line, "frame_end", e.frame)
+    out += check_side(state.file, line, "winner", e.winner)
+    out += check_score(state.file, line, "score", e.score)
+    return out
+
+
+def check_clock(state: FileState, line: int, c: Clock) -> list[Problem]:
+    f = state.file
+    out = check_in_frame(state, line, "clock", c.frame)
+    if c.n in state.clocks:
+        out.append(
+            Problem(
+                f,
+                line,
+                "n",
+                "clock_repeated",
+                str(c.n),
+                f"one clock record per stroke (first on line {state.clocks[c.n]})",
+            )
+        )
+    else:
+        state.clocks[c.n] = line
+    for name, value in (("limit_s", c.limit_s), ("elapsed_s", c.elapsed_s), ("paused_s", c.paused_s)):
+        if value is not None and value < 0:
+            out.append(Problem(f, line, name, "bad_number", str(value), "seconds >= 0"))
+    return out
+
+
+def check_record(state: FileState, line: int, record: Record) -> list[Problem]:
+    """The meaning of one decoded record, given the lines before it."""
+    if isinstance(record, Match):
+        return close_frame(state) + check_match(state, line, record)
+    if isinstance(record, Frame):
+        return check_frame(state, line, record)
+    if isinstance(record, Stroke):
+        return check_stroke(state, line, record)
+    if isinstance(record, Choice):
+        return check_choice(state, line, record)
+    if isinstance(record, Event):
+        return check_event(state, line, record)
+    if isinstance(record, FrameEnd):
+        return check_frame_end(state, line, record)
+    return check_clock(state, line, record)
+
+
+# -- files -----------------------------------------------------------------------------------
+
+
+def check_file(path: str | os.PathLike[str]) -> Iterator[Checked]:
+    """Every line of one log, checked. The last item may carry end-of-file problems only."""
+    state = FileState(str(path))
+    for line, item in scan(path):
+        if isinstance(item, Problem):
+            yield Checked(line, None, None, [item])
+            continue
+        record, partial, problems = decode_line(state.file, line, item)
+        if partial is not None:
+            problems += check_record(state, line, partial)
+        yield Checked(line, item, record, problems)
+    tail = close_frame(state)
+    if tail:
+        yield Checked(0, None, None, tail)
+
+
+def validate_file(path: str | os.PathLike[str]) -> list[Problem]:
+    """Every problem of one log file, in line order."""
+    problems: list[Problem] = []
+    for checked in check_file(path):
+        problems.extend(checked.problems)
+    problems.sort(key=lambda p: p.line)  # stable: end-of-frame checks go back to their line
+    return problems
+
+
+def validate_paths(paths: Iterable[str | os.PathLike[str]]) -> list[Problem]:
+    """Every problem of every log under ``paths`` (files, .gz, directories, sorted)."""
+    problems: list[Problem] = []
+    for path in log_files(paths):
+        if not path.exists():
+            problems.append(Problem(str(path), 0, "", "unreadable", "no such file", "an existing file or directory"))
+            continue
+        problems.extend(validate_file(path))
+    return problems

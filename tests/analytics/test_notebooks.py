@@ -1,0 +1,65 @@
+"""The notebooks run top to bottom on a database built here, and show what they promise."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOKS = ROOT / "notebooks"
+
+
+def execute(name: str, db: Path, monkeypatch: pytest.MonkeyPatch) -> nbformat.NotebookNode:
+    # The kernel inherits the environment: the database path and the package location.
+    monkeypatch.setenv("CUELOG_DB", str(db))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
+    nb = nbformat.read(NOTEBOOKS / name, as_version=4)
+    NotebookClient(nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(NOTEBOOKS)}}).execute()
+    return nb
+
+
+def outputs(nb: nbformat.NotebookNode) -> tuple[str, int]:
+    """All text the notebook printed or displayed, and how many PNG images it showed."""
+    text, images = [], 0
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            if "text" in out:
+                text.append(out["text"])
+            data = out.get("data", {})
+            text.append(data.get("text/plain", ""))
+            text.append(data.get("text/html", ""))
+            images += "image/png" in data
+    return "\n".join(text), images
+
+
+def test_notebooks_are_stored_without_outputs() -> None:
+    for path in sorted(NOTEBOOKS.glob("*.ipynb")):
+        nb = nbformat.read(path, as_version=4)
+        assert all(not c.get("outputs") for c in nb.cells if c.cell_type == "code"), path.name
+
+
+@pytest.mark.disciplines("snooker")
+def test_audit_match(stats_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CUELOG_MATCH", "m2-two-fifties")
+    text, images = outputs(execute("audit-match.ipynb", stats_db, monkeypatch))
+    assert "m2-two-fifties: Ann v Bob (snooker/wpbsa-2024), 1 frame(s), 0 finding(s)" in text
+    assert "no findings" in text
+    assert images == 1  # the score worm
+
+
+@pytest.mark.disciplines("snooker")
+def test_season_players(stats_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    text, images = outputs(execute("season-players.ipynb", stats_db, monkeypatch))
+    assert "most centuries: Ann" in text
+    assert images == 3  # breaks, shot times, miss sequences
+
+
+@pytest.mark.disciplines("billiards")
+def test_billiards_averages(stats_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    text, images = outputs(execute("billiards-averages.ipynb", stats_db, monkeypatch))
+    assert "Cara" in text and "6.0" in text and "Dan" in text and "2.5" in text
+    assert images == 1

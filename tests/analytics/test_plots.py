@@ -1,0 +1,78 @@
+"""``cuelog plot``: each picture is rendered to a real PNG of the asked size, with content."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from matplotlib import image
+from typer.testing import CliRunner
+
+from cuelog.cli import app
+
+runner = CliRunner()
+pytestmark = pytest.mark.disciplines("snooker")
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def render(db: Path, out: Path, *args: str) -> np.ndarray:
+    result = runner.invoke(app, ["plot", *args, "--db", str(db), "--out", str(out)])
+    assert result.exit_code == 0, result.stderr
+    assert out.read_bytes()[:8] == PNG_SIGNATURE
+    return image.imread(out)
+
+
+@pytest.mark.parametrize(
+    ("kind", "args"),
+    [
+        ("breaks", ()),
+        ("worm", ("--match", "m2-two-fifties", "--frame", "1")),
+        ("clock", ()),
+        ("misses", ()),
+    ],
+)
+def test_picture_is_a_png_of_the_asked_size_with_content(stats_db: Path, tmp_path: Path, kind: str, args) -> None:
+    pixels = render(stats_db, tmp_path / f"{kind}.png", kind, *args, "--width", "900", "--height", "500")
+    assert pixels.shape[:2] == (500, 900)
+    rgb = pixels[..., :3]
+    # A blank or single-colour picture has no variance; lines, text and bars do.
+    assert rgb.std() > 0.05
+    # Colour, not just black text on white: the players' series are drawn in colour.
+    assert (np.abs(rgb[..., 0] - rgb[..., 2]) > 0.3).sum() > 200
+
+
+def test_default_size_is_1000_by_600(stats_db: Path, tmp_path: Path) -> None:
+    assert render(stats_db, tmp_path / "b.png", "breaks").shape[:2] == (600, 1000)
+
+
+def test_worm_draws_the_frame_asked_for(stats_db: Path, tmp_path: Path) -> None:
+    """Two different frames give two different pictures."""
+    a = render(stats_db, tmp_path / "a.png", "worm", "--match", "m1-maximum")
+    b = render(stats_db, tmp_path / "b.png", "worm", "--match", "m2-two-fifties")
+    assert a.shape == b.shape and not np.array_equal(a, b)
+
+
+def test_same_data_same_picture(stats_db: Path, tmp_path: Path) -> None:
+    render(stats_db, tmp_path / "a.png", "breaks")
+    render(stats_db, tmp_path / "b.png", "breaks")
+    assert np.array_equal(image.imread(tmp_path / "a.png"), image.imread(tmp_path / "b.png"))
+
+
+def test_worm_needs_a_match(stats_db: Path, tmp_path: Path) -> None:
+    result = runner.invoke(app, ["plot", "worm", "--db", str(stats_db), "--out", str(tmp_path / "w.png")])
+    assert result.exit_code == 2 and "--match" in result.stderr
+
+
+def test_nothing_to_draw_is_exit_2(stats_db: Path, tmp_path: Path) -> None:
+    out = tmp_path / "m.png"
+    result = runner.invoke(app, ["plot", "misses", "--db", str(stats_db), "--match", "m1-maximum", "--out", str(out)])
+    assert result.exit_code == 2 and "no foul and a miss calls" in result.stderr
+    assert not out.exists()
+
+
+def test_unknown_player_is_exit_2(stats_db: Path, tmp_path: Path) -> None:
+    result = runner.invoke(
+        app, ["plot", "breaks", "--db", str(stats_db), "--player", "Zed", "--out", str(tmp_path / "z.png")]
+    )
+    assert result.exit_code == 2 and "no player named 'Zed'" in result.stderr

@@ -1,0 +1,87 @@
+"""The replay results store: what ``write_results`` puts in the replay_* tables."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cuelog.analytics.results import REPLAY_TABLES, write_results
+from cuelog.replay.model import CONDONED_FOUL, Finding
+from cuelog.store import connect
+from tests.analytics import kit
+from tests.analytics import outcomes as o
+
+
+def _rows(db: Path, sql: str) -> list[tuple[object, ...]]:
+    con = connect(db, read_only=True)
+    try:
+        return con.execute(sql).fetchall()
+    finally:
+        con.close()
+
+
+def test_every_outcome_frame_break_and_finding_is_stored(tmp_path: Path) -> None:
+    db = kit.load(tmp_path / "t.duckdb", kit.miss_sequence())
+    finding = Finding(7, CONDONED_FOUL, "S3 R11(b)(iv)", "A", 4, "in-off not called")
+    strokes = [o.S("B"), o.S("A"), o.S("B", 0, 5, miss=True), o.S("B", 1, ball_on="red")]
+    result = o.match("m3-misses", "snooker/wpbsa-2024", "Ann", "Bob", o.frame(1, strokes, [finding]))
+    con = connect(db)
+    write_results(con, ["m3-misses"], [result])
+    con.close()
+    # Stroke 3: B's foul and a miss gives A 5; stroke 4: B pots a red.
+    assert _rows(
+        db, "SELECT n, striker, scored, penalty, foul, miss, ball_on, score_a, score_b FROM replay_strokes ORDER BY n"
+    ) == [
+        (1, "B", 0, 0, False, False, None, 0, 0),
+        (2, "A", 0, 0, False, False, None, 0, 0),
+        (3, "B", 0, 5, True, True, None, 5, 0),
+        (4, "B", 1, 0, False, False, "red", 5, 1),
+    ]
+    assert _rows(db, "SELECT frame, score_a, score_b, winner FROM replay_frames") == [(1, 5, 1, "A")]
+    assert _rows(db, "SELECT side, points, from_n, to_n FROM replay_breaks") == [("B", 1, 4, 4)]
+    assert _rows(db, "SELECT frame, n, kind, rule, side, points FROM replay_findings") == [
+        (1, 7, "condoned_foul", "S3 R11(b)(iv)", "A", 4)
+    ]
+
+
+def test_replaying_a_match_replaces_only_its_rows(tmp_path: Path) -> None:
+    db = kit.load(tmp_path / "t.duckdb", kit.maximum(), kit.two_fifties())
+    con = connect(db)
+    write_results(
+        con,
+        ["m1-maximum", "m2-two-fifties"],
+        [
+            o.match("m1-maximum", "snooker/wpbsa-2024", "Ann", "Bob", o.maximum_frame()),
+            o.match("m2-two-fifties", "snooker/wpbsa-2024", "Ann", "Bob", o.two_fifties_frame()),
+        ],
+    )
+    # Replay m2 again with a different result: its old rows go, m1's stay.
+    write_results(
+        con,
+        ["m2-two-fifties"],
+        [o.match("m2-two-fifties", "snooker/wpbsa-2024", "Ann", "Bob", o.frame(1, [o.S("A", 1), o.S("A")]))],
+    )
+    con.close()
+    assert _rows(db, "SELECT match_id, count(*) FROM replay_strokes GROUP BY ALL ORDER BY 1") == [
+        ("m1-maximum", 37),
+        ("m2-two-fifties", 2),
+    ]
+    assert _rows(db, "SELECT match_id, points FROM replay_breaks ORDER BY 1, 2") == [
+        ("m1-maximum", 147),
+        ("m2-two-fifties", 1),
+    ]
+
+
+def test_a_failed_write_leaves_the_old_results(tmp_path: Path) -> None:
+    """One transaction: a row the table refuses rolls every table back."""
+    db = kit.load(tmp_path / "t.duckdb", kit.maximum())
+    con = connect(db)
+    write_results(con, ["m1-maximum"], [o.match("m1-maximum", "snooker/wpbsa-2024", "Ann", "Bob", o.maximum_frame())])
+    broken = o.match("m1-maximum", "snooker/wpbsa-2024", "Ann", "Bob", o.frame(1, [o.S("A", 1)]))
+    broken.frames.append(broken.frames[0])  # the same frame twice breaks replay_frames' primary key
+    with pytest.raises(Exception, match=r"(?i)constraint|duplicate"):
+        write_results(con, ["m1-maximum"], [broken])
+    con.close()
+    counts = [_rows(db, f"SELECT count(*) FROM {t}")[0][0] for t in REPLAY_TABLES]
+    assert counts == [1, 37, 1, 0]

@@ -1,0 +1,161 @@
+"""Shot-clock device logs (FORMAT.md section 5): pairing, pauses, resets, strays, as-of alignment."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from tests.ingest.conftest import cli, frame, match, snapshot, stroke, write
+
+T = "2026-05-01T14:{}Z"
+
+# Strokes on table 7: the clock's stops are matched to these times.
+STROKE_TIMES = {1: "00:10.000", 2: "00:40.000", 3: "01:30.000", 4: "02:00.000"}
+
+DEVICE_LOG = """table,ts,event
+8,2026-05-01T14:00:05.000Z,start
+8,2026-05-01T14:00:06.000Z,stop
+7,2026-05-01T14:00:01.000Z,start
+7,2026-05-01T14:00:10.200Z,stop
+7,2026-05-01T14:00:12.000Z,start
+7,2026-05-01T14:00:20.000Z,pause
+7,2026-05-01T14:00:30.000Z,resume
+7,2026-05-01T14:00:39.500Z,stop
+7,2026-05-01T14:00:45.000Z,start
+7,2026-05-01T14:00:50.000Z,reset
+7,2026-05-01T14:01:00.000Z,start
+7,2026-05-01T14:01:15.000Z,expire
+7,2026-05-01T14:01:20.000Z,pause
+7,2026-05-01T14:01:31.000Z,stop
+7,2026-05-01T14:01:50.000Z,stop
+7,2026-05-01T14:01:52.000Z,start
+7,2026-05-01T14:01:58.500Z,stop
+"""
+
+
+@pytest.fixture
+def log(tmp_path: Path) -> Path:
+    strokes = [stroke(n, striker="AB"[n % 2], t=T.format(ts)) for n, ts in STROKE_TIMES.items()]
+    return write(tmp_path / "m.jsonl", [match(table="7"), frame(), *strokes])
+
+
+@pytest.fixture
+def device(tmp_path: Path) -> Path:
+    path = tmp_path / "table7.csv"
+    path.write_text(DEVICE_LOG)
+    return path
+
+
+def _shots(db: Path) -> list[tuple[int, float, float, float | None]]:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return con.execute("SELECT n, shot_s, paused_s, limit_s FROM shot_clock ORDER BY n").fetchall()
+    finally:
+        con.close()
+
+
+def test_device_log_is_paired_and_aligned_to_strokes(log, device, tmp_path):
+    db = tmp_path / "db.duckdb"
+    result = cli("ingest", log, "--db", db, "--clock", device, "--json")
+    assert result.exit_code == 0, result.stderr
+    assert _shots(db) == [
+        (1, pytest.approx(9.2), 0.0, None),  # start 14:00:01, stop 14:00:10.2
+        (2, pytest.approx(17.5), 10.0, None),  # 27.5 s on the clock less a 10 s pause
+        (3, 20.0, 11.0, 15.0),  # expired after 15 s; stopped while paused (11 s pause)
+        (4, 6.5, 0.0, None),  # stop 1.5 s before the stroke: within the default 2 s
+    ]
+    [clock] = json.loads(result.stdout)["clocks"]
+    assert (clock["status"], clock["rows"], clock["shots"], clock["aligned"]) == ("loaded", 17, 5, 4)
+    assert clock["unplaced"] == 3
+    assert [(u["line"], u["event"], u["reason"]) for u in clock["first_unplaced"]] == [
+        (3, "stop", "no_stroke"),  # table 8 has no match loaded
+        (10, "start", "reset"),  # the shot the reset abandoned
+        (16, "stop", "stop_without_start"),  # the stray stop
+    ]
+
+
+def test_unplaced_rows_are_reported_on_stderr_without_failing(log, device, tmp_path):
+    result = cli("ingest", log, "--db", tmp_path / "db.duckdb", "--clock", device)
+    assert result.exit_code == 0
+    err = " ".join(result.stderr.split())
+    assert "3 row(s) placed on no stroke" in err
+    assert "line 16 stop 2026-05-01T14:01:50.000Z (stop_without_start)" in err
+
+
+def test_tolerance_decides_what_is_near_enough(log, device, tmp_path):
+    db = tmp_path / "db.duckdb"
+    result = cli("ingest", log, "--db", db, "--clock", device, "--clock-tolerance", "1", "--json")
+    assert result.exit_code == 0
+    assert [row[0] for row in _shots(db)] == [1, 2, 3]  # the stop 1.5 s from stroke 4 is too far now
+    [clock] = json.loads(result.stdout)["clocks"]
+    assert (18, "stop", "no_stroke") in [(u["line"], u["event"], u["reason"]) for u in clock["first_unplaced"]]
+
+
+def test_loading_the_same_device_log_twice_changes_nothing(log, device, tmp_path):
+    db = tmp_path / "db.duckdb"
+    assert cli("ingest", log, "--db", db, "--clock", device).exit_code == 0
+    before = snapshot(db)
+    assert cli("ingest", log, "--db", db, "--clock", device).exit_code == 0
+    assert snapshot(db) == before
+
+
+def test_device_log_loaded_before_its_strokes_aligns_when_they_arrive(log, device, tmp_path):
+    db = tmp_path / "db.duckdb"
+    empty = cli("ingest", log.parent / "none", "--db", db, "--clock", device, "--json")
+    assert json.loads(empty.stdout)["clocks"][0]["aligned"] == 0
+    assert cli("ingest", log, "--db", db, "--clock", device).exit_code == 0
+    assert len(_shots(db)) == 4
+
+
+@pytest.mark.parametrize(
+    ("row", "field", "code"),
+    [
+        ("7,2026-05-01T14:03:00Z,launch", "event", "unknown_event"),
+        ("7,14:03:00,stop", "ts", "bad_time"),
+        ("7,2026-05-01T14:03:00Z", "", "bad_csv"),
+        (",2026-05-01T14:03:00Z,stop", "table", "missing_field"),
+    ],
+)
+def test_malformed_row_is_a_problem_with_file_and_line_and_nothing_is_stored(log, device, tmp_path, row, field, code):
+    db = tmp_path / "db.duckdb"
+    assert cli("ingest", log, "--db", db).exit_code == 0
+    before = snapshot(db)
+    device.write_text(DEVICE_LOG + row + "\n")
+    result = cli("ingest", log, "--db", db, "--clock", device, "--json")
+    assert result.exit_code == 2
+    [clock] = json.loads(result.stdout)["clocks"]
+    assert clock["status"] == "rejected"
+    assert [(p["file"], p["line"], p["field"], p["code"]) for p in clock["problems"]] == [
+        (str(device), 19, field, code)
+    ]
+    assert snapshot(db) == before
+
+
+def test_csv_without_the_header_is_rejected(log, tmp_path):
+    device = tmp_path / "noheader.csv"
+    device.write_text("7,2026-05-01T14:00:01.000Z,start\n")
+    result = cli("ingest", log, "--db", tmp_path / "db.duckdb", "--clock", device, "--json")
+    assert result.exit_code == 2
+    [problem] = json.loads(result.stdout)["clocks"][0]["problems"]
+    assert (problem["line"], problem["code"]) == (1, "bad_header")
+
+
+def test_aligned_clock_records_in_the_log_are_stored_as_shots(tmp_path):
+    log = write(
+        tmp_path / "c.jsonl",
+        [
+            match(),
+            frame(),
+            stroke(1),
+            {"type": "clock", "frame": 1, "n": 1, "limit_s": 15, "elapsed_s": 9.4, "paused_s": 1.5},
+        ],
+    )
+    db = tmp_path / "db.duckdb"
+    assert cli("ingest", log, "--db", db).exit_code == 0
+    con = duckdb.connect(str(db), read_only=True)
+    rows = con.execute("SELECT match_id, frame, n, shot_s, paused_s, limit_s, source FROM shot_clock").fetchall()
+    con.close()
+    assert rows == [("t-1", 1, 1, 9.4, 1.5, 15.0, "record")]

@@ -1,0 +1,57 @@
+"""Helpers for the simulator tests: skip what needs a rules engine that is not there."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def has_engine(discipline: str) -> bool:
+    return importlib.util.find_spec(f"cuelog.replay.{discipline}") is not None
+
+
+needs_snooker = pytest.mark.skipif(not has_engine("snooker"), reason="the snooker engine is not in this tree")
+needs_billiards = pytest.mark.skipif(not has_engine("billiards"), reason="the billiards engine is not in this tree")
+
+
+@dataclass(frozen=True)
+class Ran:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def cuelog(*args: str) -> Ran:
+    """Run the real Typer command line in this process."""
+    from cuelog.cli import app
+
+    r = CliRunner().invoke(app, list(args))
+    if r.exception is not None and not isinstance(r.exception, SystemExit):
+        raise r.exception
+    return Ran(r.exit_code, r.stdout, r.stderr)
+
+
+def cuelog_process(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """Run the real command line in a subprocess (``python -m cuelog``)."""
+    return subprocess.run(
+        [sys.executable, "-m", "cuelog", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        check=False,
+    )
+
+
+def tree_bytes(root: Path) -> dict[str, bytes]:
+    """Every file under ``root`` by relative path, with its bytes."""
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
