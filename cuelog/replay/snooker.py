@@ -1001,6 +1001,17 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
         n, striker, scored, official_penalty, st.score, explained=explained, rule=ed.cite(P) if foul_stands else "S3 R1"
     )
     if mismatch is not None:
+        face = VALUE[fb] if fb is not None and fb_potted and legal_as_played else 0
+        if face and not (snapshot[2] == RED and reds_potted) and mismatch.points == abs(face - scored):
+            # The free ball counted at its face value, not the ball on's (S3 R12(a)(ii),(c)).
+            mismatch = Finding(
+                n,
+                FREE_BALL_ERROR,
+                ed.cite(ed.free_ball, "(c)"),
+                striker,
+                mismatch.points,
+                f"free ball {fb} scored as {face}; it is worth the ball on, {scored}",
+            )
         s.findings.append(mismatch)
     break_id = len(ledger.breaks) + 1 if scored > 0 else None
 

@@ -108,3 +108,13 @@ def test_free_ball_nominated_with_the_choice() -> None:
         stroke(2, "B", ["pink"], call=foul(6)),
     )
     assert o.foul and o.penalty == 6 and kinds(result) == []
+
+
+def test_s3_r12c_free_ball_scored_at_face_value() -> None:
+    """S3 R12(a)(ii),(c): the Green taken as a free ball (Red on) scored 3 instead of 1: free_ball_error."""
+    result, _ = replay(
+        stroke(1, "A", ["blue"], call=foul(5, free_ball=True), score=[0, 5]),
+        stroke(2, "B", ["green"], ["green"], nominated="green", respots=[("green", "green")], score=[0, 8]),
+    )
+    assert kinds(result) == [(2, FREE_BALL_ERROR)]
+    assert result.findings[0].points == 2 and result.score == (0, 6)
