@@ -169,8 +169,8 @@ def load(con: duckdb.DuckDBPyConnection, kind: str, scope: Scope = Scope()) -> D
         data.breaks = data.breaks.filter(pl.col("player").is_in(names))
         data.clock = data.clock.filter(pl.col("player").is_in(names))
         if data.frames.is_empty():
-            who = ", ".join(names)
-            raise ReportError(f"{who} played no replayed {discipline or ''} frame in the selection".replace("  ", " "))
+            who, what = ", ".join(names), f"{discipline} " if discipline else ""
+            raise ReportError(f"{who} played no replayed {what}frame in the selection")
     return data
 
 
