@@ -160,7 +160,10 @@ def replay_loaded(loaded: LoadedMatch) -> MatchResult | InputError | ReplayFaile
         return replay_match(match, body)
     except (UnknownRuleset, NoEngine, ValueError, ImportError) as exc:
         # ImportError: the discipline's engine module is not installed in this tree.
-        return ReplayFailed(f"match {loaded.match_id!r} ({loaded.file}): {exc}")
+        return ReplayFailed(
+            f"match {loaded.match_id!r} ({loaded.file}): {exc}; nothing was stored "
+            f"(name the matches to replay with --match)"
+        )
 
 
 def replay_all(
