@@ -259,6 +259,8 @@ def result_tables(results: Sequence[MatchResult]) -> dict[str, pa.Table]:
                         o.visit_id,
                         o.score[0],
                         o.score[1],
+                        o.free_ball,
+                        list(o.reasons),
                     )
                 )
             for b in fr.breaks:
@@ -302,8 +304,13 @@ STROKE_SCHEMA = pa.schema(
         ("visit_id", pa.int32()),
         ("score_a", pa.int32()),
         ("score_b", pa.int32()),
+        ("free_ball", pa.bool_()),
+        ("reasons", pa.list_(pa.string())),
     ]
 )
+# Columns added to replay_strokes after its first release: a database created before gets them
+# on its next replay.
+_ADDED_COLUMNS = (("replay_strokes", "free_ball", "BOOLEAN"), ("replay_strokes", "reasons", "VARCHAR[]"))
 BREAK_SCHEMA = pa.schema(
     [
         ("match_id", pa.string()),
@@ -350,6 +357,8 @@ def write_results(
     ids = pa.table({"match_id": pa.array(sorted(set(match_ids)), type=pa.string())})
     con.execute("BEGIN TRANSACTION")
     try:
+        for table, column, sql_type in _ADDED_COLUMNS:
+            con.execute(f"ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {column} {sql_type}")
         con.register("replayed_ids", ids)
         for name in REPLAY_TABLES:
             if every_match:

@@ -101,6 +101,8 @@ CREATE TABLE IF NOT EXISTS replay_strokes (
     visit_id    INTEGER NOT NULL,
     score_a     INTEGER NOT NULL,      -- official score after the stroke
     score_b     INTEGER NOT NULL,
+    free_ball   BOOLEAN,               -- FREE BALL due for the incoming player (S3 R12)
+    reasons     VARCHAR[],             -- codes of every foul the facts show
     PRIMARY KEY (match_id, frame, n)
 );
 
