@@ -91,6 +91,8 @@ def ingest(
       cuelog ingest fixed-final.jsonl --replace --json
     """
     files = log_files(paths)
+    if not files and not clock:
+        fail("no log files (.jsonl, .jsonl.gz) under: " + ", ".join(str(p) for p in paths))
     try:
         con = connect(db)
     except duckdb.Error as exc:

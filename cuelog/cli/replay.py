@@ -12,10 +12,11 @@ from pathlib import Path
 import typer
 from rich import box
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from cuelog import __version__
-from cuelog.cli.common import EXIT_FINDINGS, EXIT_OK, fail, print_problems
+from cuelog.cli.common import EXIT_FINDINGS, EXIT_OK, err_console, fail, print_problems
 from cuelog.errors import InputError
 from cuelog.ingest.reader import log_files, read_records
 from cuelog.replay import NoEngine, UnknownRuleset, replay_matches
@@ -78,8 +79,23 @@ def _replay_db(db: Path, matches: list[str], workers: int | None) -> list[MatchR
         con = connect(db)
     except Exception as exc:  # duckdb raises its own IOException family for a non-database file
         fail(f"cannot open {db} as a cuelog database: {exc}")
+    bar = Progress(
+        TextColumn("replaying"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err_console,
+        transient=True,
+        disable=not err_console.is_terminal,
+    )
+    task = bar.add_task("replay", total=None)
+
+    def advance(done: int, total: int) -> None:
+        bar.update(task, completed=done, total=total)
+
     try:
-        return replay_db(con, matches or None, workers)
+        with bar:
+            return replay_db(con, matches or None, workers, advance)
     except (NoMatches, UnknownMatch, ReplayFailed) as exc:
         fail(str(exc))
     finally:

@@ -310,7 +310,7 @@ def ingest_file(
         seen = first_row(con, "SELECT matches, records FROM ingest_log WHERE file_hash = ?", [file_hash])
         if seen is not None:
             if progress is not None:
-                progress(_size(path))
+                progress(2 * _size(path))  # the bar counts both passes
             return FileResult(name, file_hash, "unchanged", list(seen[0]), int(seen[1]), [])
     # Pass 1: check the whole file (cheap, and nothing is written for a file that fails).
     problems: list[Problem] = []
@@ -377,7 +377,7 @@ def _publish(
     con.begin()
     try:
         for match, text in matches:
-            # Conflicts were refused while staging; what is left is a replacement.
+            # Conflicts were refused while checking; what is left is a replacement.
             delete_match(con, match.match)
             insert_match(con, match, text, file_hash)
         for table, stage in STAGE.items():

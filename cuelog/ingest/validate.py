@@ -203,9 +203,10 @@ def _cut(text: str, limit: int = 80) -> str:
 
 
 def _show(value: object) -> str:
+    """A found value as JSON, cut short: a problem report names the value, it does not copy it."""
     if value is None:
         return "absent"
-    return msgspec.json.encode(value).decode() if not isinstance(value, bytes) else repr(value)
+    return _cut(msgspec.json.encode(value).decode())
 
 
 # -- value checks ----------------------------------------------------------------------------

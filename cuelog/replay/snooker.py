@@ -70,6 +70,7 @@ __all__ = [
     "penalty_points_required",
     "points_remaining",
     "replay_frame",
+    "snookered",
 ]
 
 # -- balls, values and spots (S3 R1(a), S1 R1(f)) ------------------------------------------
@@ -119,7 +120,6 @@ class Edition:
     """Reds at the start of a frame unless the match or frame says otherwise (S3 R21(c))."""
     pen: str = "S3 R11"
     """Where the penalty values are (the older edition numbers them S3 R12)."""
-    fouls: str = "S3 R10"
     free_ball: str = "S3 R12"
     minimum: int = 4
     """The minimum penalty (S3 R11 "four penalty points unless higher")."""
@@ -149,6 +149,8 @@ class Edition:
     """Every stroke must send a ball to a cushion or a pocket (SO 17)."""
     time_foul: bool = False
     """Shot-clock time fouls (SO 16)."""
+    out_of_turn_foul: bool = False
+    """Playing out of turn is a foul worth the ball on (older S3 R12(a)(iv); 2024: four-handed only)."""
     snooker_behind_nominated: bool = False
     """After a Red, leaving the opponent snookered behind the nominated colour is a foul (S3 R19(d))."""
     renumber: tuple[tuple[str, str], ...] = ()
@@ -172,12 +174,12 @@ EDITIONS: Final[dict[str, Edition]] = {
         Edition(
             "classic",
             pen="S3 R12",
-            fouls="S3 R11",
             free_ball="S3 R10",
             miss_black_only=False,
             replace_after_event_foul=False,
             award_non_striker=False,
             concede_striker_only=True,
+            out_of_turn_foul=True,
             renumber=(("(b)(x)", "(b)(vii)"),),
         ),
         # SO 13, 15-17, 19.
@@ -210,6 +212,31 @@ _INFRINGEMENTS: Final[dict[str, tuple[str, str]]] = {
     "measuring": ("7", "(d)(ii)"),
     "wrong_cue_ball": ("7", "(d)(iv)"),
 }
+
+
+_TEXT: Final[dict[str, str]] = {
+    "in_hand": "cue-ball played from outside the D",
+    "no_contact": "the cue-ball hit no ball",
+    "reds_successive": "a Red played at straight after a Red",
+    "cue_ball_potted": "cue-ball pocketed",
+    "no_cushion": "no ball reached a cushion or a pocket",
+    "out_of_turn": "played out of turn",
+    "free_ball_snooker": "cue-ball left snookered by the nominated free ball",
+    "snookered_behind_nominated": "opponent left snookered behind the nominated colour",
+}
+
+
+def _describe(code: str, st: Stroke, on: str) -> str:
+    """The foul in words, for a finding's message."""
+    if code == "first_contact":
+        return f"{st.first[0]} hit first with {on} on"
+    if code == "simultaneous":
+        return f"{' and '.join(st.first)} hit simultaneously"
+    if code == "ball_not_on_potted":
+        return f"ball not on potted ({', '.join(b for b in st.potted if b != 'white')}) with {on} on"
+    if code == "off_table":
+        return f"{', '.join(st.off_table or ())} forced off the table"
+    return _TEXT.get(code, code.replace("_", " "))
 
 
 # -- state -----------------------------------------------------------------------------
@@ -269,10 +296,19 @@ class State:
     end_reason: str | None = None
     end_n: int = 0
     late_reported: bool = False
+    aggregate: bool = False
+    """Aggregate points decide the match (no claims, no re-spotted Black, S2 R1(b),(c), S3 R4(a)(ii))."""
+    missing: int = 0
+    """Colours reported ``respot_missing`` and not seen since: a later pot of one shows it was
+    put back, which is the same error, not a new one (FORMAT 7, each discrepancy once)."""
+    nomination: str | None = None
+    """A free ball named with the ``choice`` (FORMAT ``choice.nominated``)."""
+    start_reds: int = 15
+    opener: str | None = None
+    """Who made the opening stroke (of the frame, or of the re-spotted Black): they open again after a re-rack (S3 R17(c),(d))."""
     time_fouls: tuple[int, ...] = ()
     """``after`` of each time foul recorded (SO 16)."""
     last_n: int = 0
-    penalty_lo: int = 0
     ledger: Ledger = field(default_factory=Ledger)
     recorded_end: FrameEnd | None = None
     findings: list[Finding] = field(default_factory=list)
@@ -333,7 +369,8 @@ def new_frame(match: Match, frame: Frame, previous: FrameResult | None = None) -
         breaker: str | None = other(previous.breaker)
     else:
         breaker = frame.breaker
-    s = State(edition, frame.frame, breaker, reds, phase=RED if reds > 0 else SEQUENCE)
+    s = State(edition, frame.frame, breaker, reds, phase=RED if reds > 0 else SEQUENCE, start_reds=reds)
+    s.aggregate = bool(match.aggregate)
     s.to_play = breaker
     return s
 
@@ -400,7 +437,7 @@ def _finish(s: State) -> FrameResult:
         visits=(s.ledger.visits[0], s.ledger.visits[1]),
         recorded_winner=s.recorded_end.winner if s.recorded_end is not None else None,
         end_reason=s.end_reason,
-        breaker=s.breaker,
+        breaker=s.breaker if s.breaker is not None else s.opener,
     )
 
 
@@ -409,8 +446,14 @@ def replay_frame(
 ) -> FrameResult:
     """Replay the records of one frame (the engine entry point of ``cuelog.replay``)."""
     s = new_frame(match, frame, previous)
+    outcomes = s.outcomes
     for record in records:
-        _apply(s, record)
+        if type(record) is Stroke:
+            outcome = _stroke(s, record)
+            if outcome is not None:
+                outcomes.append(outcome)
+        else:
+            _apply(s, record)
     return _finish(s)
 
 
@@ -594,25 +637,31 @@ def _clean_stroke(s: State, st: Stroke) -> Outcome | None:
         if s.phase == COLOUR:
             s.phase = RED if s.reds > 0 else SEQUENCE
     _black_only_award(s, n)
+    # Positional, in the field order of Outcome: this is the hot loop.
     return Outcome(
-        n=n,
-        striker=striker,
-        scored=scored,
-        penalty=0,
-        foul=False,
-        ball_on="red" if phase == RED else ball,
-        respots=((ball, ball),) if spot_due else (),
-        turn_ends=not scored or s.over,
-        next_striker=s.to_play,
-        score=ledger.score(),
-        break_id=break_id,
-        visit_id=ledger.visit_id,
-        frame_over=s.over,
-        winner=s.winner,
+        n,
+        striker,
+        scored,
+        0,
+        False,
+        (),
+        "red" if phase == RED else ball,
+        False,
+        False,
+        ((ball, ball),) if spot_due else (),
+        not scored or s.over,
+        s.to_play,
+        ledger.score(),
+        break_id,
+        ledger.visit_id,
+        s.over,
+        s.winner,
     )
 
 
 def _stroke(s: State, st: Stroke) -> Outcome | None:
+    if s.opener is None:
+        s.opener = st.striker
     if _FAST:
         done = _clean_stroke(s, st)
         if done is not None:
@@ -642,7 +691,8 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
         # play again from the position left (S3 R10(h)(ii)); the free ball is void (R12(f)).
         _play_again(s, pending, replace=False, incoming=False)
     s.foul = None
-    if s.to_play is not None and striker != s.to_play:
+    out_of_turn = s.to_play is not None and striker != s.to_play
+    if out_of_turn and not (ed.out_of_turn_foul and st.call is not None and st.call.foul):
         rule = "S3 R3(b),(d)" if n == 1 or s.ledger.visit_id == 0 else "S3 R3(a)"
         _add(s, n, WRONG_STRIKER, rule, striker, 0, f"{striker} played but {s.to_play} was entitled to play")
     if s.turn_of != striker and s.phase == COLOUR:
@@ -659,7 +709,8 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
     called = call is not None and call.foul
 
     # The ball on (S3 R3(g),(h); S2 R11, R12) and the free ball (S3 R12(a)).
-    nom = st.nominated
+    nom = st.nominated if st.nominated is not None else s.nomination if free_ball else None
+    s.nomination = None
     fb: str | None = None
     if s.phase == RED:
         on_value = 1
@@ -694,6 +745,8 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
     # Every foul the facts show: (penalty, rule, code) (S3 R11; highest counts, S3 R10(g)).
     fouls: list[tuple[int, str, str]] = []
     P = ed.pen
+    if out_of_turn and ed.out_of_turn_foul:
+        fouls.append((pen(), ed.cite(P, "(a)(iv)"), "out_of_turn"))
     if s.in_hand and st.placement == "illegal" and not s.anywhere:
         fouls.append((pen(), ed.cite(P, "(a)(v)"), "in_hand"))
     for inf in st.infringements or ():
@@ -783,12 +836,13 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
     penalty_hi = 0
     if fouls:
         fouls.sort(key=lambda f: -f[0])
-        penalty, rule, _ = fouls[0]
+        penalty, rule, top = fouls[0]
+        what = _describe(top, st, fb or ball_on_word)
         penalty_hi = penalty
         if s.phase == COLOUR and not on_names and nom is None:
             penalty_hi = 7
     else:
-        penalty, rule = 0, ""
+        penalty, rule, what = 0, "", ""
     due_foul = bool(fouls)
     reasons = tuple(code for _, _, code in fouls)
 
@@ -800,7 +854,9 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
     if off:
         colours_gone += [b for b in off if b in _BIT]
     for b in colours_gone:
-        if not s.colours & _BIT[b]:
+        if s.missing & _BIT[b]:
+            s.missing &= ~_BIT[b]
+        elif not s.colours & _BIT[b]:
             _add(s, n, INVALID_RECORD, "FORMAT 4", striker, 0, f"{b} potted or forced off but it was not on the table")
     if reds_off > s.reds:
         _add(
@@ -844,7 +900,7 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
                     rule,
                     striker,
                     abs(official_penalty - called_points),
-                    f"foul called for {called_points} but the rules give {official_penalty}",
+                    f"{what}: foul called for {called_points}, the rules give {official_penalty}",
                 )
                 explained = True
         else:
@@ -859,7 +915,7 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
                     official_penalty,
                     "foul called but the facts show no foul",
                 )
-    elif due_foul:
+    elif due_foul and reasons != ("out_of_turn",):  # out of turn alone: the wrong_striker finding
         if fb_without_call:
             _add(
                 s,
@@ -868,7 +924,7 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
                 ed.cite(ed.free_ball),
                 striker,
                 penalty,
-                f"{nom} taken as a free ball but no FREE BALL was called",
+                f"{nom} taken as a free ball but no FREE BALL was called ({what}, worth {penalty})",
             )
         else:
             _add(
@@ -878,7 +934,7 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
                 rule,
                 striker,
                 penalty,
-                f"foul not called ({', '.join(reasons)}), worth {penalty}; condoned",
+                f"{what}: foul not called (worth {penalty}), condoned",
             )
 
     # FOUL AND A MISS (S3 R14): due when the foul is a miss (S2 R21) and nobody needed
@@ -915,8 +971,8 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
         elif s.reds == 0:
             next_phase = SEQUENCE
     elif s.phase == COLOUR:
-        if legal_as_played and on_names and on_names[0] in potted:
-            pass  # the colour is spotted (S3 R3(h)(i))
+        # Potted or not, the colour after a Red is spotted (S3 R3(h)(i)) and Red is on
+        # again; after the last Red the colours follow in order (S3 R3(h)(ii)).
         next_phase = RED if s.reds > 0 else SEQUENCE
     else:
         if legal_as_played and on_names[0] in potted:
@@ -945,19 +1001,34 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
         n, striker, scored, official_penalty, st.score, explained=explained, rule=ed.cite(P) if foul_stands else "S3 R1"
     )
     if mismatch is not None:
+        face = VALUE[fb] if fb is not None and fb_potted and legal_as_played else 0
+        if face and not (snapshot[2] == RED and reds_potted) and mismatch.points == abs(face - scored):
+            # The free ball counted at its face value, not the ball on's (S3 R12(a)(ii),(c)).
+            mismatch = Finding(
+                n,
+                FREE_BALL_ERROR,
+                ed.cite(ed.free_ball, "(c)"),
+                striker,
+                mismatch.points,
+                f"free ball {fb} scored as {face}; it is worth the ball on, {scored}",
+            )
         s.findings.append(mismatch)
     break_id = len(ledger.breaks) + 1 if scored > 0 else None
 
-    # Respots as recorded (S3 R7, R7(b), R7(d)) and the table as it really was.
+    # Respots as recorded (S3 R7, R7(b), R7(d)) and the table as it really was. On a
+    # tie the Black goes back (S3 R4(b)(i)): recorded here or by the respot_black event.
+    tied = frame_ends and ed.respot_black_on_tie and not s.aggregate and ledger.official[0] == ledger.official[1]
+    if tied and st.respots is not None and any(r.ball == "black" for r in st.respots):
+        due_spots = _spots(["black"], s.colours, st.positions)
     _respots(s, n, striker, st, due_spots)
     _reds_back(s)
 
     # Frame end (S3 R4; S2 R1).
     if frame_ends:
-        score_a, score_b = ledger.official
-        if score_a == score_b and ed.respot_black_on_tie:
+        if tied:
             tie = True
             s.respotted_black = True
+            s.opener = None
             s.colours = _BIT["black"]
             s.seq = _BLACK
             s.phase = SEQUENCE
@@ -1053,7 +1124,7 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
 
 
 def _black_only_award(s: State, n: int) -> None:
-    if s.over or not s.edition.award_non_striker or not s.black_only or s.to_play is None:
+    if s.over or not s.edition.award_non_striker or not s.black_only or s.to_play is None or s.aggregate:
         return
     a, b = s.ledger.official
     lead = (a - b) if s.to_play == "B" else (b - a)
@@ -1140,6 +1211,7 @@ def _respots(s: State, n: int, striker: str, st: Stroke, due: list[tuple[str, st
     for ball, spot in due:
         if ball not in recorded:
             _add(s, n, RESPOT_MISSING, "S3 R7", None, VALUE[ball], f"{ball} had to be spotted but was not")
+            s.missing |= _BIT[ball]
             continue
         s.colours |= _BIT[ball]
         got = recorded[ball]
@@ -1192,6 +1264,7 @@ def _choice(s: State, c: Choice) -> None:
     if option == "play":
         s.to_play = other(f.offender)
         s.turn_of = None
+        s.nomination = c.nominated if s.free_ball else None
         if f.miss or f.before_stroke:
             s.miss_seq, s.warned, s.replaced = 0, False, False
     elif option == "return":
@@ -1243,6 +1316,10 @@ def _event(s: State, e: Event) -> None:
             s.warned = True
         return
     if kind == "respot_black":
+        if s.aggregate and s.over and s.winner is None and s.reds == 0 and s.seq >= _BLACK:
+            # S3 R4(c): aggregate level after the last frame: a re-spotted Black decides.
+            s.over, s.end_reason, s.respotted_black = False, None, True
+            s.colours, s.seq, s.in_hand = _BIT["black"], _BLACK, True
         if not s.respotted_black:
             _add(
                 s,
@@ -1255,16 +1332,26 @@ def _event(s: State, e: Event) -> None:
             )
         s.to_play = e.side
         s.turn_of = None
+        s.opener = None
         return
     if kind == "rerack":
         # Stalemate (S3 R17(b),(c)): scores nullified, balls reset, same opener.
         if s.respotted_black:
-            s.colours = _BIT["black"]  # S3 R17(d)
+            s.colours = _BIT["black"]  # S3 R17(d): only the Black, scores stand
         else:
-            s.reds = s.reds + 0
-            s.colours, s.phase, s.seq = _ALL_COLOURS, RED, 0
+            s.reds = s.start_reds
+            s.colours, s.seq = _ALL_COLOURS, 0
+            s.phase = RED if s.reds > 0 else SEQUENCE
+            # Scores nullified; the breaks made before the re-rack were made and stay.
+            old = s.ledger
+            old.close()
             s.ledger = Ledger()
+            s.ledger.breaks = list(old.breaks)
+            s.ledger.visits = list(old.visits)
+            s.ledger.visit_id = old.visit_id
         s.in_hand, s.foul, s.free_ball, s.turn_of = True, None, False, None
+        s.miss_seq, s.warned, s.replaced = 0, False, False
+        s.to_play = s.opener
         return
     if s.over:
         # The frame already ended (e.g. awarded under S2 R1(c)); a concession, claim or
@@ -1294,13 +1381,16 @@ def _event(s: State, e: Event) -> None:
                 0,
                 f"conceded with {points_remaining(s)} points on the table and nobody needing penalty points",
             )
+        if s.aggregate:
+            # S4 R2(f): the opponent receives the value of the balls left, Reds eight each.
+            s.ledger.award(n, other(e.side), points_remaining(s))
         _end(s, n, other(e.side), "concede")
         return
     if kind == "claim" and e.side is not None:
         a, b = s.ledger.official
         lead = (a - b) if e.side == "A" else (b - a)
         striker_ok = s.to_play is None or s.to_play == e.side
-        if not (s.black_only and lead > 7 and striker_ok):
+        if not (s.black_only and lead > 7 and striker_ok and not s.aggregate):
             _add(
                 s,
                 n,
@@ -1352,6 +1442,11 @@ def _event_foul(s: State, e: Event) -> None:
         spec = _INFRINGEMENTS.get(e.code or "", ("b", "(b)(vi)"))
         kind, item = spec
         rule = ed.cite(ed.pen, item)
+        if s.to_play is not None and side != s.to_play and s.turn_of == s.to_play:
+            # Penalties of the non-striker (S3 R11(e),(g)): seven for measuring or using a
+            # ball off the table, else the ball on or the ball concerned, minimum four.
+            kind, item = ("7", "(g)") if kind == "7" else ("b", "(e)")
+            rule = ed.cite(ed.pen, item)
         if kind == "7":
             due = 7
         elif kind == "b":
@@ -1375,6 +1470,10 @@ def _event_foul(s: State, e: Event) -> None:
             f"penalty of {e.points} recorded, the rules give {due}",
         )
     s.ledger.award(n, other(side), points)
+    if e.kind == "foul" and s.to_play is not None and side != s.to_play and s.turn_of == s.to_play:
+        # The non-striker infringed during the striker's turn: a PENALTY, the balls are
+        # replaced and the striker's turn continues unaffected (S3 R3(k), R11(e)-(g)).
+        return
     s.ledger.end_visit()
     snapshot = (s.reds, s.colours, s.phase, s.seq, s.in_hand)
     s.foul = _Foul(n, side, snapshot, False, False, True)
@@ -1418,6 +1517,7 @@ def _spot_correction(s: State, e: Event) -> None:
         s.colours &= ~_BIT[ball]  # S3 R7(b)
     else:
         s.colours |= _BIT[ball]  # S3 R7(c)(i)
+        s.missing &= ~_BIT[ball]
 
 
 def _clock(s: State, c: Clock) -> None:
@@ -1444,6 +1544,11 @@ def _clock(s: State, c: Clock) -> None:
 def _frame_end(s: State, fe: FrameEnd) -> None:
     s.recorded_end = fe
     n = s.last_n
+    if not s.over and fe.winner is not None and fe.reason in ("concede", "claim", "award"):
+        # The frame_end is the only record of the concession, claim or award: check it as
+        # if the event had been recorded after the last stroke.
+        side = other(fe.winner) if fe.reason == "concede" else fe.winner
+        _event(s, Event(frame=fe.frame, after=n, kind=fe.reason, side=side))
     if not s.over:
         _add(
             s,

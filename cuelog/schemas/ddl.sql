@@ -34,8 +34,9 @@ CREATE TABLE IF NOT EXISTS records (
     type        VARCHAR NOT NULL,
     frame       INTEGER,
     n           INTEGER,               -- stroke number, or `after` for choices and events
-    body        JSON NOT NULL,
-    PRIMARY KEY (match_id, seq)
+    body        JSON NOT NULL
+    -- (match_id, seq) is unique by construction; no index, so that memory does not grow
+    -- with the size of the store (ART indexes are held in memory).
 );
 
 -- Strokes with the fields the reports filter on, typed.
@@ -54,8 +55,8 @@ CREATE TABLE IF NOT EXISTS strokes (
     free_ball_called BOOLEAN NOT NULL,
     score_a     INTEGER,
     score_b     INTEGER,
-    break_      INTEGER,
-    PRIMARY KEY (match_id, frame, n)
+    break_      INTEGER
+    -- (match_id, frame, n) is unique: validation refuses a repeated n within a frame.
 );
 
 -- Shot times, from aligned `clock` records or from device CSVs joined as-of on stroke time.
@@ -100,6 +101,8 @@ CREATE TABLE IF NOT EXISTS replay_strokes (
     visit_id    INTEGER NOT NULL,
     score_a     INTEGER NOT NULL,      -- official score after the stroke
     score_b     INTEGER NOT NULL,
+    free_ball   BOOLEAN,               -- FREE BALL due for the incoming player (S3 R12)
+    reasons     VARCHAR[],             -- codes of every foul the facts show
     PRIMARY KEY (match_id, frame, n)
 );
 

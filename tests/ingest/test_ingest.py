@@ -260,3 +260,30 @@ def test_a_file_that_is_not_a_database_is_a_usage_error(tmp_path):
     result = cli("ingest", EXAMPLES, "--db", db)
     assert result.exit_code == 2
     assert "cannot open database" in result.stderr
+
+
+def test_a_gzipped_copy_is_the_same_content(loaded_db, tmp_path):
+    """The content hash is taken over the decompressed bytes: compressing a log does not make it new."""
+    packed = tmp_path / "same.jsonl.gz"
+    packed.write_bytes(gzip.compress(EXAMPLE_FILES[1].read_bytes()))
+    before = snapshot(loaded_db)
+    result = cli("ingest", packed, "--db", loaded_db, "--json")
+    assert result.exit_code == 0
+    assert json.loads(result.stdout)["files"][0]["status"] == "unchanged"
+    assert snapshot(loaded_db) == before
+
+
+def test_progress_is_reported_for_every_byte_of_both_passes(tmp_path):
+    """The progress bar's total is twice the bytes of the plain logs: one pass checks, one loads."""
+    from cuelog.ingest.load import ingest_paths
+
+    seen: list[int] = []
+    con = connect(tmp_path / "db.duckdb")
+    try:
+        ingest_paths(con, [EXAMPLES], progress=seen.append)
+        assert sum(seen) == 2 * sum(p.stat().st_size for p in EXAMPLE_FILES)
+        seen.clear()
+        ingest_paths(con, [EXAMPLES], progress=seen.append)  # unchanged files complete the bar at once
+        assert sum(seen) == 2 * sum(p.stat().st_size for p in EXAMPLE_FILES)
+    finally:
+        con.close()

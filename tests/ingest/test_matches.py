@@ -44,3 +44,11 @@ def test_every_command_has_help_with_an_example(command):
 def test_usage_error_exits_2():
     result = cli("ingest")
     assert result.exit_code == 2
+
+
+@pytest.mark.parametrize("command", ["validate", "ingest"])
+def test_a_directory_without_logs_is_bad_input(command, tmp_path):
+    (tmp_path / "notes.txt").write_text("no logs here")
+    result = cli(command, tmp_path)
+    assert result.exit_code == 2
+    assert "no log files" in result.stderr

@@ -21,8 +21,8 @@ from cuelog.schemas.records import (
 )
 
 
-def match(rules: str = "snooker/wpbsa-2024", reds: int | None = None) -> Match:
-    return Match(format="cuelog/1", match="t", rules=rules, sides={"A": "a", "B": "b"}, reds=reds)
+def match(rules: str = "snooker/wpbsa-2024", reds: int | None = None, aggregate: bool | None = None) -> Match:
+    return Match(format="cuelog/1", match="t", rules=rules, sides={"A": "a", "B": "b"}, reds=reds, aggregate=aggregate)
 
 
 def stroke(
@@ -83,9 +83,10 @@ def replay(
     reds: int | None = None,
     breaker: str = "A",
     previous: FrameResult | None = None,
+    aggregate: bool | None = None,
 ) -> tuple[FrameResult, list[Outcome]]:
     """Replay one frame through the public fold; the result and every stroke's due call."""
-    state = new_frame(match(rules, reds), Frame(frame=1, breaker=breaker), previous)
+    state = new_frame(match(rules, reds, aggregate), Frame(frame=1, breaker=breaker), previous)
     outcomes: list[Outcome] = []
     for r in records:
         state, outcome, _ = apply(state, r)

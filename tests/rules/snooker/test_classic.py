@@ -49,3 +49,15 @@ def test_classic_no_replacement_after_foul_before_striking() -> None:
     assert kinds(result) == [(0, MISS_ERROR)]
     result, _ = replay(*records)
     assert kinds(result) == []
+
+
+def test_classic_playing_out_of_turn_is_a_foul() -> None:
+    """DIFF A12, O S3 R12(a)(iv): playing out of turn is a foul worth the ball on (here four)."""
+    _, (_, o) = replay(stroke(1, "A", ["red"]), stroke(2, "A", ["red"], call=foul(4)), rules=OLD)
+    assert o.foul and o.reasons == ("out_of_turn",) and o.penalty == 4
+    result, _ = replay(stroke(1, "A", ["red"]), stroke(2, "A", ["red"], call=foul(4)), rules=OLD)
+    assert kinds(result) == []
+    result, _ = replay(stroke(1, "A", ["red"]), stroke(2, "A", ["red"]), rules=OLD)
+    assert kinds(result) == [(2, "wrong_striker")]
+    _, (_, o) = replay(stroke(1, "A", ["red"]), stroke(2, "A", ["red"]))
+    assert not o.foul

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import msgspec
+
 from cuelog.replay.model import FRAME_END_ERROR
-from cuelog.schemas.records import FrameRecord
+from cuelog.schemas.records import FrameRecord, Respot, Stroke
 
 from ._build import end, event, foul, kinds, replay, stroke
 
@@ -131,3 +133,49 @@ def test_frame_end_recorded_while_the_frame_is_in_play() -> None:
     """S2 R1: a frame recorded as ended with Reds on the table and no concession or award."""
     result, _ = replay(stroke(1, "A", ["red"], ["red"]), end("A", "pot"))
     assert kinds(result) == [(1, FRAME_END_ERROR)]
+
+
+def test_s3_r4b_i_black_respotted_on_tie_may_be_recorded_as_a_respot() -> None:
+    """S3 R4(b)(i): the Black spotted after the tie, written in the stroke's respots: no finding."""
+    records = _tie_on_black()
+    last = records[-1]
+    assert isinstance(last, Stroke)
+    records[-1] = msgspec.structs.replace(last, respots=[Respot(ball="black", spot="black")])
+    result, _ = replay(*records, stroke(11, "A", ["black"], ["black"], placement="legal", respots=[]), reds=1)
+    assert kinds(result) == [] and result.winner == "A"
+
+
+def test_concession_recorded_only_in_frame_end_is_checked_like_the_event() -> None:
+    """S4 R2(b): a frame_end with reason ``concede`` and no event: legal when snookers are needed."""
+    records = [stroke(1 + i, "A", [c], [c], respots=[]) for i, c in enumerate(["yellow", "green", "brown", "blue"])]
+    result, _ = replay(*records, stroke(5, "A", ["pink"]), end("A", "concede"), reds=0)
+    assert kinds(result) == [] and result.winner == "A" and result.end_reason == "concede"
+    result, _ = replay(stroke(1, "A", ["red"]), end("A", "concede"))
+    assert kinds(result) == [(1, FRAME_END_ERROR)] and result.findings[0].rule == "S4 R2(b)"
+
+
+def test_s4_r2f_aggregate_concession_gives_the_balls_left() -> None:
+    """S4 R2(f): aggregate scoring: B concedes with Pink and Black left; A receives their 13 points."""
+    records = [stroke(1 + i, "A", [c], [c], respots=[]) for i, c in enumerate(["yellow", "green", "brown", "blue"])]
+    result, _ = replay(*records, stroke(5, "A", ["pink"]), event(5, "concede", "B"), reds=0, aggregate=True)
+    assert result.score == (27, 0) and result.winner == "A" and kinds(result) == []
+
+
+def test_s2_r1b_no_claim_when_aggregate_points_count() -> None:
+    """S2 R1(b): a claim needs "aggregate points are not relevant"."""
+    result, _ = replay(*_a_clears_to_black(), event(5, "claim", "A"), reds=0, aggregate=True)
+    assert kinds(result) == [(5, FRAME_END_ERROR)]
+
+
+def test_s3_r4a_ii_aggregate_tie_ends_without_respotted_black() -> None:
+    """S3 R4(a)(ii): with aggregate scores the frame ends level; S3 R4(c) may still re-spot after the last frame."""
+    result, outcomes = replay(*_tie_on_black(), reds=1, aggregate=True)
+    assert outcomes[-1].frame_over and result.winner is None and result.score == (14, 14)
+    result, _ = replay(
+        *_tie_on_black(),
+        event(10, "respot_black", "A"),
+        stroke(11, "A", ["black"], ["black"], respots=[]),
+        reds=1,
+        aggregate=True,
+    )
+    assert kinds(result) == [] and result.winner == "A"

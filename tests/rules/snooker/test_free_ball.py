@@ -95,3 +95,26 @@ def test_free_ball_taken_without_call() -> None:
         stroke(2, "B", ["green"], ["green"], nominated="green", respots=[("green", "green")], score=[1, 5]),
     )
     assert kinds(result) == [(2, FREE_BALL_ERROR)]
+
+
+def test_free_ball_nominated_with_the_choice() -> None:
+    """S3 R12(a),(b)(i), FORMAT ``choice.nominated``: Green named as the free ball with the choice;
+    hitting the Pink first is then a foul (without the nomination the Pink would be the free ball)."""
+    from cuelog.schemas.records import Choice
+
+    result, (_, o) = replay(
+        FOUL_FB,
+        Choice(frame=1, after=1, side="B", option="play", nominated="green"),
+        stroke(2, "B", ["pink"], call=foul(6)),
+    )
+    assert o.foul and o.penalty == 6 and kinds(result) == []
+
+
+def test_s3_r12c_free_ball_scored_at_face_value() -> None:
+    """S3 R12(a)(ii),(c): the Green taken as a free ball (Red on) scored 3 instead of 1: free_ball_error."""
+    result, _ = replay(
+        stroke(1, "A", ["blue"], call=foul(5, free_ball=True), score=[0, 5]),
+        stroke(2, "B", ["green"], ["green"], nominated="green", respots=[("green", "green")], score=[0, 8]),
+    )
+    assert kinds(result) == [(2, FREE_BALL_ERROR)]
+    assert result.findings[0].points == 2 and result.score == (0, 6)

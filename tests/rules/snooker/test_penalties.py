@@ -162,3 +162,49 @@ def test_s3_r11d_vi_foul_before_nomination_up_to_seven_accepted() -> None:
     assert kinds(result) == [] and result.score == (1, 7)
     result, _ = replay(RED_POTTED, stroke(2, "A", [], call=foul(4)))
     assert kinds(result) == [] and result.score == (1, 4)
+
+
+def test_s3_r3k_r11e_non_striker_penalty_leaves_the_turn_unchanged() -> None:
+    """S3 R3(k), R11(e): B touches the Blue during A's break: five to A, A's break goes on."""
+    result, _ = replay(
+        stroke(1, "A", ["red"], ["red"]),
+        event(1, "foul", "B", code="touched_ball", ball="blue", points=5),
+        stroke(2, "A", ["black"], ["black"], nominated="black", respots=[("black", "black")]),
+    )
+    assert kinds(result) == [] and result.score == (13, 0)
+    assert [(b.points, b.from_, b.to) for b in result.breaks] == [(8, 1, 2)]
+
+
+def test_s3_r11g_non_striker_measuring_is_seven() -> None:
+    """S3 R11(g)(ii): the non-striker measuring a gap: seven, recorded as four is wrong."""
+    result, _ = replay(stroke(1, "A", ["red"], ["red"]), event(1, "foul", "B", code="measuring", points=4))
+    assert kinds(result) == [(1, PENALTY_VALUE)] and result.findings[0].rule == "S3 R11(g)"
+
+
+@pytest.mark.parametrize(
+    ("code", "rule", "value"),
+    [
+        ("double_hit", "S3 R11(a)(ii)", 4),
+        ("feet_off_floor", "S3 R11(a)(iii)", 4),
+        ("jump_shot", "S3 R11(a)(x)", 4),
+        ("non_standard_cue", "S3 R11(a)(xi)", 4),
+        ("coaching", "S3 R11(a)(xii)", 4),
+        ("balls_moving", "S3 R11(b)(i)", 6),
+        ("before_spotted", "S3 R11(b)(ii)", 6),
+        ("push_stroke", "S3 R11(b)(v)", 6),
+        ("touched_ball", "S3 R11(b)(vi)", 6),
+        ("ball_off_table_used", "S3 R11(d)(i)", 7),
+        ("measuring", "S3 R11(d)(ii)", 7),
+        ("wrong_cue_ball", "S3 R11(d)(iv)", 7),
+    ],
+)
+def test_s3_r11_each_referee_judged_foul_value(code: str, rule: str, value: int) -> None:
+    """S3 R11(a),(b),(d): Red on, the Pink the ball concerned: (a) fouls four, (b) fouls six, (d) seven."""
+    from cuelog.schemas.records import Infringement, Stroke
+
+    s = Stroke(
+        frame=1, n=1, striker="A", first=["red"], potted=[], infringements=[Infringement(code=code, ball="pink")]
+    )
+    result, (o,) = replay(s)
+    assert o.foul and o.penalty == value and o.reasons == (code,)
+    assert kinds(result) == [(1, CONDONED_FOUL)] and result.findings[0].rule == rule

@@ -34,15 +34,25 @@ def test_s3_r7_respot_missing_and_correction() -> None:
     assert result.score == (14, 0)
 
 
-def test_s3_r7c_missing_colour_potted_later_is_invalid_until_corrected() -> None:
-    """S3 R7(c): the table follows what happened: a Pink left off cannot be potted next."""
+def test_s3_r7c_missing_colour_potted_later_is_the_same_error() -> None:
+    """S3 R7(c), FORMAT 7: the Pink reported missing is potted later, so it was put back
+    unrecorded: that is the error already reported, not a new one."""
     result, _ = replay(
         RED,
         stroke(2, "A", ["pink"], ["pink"], nominated="pink", respots=[]),
         stroke(3, "A", ["red"], ["red"]),
         stroke(4, "A", ["pink"], ["pink"], nominated="pink", respots=[("pink", "pink")]),
     )
-    assert kinds(result) == [(2, RESPOT_MISSING), (4, "invalid_record")]
+    assert kinds(result) == [(2, RESPOT_MISSING)]
+    assert result.score == (14, 0)
+
+
+def test_colour_potted_that_was_never_on_the_table_is_invalid() -> None:
+    """FORMAT 7 ``invalid_record``: Yellow potted twice in the colours without being spotted."""
+    result, _ = replay(
+        stroke(1, "A", ["yellow"], ["yellow"], respots=[]), stroke(2, "A", ["yellow"], ["yellow"]), reds=0
+    )
+    assert (2, "invalid_record") in kinds(result)
 
 
 def test_s3_r7b_colour_in_sequence_spotted_in_error() -> None:

@@ -6,7 +6,7 @@ from cuelog.replay.model import WRONG_STRIKER
 from cuelog.replay.snooker import new_frame, points_remaining
 from cuelog.schemas.records import Frame
 
-from ._build import foul, kinds, match, reds_then_colours, replay, stroke
+from ._build import event, foul, kinds, match, reds_then_colours, replay, stroke
 
 
 def test_s3_r21c_any_number_of_reds_from_match_or_frame() -> None:
@@ -91,3 +91,32 @@ def test_s2_r8_maximum_clearance_is_one_break_of_147() -> None:
     assert result.score == (147, 0) and result.winner == "A" and result.end_reason == "pot"
     assert [(b.points, b.from_, b.to) for b in result.breaks] == [(147, 1, 36)]
     assert outcomes[-1].frame_over and kinds(result) == []
+
+
+def test_s3_r17_stalemate_rerack_nullifies_scores_same_opener() -> None:
+    """S3 R17(b),(c): a re-rack nullifies the scores, resets the balls, and the same player opens."""
+    result, outcomes = replay(
+        stroke(1, "A", ["red"], ["red"], placement="legal"),
+        stroke(2, "A", ["black"], ["black"], nominated="black", respots=[("black", "black")]),
+        stroke(3, "A", ["red"]),
+        event(3, "rerack"),
+        stroke(4, "A", ["red"], ["red", "red"], placement="legal", score=[2, 0]),
+        reds=2,
+    )
+    assert result.score == (2, 0) and kinds(result) == []
+    assert outcomes[-1].ball_on == "red"
+    assert [b.points for b in result.breaks] == [8, 2]
+    result, _ = replay(stroke(1, "A", ["red"]), event(1, "rerack"), stroke(2, "B", ["red"]))
+    assert kinds(result) == [(2, WRONG_STRIKER)]
+
+
+def test_s3_r3b_breaker_unknown_taken_from_the_opening_stroke() -> None:
+    """S3 R3(b): with no breaker recorded the side that made the opening stroke broke; the next frame is the other's."""
+    from cuelog.replay.snooker import apply, finish
+
+    s = new_frame(match(), Frame(frame=1))
+    s, _, _ = apply(s, stroke(1, "B", ["red"]))
+    first = finish(s)
+    assert first.breaker == "B"
+    second, _ = replay(stroke(1, "B", ["red"]), breaker="B", previous=first)
+    assert kinds(second) == [(1, WRONG_STRIKER)]
