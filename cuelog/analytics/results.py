@@ -11,7 +11,9 @@ the output and the stored rows are the same whatever the number of workers.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
+import json
 import multiprocessing
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -23,12 +25,13 @@ import msgspec
 import pyarrow as pa
 
 from cuelog.errors import CuelogError, InputError, Problem
+from cuelog.ingest.corrections import Located, apply_corrections
 from cuelog.ingest.reader import decode_problem
 from cuelog.replay import NoEngine, UnknownRuleset, replay_match
 from cuelog.replay.model import Finding, MatchResult
-from cuelog.schemas.records import Match, Record, decode
+from cuelog.schemas.records import Correction, Match, Record, decode
 
-REPLAY_TABLES = ("replay_frames", "replay_strokes", "replay_breaks", "replay_findings")
+REPLAY_TABLES = ("replay_frames", "replay_strokes", "replay_breaks", "replay_findings", "replay_corrections")
 
 
 class ReplayFailed(CuelogError):
@@ -62,6 +65,8 @@ class LoadedMatch:
     match_id: str
     file: str
     lines: tuple[tuple[int, str], ...]
+    corrections: tuple[Located, ...] = ()
+    """Officials' corrections of this match, applied before its replay (FORMAT.md section 6)."""
 
 
 # -- reading ---------------------------------------------------------------------------
@@ -154,10 +159,16 @@ def replay_loaded(loaded: LoadedMatch) -> MatchResult | InputError | ReplayFaile
     """Replay one loaded match. Errors are returned, not raised, so a worker pool keeps order."""
     try:
         match, body = _decode(loaded)
+        applied: list[Correction] = []
+        if loaded.corrections:
+            corrected, applied = apply_corrections([match, *body], loaded.corrections)
+            body = corrected[1:]
     except InputError as exc:
         return exc
     try:
-        return replay_match(match, body)
+        result = replay_match(match, body)
+        result.corrections = applied
+        return result
     except (UnknownRuleset, NoEngine, ValueError, ImportError) as exc:
         # ImportError: the discipline's engine module is not installed in this tree.
         return ReplayFailed(
@@ -224,8 +235,13 @@ def result_tables(results: Sequence[MatchResult]) -> dict[str, pa.Table]:
     strokes: list[tuple[object, ...]] = []
     breaks: list[tuple[object, ...]] = []
     findings: list[tuple[object, ...]] = []
+    corrections: list[tuple[object, ...]] = []
     for m in sorted(results, key=lambda r: r.match):
         findings.extend(_findings(m.match, None, m.findings))
+        corrections.extend(
+            (m.match, c.frame, c.n, json.dumps(c.set, sort_keys=True), c.note)
+            for c in sorted(m.corrections, key=lambda c: (c.frame, c.n))
+        )
         for fr in sorted(m.frames, key=lambda f: f.frame):
             recorded = fr.recorded if fr.recorded is not None else (None, None)
             frames.append(
@@ -271,6 +287,7 @@ def result_tables(results: Sequence[MatchResult]) -> dict[str, pa.Table]:
         "replay_strokes": _table(STROKE_SCHEMA, strokes),
         "replay_breaks": _table(BREAK_SCHEMA, breaks),
         "replay_findings": _table(FINDING_SCHEMA, findings),
+        "replay_corrections": _table(CORRECTION_SCHEMA, corrections),
     }
 
 
@@ -335,6 +352,17 @@ FINDING_SCHEMA = pa.schema(
 )
 
 
+CORRECTION_SCHEMA = pa.schema(
+    [
+        ("match_id", pa.string()),
+        ("frame", pa.int32()),
+        ("n", pa.int32()),
+        ("fields", pa.string()),
+        ("note", pa.string()),
+    ]
+)
+
+
 def _table(schema: pa.Schema, rows: list[tuple[object, ...]]) -> pa.Table:
     columns = list(zip(*rows, strict=True)) if rows else [() for _ in schema.names]
     return pa.table([pa.array(col, type=f.type) for col, f in zip(columns, schema, strict=True)], schema=schema)
@@ -382,12 +410,27 @@ def replay_db(
     ids: Sequence[str] | None = None,
     workers: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    corrections: Sequence[Located] = (),
 ) -> list[MatchResult]:
     """Replay the loaded matches (all, or ``ids``), store the results, and return them.
 
     ``progress(done, total)`` counts records replayed out of the records to replay.
+    ``corrections`` are applied to their matches before the replay (FORMAT.md section 6);
+    one that names a match not being replayed is an InputError, like one that names no stroke.
     """
     chosen = select_matches(con, ids)
+    by_match: dict[str, list[Located]] = {}
+    for item in corrections:
+        by_match.setdefault(item[2].match, []).append(item)
+    replayed = set(chosen)
+    stray = [
+        Problem(f, line, "match", "no_such_stroke", f"match {c.match!r}", "a loaded match being replayed")
+        for m, items in sorted(by_match.items())
+        if m not in replayed
+        for f, line, c in items
+    ]
+    if stray:
+        raise InputError(stray)
     step: Callable[[int], None] | None = None
     if progress is not None:
         total = _record_count(con, chosen)
@@ -399,6 +442,10 @@ def replay_db(
 
     # No more workers than matches: starting a process costs more than a short match.
     n = min(workers if workers is not None else (os.cpu_count() or 1), len(chosen))
-    results = replay_all(loaded_matches(con, chosen), n, step)
+    loaded = (
+        dataclasses.replace(lm, corrections=tuple(by_match[lm.match_id])) if lm.match_id in by_match else lm
+        for lm in loaded_matches(con, chosen)
+    )
+    results = replay_all(loaded, n, step)
     write_results(con, chosen, results, every_match=not ids)
     return results

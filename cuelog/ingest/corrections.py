@@ -12,33 +12,26 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from typing import Any
 
 import msgspec
 
 from cuelog.errors import InputError, Problem
 from cuelog.ingest.reader import decode_problem, scan
-from cuelog.schemas.records import Match, Record, Stroke
+from cuelog.schemas.records import Correction, Match, Record, Stroke
 
 # Fields a correction may not change: they say which stroke it is.
 _IDENTITY = frozenset({"type", "frame", "n"})
 _STROKE_FIELDS = frozenset(f if f != "break_" else "break" for f in Stroke.__struct_fields__) - _IDENTITY
 
 
-class Correction(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """One row of a corrections file."""
-
-    match: str
-    frame: int
-    n: int
-    set: dict[str, Any]
-    note: str | None = None
+Located = tuple[str, int, Correction]
+"""A correction with the file and line it came from."""
 
 
-def read_corrections(path: str | os.PathLike[str]) -> list[tuple[int, Correction]]:
-    """Every correction of a file with its line. Raises InputError with every problem found."""
+def read_corrections(path: str | os.PathLike[str]) -> list[Located]:
+    """Every correction of a file with its file and line. Raises InputError with every problem found."""
     name = str(path)
-    out: list[tuple[int, Correction]] = []
+    out: list[Located] = []
     problems: list[Problem] = []
     for line, item in scan(path):
         if isinstance(item, Problem):
@@ -57,29 +50,30 @@ def read_corrections(path: str | os.PathLike[str]) -> list[tuple[int, Correction
                 Problem(name, line, "set", "bad_correction", found, f"stroke fields among {sorted(_STROKE_FIELDS)}")
             )
             continue
-        out.append((line, c))
+        out.append((name, line, c))
     if problems:
         raise InputError(problems)
     return out
 
 
 def apply_corrections(
-    records: Iterable[Record], corrections: list[tuple[int, Correction]], source: str
+    records: Iterable[Record], corrections: Iterable[Located]
 ) -> tuple[list[Record], list[Correction]]:
     """The records with the corrections applied, and the corrections that were applied.
 
     Raises InputError naming the corrections file and line of a correction that matches
-    no stroke of the records or whose new values do not make a valid stroke.
+    no stroke of the records, corrects a stroke twice, or whose new values do not make a
+    valid stroke.
     """
-    wanted: dict[tuple[str, int, int], tuple[int, Correction]] = {}
+    wanted: dict[tuple[str, int, int], Located] = {}
     problems: list[Problem] = []
-    for line, c in corrections:
+    for source, line, c in corrections:
         key = (c.match, c.frame, c.n)
         if key in wanted:
             problems.append(
                 Problem(source, line, "n", "duplicate_correction", f"stroke {c.n} again", "one correction per stroke")
             )
-        wanted[key] = (line, c)
+        wanted[key] = (source, line, c)
     out: list[Record] = []
     applied: list[Correction] = []
     match: str | None = None
@@ -89,7 +83,7 @@ def apply_corrections(
         elif isinstance(record, Stroke) and match is not None:
             hit = wanted.pop((match, record.frame, record.n), None)
             if hit is not None:
-                line, c = hit
+                source, line, c = hit
                 body = msgspec.to_builtins(record)
                 body.update(c.set)
                 try:
@@ -102,7 +96,7 @@ def apply_corrections(
                     continue
                 applied.append(c)
         out.append(record)
-    for line, c in sorted(wanted.values(), key=lambda item: item[0]):
+    for source, line, c in sorted(wanted.values(), key=lambda item: (item[0], item[1])):
         problems.append(
             Problem(
                 source,
@@ -114,5 +108,5 @@ def apply_corrections(
             )
         )
     if problems:
-        raise InputError(sorted(problems, key=lambda p: p.line))
+        raise InputError(sorted(problems, key=lambda p: (p.file, p.line)))
     return out, applied

@@ -125,3 +125,12 @@ CREATE TABLE IF NOT EXISTS replay_findings (
     points      INTEGER NOT NULL,
     message     VARCHAR NOT NULL
 );
+
+-- Officials' corrections applied to a match before its replay (FORMAT.md section 6).
+CREATE TABLE IF NOT EXISTS replay_corrections (
+    match_id    VARCHAR NOT NULL,
+    frame       INTEGER NOT NULL,
+    n           INTEGER NOT NULL,
+    fields      JSON NOT NULL,         -- the `set` object: corrected stroke fields
+    note        VARCHAR
+);

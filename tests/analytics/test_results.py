@@ -85,7 +85,7 @@ def test_a_failed_write_leaves_the_old_results(tmp_path: Path) -> None:
         write_results(con, ["m1-maximum"], [broken])
     con.close()
     counts = [_rows(db, f"SELECT count(*) FROM {t}")[0][0] for t in REPLAY_TABLES]
-    assert counts == [1, 37, 1, 0]
+    assert counts == [1, 37, 1, 0, 0]  # frames, strokes, breaks, findings, corrections
 
 
 def test_replaying_every_match_leaves_no_stale_rows(tmp_path: Path) -> None:

@@ -35,7 +35,7 @@ def test_a_correction_changes_the_replay(tmp_path):
         [{"match": "example-officiating", "frame": 1, "n": 7, "set": {"respots": [{"ball": "pink", "spot": "pink"}]}}],
     )
     assert (7, "respot_missing") in kinds(replay_matches(records()))
-    corrected, applied = apply_corrections(records(), read_corrections(path), str(path))
+    corrected, applied = apply_corrections(records(), read_corrections(path))
     assert [(c.frame, c.n) for c in applied] == [(1, 7)]
     assert kinds(replay_matches(corrected)) == [(2, "condoned_foul"), (5, "penalty_value")]
 
@@ -45,7 +45,7 @@ def test_a_correction_of_the_facts_turns_a_finding_into_another(tmp_path):
     path = write(
         tmp_path / "c.jsonl", [{"match": "example-officiating", "frame": 1, "n": 2, "set": {"first": ["red"]}}]
     )
-    corrected, _ = apply_corrections(records(), read_corrections(path), str(path))
+    corrected, _ = apply_corrections(records(), read_corrections(path))
     assert (2, "condoned_foul") not in kinds(replay_matches(corrected))
 
 
@@ -58,7 +58,7 @@ def test_a_correction_for_no_stroke_is_an_error_naming_its_line(tmp_path):
         ],
     )
     with pytest.raises(InputError) as err:
-        apply_corrections(records(), read_corrections(path), str(path))
+        apply_corrections(records(), read_corrections(path))
     (problem,) = err.value.problems
     assert (problem.file, problem.line, problem.code) == (str(path), 2, "no_such_stroke")
 
@@ -84,6 +84,6 @@ def test_bad_correction_rows(tmp_path, row, code, field):
 def test_a_value_of_the_wrong_type_names_the_field(tmp_path):
     path = write(tmp_path / "c.jsonl", [{"match": "example-officiating", "frame": 1, "n": 2, "set": {"potted": "red"}}])
     with pytest.raises(InputError) as err:
-        apply_corrections(records(), read_corrections(path), str(path))
+        apply_corrections(records(), read_corrections(path))
     (problem,) = err.value.problems
     assert (problem.line, problem.code, problem.field) == (1, "bad_correction", "set.potted")
