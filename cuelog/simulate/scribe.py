@@ -31,7 +31,7 @@ from cuelog.replay.model import (
     SCORE_MISMATCH,
     Outcome,
 )
-from cuelog.schemas.records import Call, Choice, Event, FrameEnd, FrameRecord, Respot, Stroke, other
+from cuelog.schemas.records import Call, Choice, Event, FrameEnd, FrameRecord, Respot, Stroke
 from cuelog.simulate.oracle import Oracle
 
 _INDEX = {"A": 0, "B": 1}
@@ -283,7 +283,3 @@ class Scribe:
         if self.check:
             self._expect(findings, None)
         return rec
-
-
-def loser(winner: str) -> str:
-    return other(winner)

@@ -21,7 +21,9 @@ CLOCKS_DIR = "clocks"
 
 
 @dataclass(slots=True)
-class Written:
+class SeasonStats:
+    """What a season's files hold."""
+
     matches: int = 0
     strokes: int = 0
     errors: int = 0
@@ -34,13 +36,13 @@ def write_log(out: Path, sim: SimMatch) -> None:
             fh.write(b"\n")
 
 
-def write_season(out: Path, season: Iterable[SimMatch]) -> Written:
+def write_season(out: Path, season: Iterable[SimMatch]) -> SeasonStats:
     """Write every match as it comes: its log, its rows in its table's shot-clock file (one
     device per table, matches in schedule order, so each file is in time order), and its
     injected errors."""
     (out / LOGS_DIR).mkdir(parents=True, exist_ok=True)
     (out / CLOCKS_DIR).mkdir(parents=True, exist_ok=True)
-    stats = Written()
+    stats = SeasonStats()
     with ExitStack() as stack:
         errors = stack.enter_context((out / ERRORS_FILE).open("w", encoding="utf-8"))
         devices: dict[str, IO[str]] = {}
