@@ -106,6 +106,9 @@ class Scribe:
     """The scoreboard as written."""
     official: tuple[int, int] = (0, 0)
     """The score the rules give (from the engine), for the players' decisions."""
+    visitor: str | None = None
+    """The side whose visit is in progress, and its break so far as the marker counts it."""
+    run: int = 0
     n: int = 0
     check: bool = False
     """Fail loudly when the engine reports a finding the simulator did not inject."""
@@ -208,16 +211,21 @@ class Scribe:
             detail = f"scoreboard slip of {slip}"
         self.scoreboard[0] += moved[0]
         self.scoreboard[1] += moved[1]
+        # The marker's break counter follows the scoreboard within the visit (S2 R8).
+        run = self.run if self.visitor == facts.striker else 0
+        run = 0 if call is not None and call.foul else run + max(moved[i], 0)
         record = msgspec.structs.replace(
             facts,
             call=call,
             respots=respots if (facts.potted or respots) else None,
             score=list(self.scoreboard),
+            break_=run,
             positions=positions,
         )
         self.state, outcome, findings = self.oracle.apply(self.state, record)
         assert outcome is not None
         self.official = outcome.score
+        self.visitor, self.run = (None, 0) if outcome.turn_ends else (facts.striker, run)
         if error is not None:
             self.truth.append(Truth(self.match_id, self.frame, facts.n, error, detail))
         self.records.append(record)
