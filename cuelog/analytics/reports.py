@@ -92,7 +92,7 @@ FROM scope_matches m CROSS JOIN (VALUES ('A'), ('B')) s(side)
 # `condoned`: the facts show a foul nobody called before the next stroke; it stands (S3 R10(c)),
 # so its penalty was never given and any pot in it scored. The replay says so in a finding.
 _STROKES = f"""
-SELECT r.match_id, p.event, r.frame, r.n, r.striker AS side, p.player, r.scored, r.penalty, r.foul, r.miss,
+SELECT r.match_id, p.event, r.frame, r.n, r.striker AS side, p.player, r.scored, r.credited, r.penalty, r.foul, r.miss,
        r.ball_on, r.break_id, r.visit_id, r.score_a, r.score_b,
        EXISTS (SELECT 1 FROM replay_findings x WHERE x.match_id = r.match_id AND x.frame = r.frame
                AND x.n = r.n AND x.kind = 'condoned_foul') AS condoned
@@ -244,9 +244,12 @@ def breaks(data: Data, by: str = "player") -> pl.DataFrame:
 
 
 def billiards(data: Data, by: str = "player") -> pl.DataFrame:
-    """English Billiards: points from own strokes, visits (S2 R6), average per visit, breaks."""
+    """English Billiards: points from own strokes, visits (S2 R6), average per visit, breaks.
+
+    Points are what the official score credited to each stroke (the calls as made: a
+    foul nobody called stands with its pots, S3 R16(d); a game target caps them, S3 R5(d))."""
     key = _key(by)
-    points = data.strokes.group_by(key).agg(points=pl.col("scored").sum().cast(pl.Int64))
+    points = data.strokes.group_by(key).agg(points=pl.col("credited").sum().cast(pl.Int64))
     per = data.breaks.group_by(key).agg(
         highest_break=pl.col("points").max().cast(pl.Int64),
         centuries=(pl.col("points") >= CENTURY).sum().cast(pl.Int64),

@@ -277,6 +277,7 @@ def result_tables(results: Sequence[MatchResult]) -> dict[str, pa.Table]:
                         o.score[1],
                         o.free_ball,
                         list(o.reasons),
+                        o.credited,
                     )
                 )
             for b in fr.breaks:
@@ -323,11 +324,16 @@ STROKE_SCHEMA = pa.schema(
         ("score_b", pa.int32()),
         ("free_ball", pa.bool_()),
         ("reasons", pa.list_(pa.string())),
+        ("credited", pa.int32()),
     ]
 )
 # Columns added to replay_strokes after its first release: a database created before gets them
 # on its next replay.
-_ADDED_COLUMNS = (("replay_strokes", "free_ball", "BOOLEAN"), ("replay_strokes", "reasons", "VARCHAR[]"))
+_ADDED_COLUMNS = (
+    ("replay_strokes", "free_ball", "BOOLEAN"),
+    ("replay_strokes", "reasons", "VARCHAR[]"),
+    ("replay_strokes", "credited", "INTEGER"),
+)
 BREAK_SCHEMA = pa.schema(
     [
         ("match_id", pa.string()),

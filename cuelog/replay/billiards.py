@@ -744,12 +744,17 @@ def _stroke(st: State, s: Stroke) -> tuple[Outcome | None, list[Finding]]:
         scored, penalty, brk_pts = 0, PENALTY, 0
     else:
         scored, penalty, brk_pts = points, 0, points
+    # The due call (Outcome.scored/penalty) follows the facts whatever was called; where
+    # the facts are unknown (due_foul None) the call as made stands.
+    due_penal = due_foul is True or due_miss or (due_foul is None and (called_foul or called_miss))
+    due_scored, due_penalty = (0, PENALTY) if due_penal else (points, 0)
     i = 0 if striker == "A" else 1
     official = st.ledger.official
     if st.target is not None:
         # S3 R5(d): only the points required count; the break keeps them all.
-        scored = min(scored, max(st.target - official[i], 0))
-        penalty = min(penalty, max(st.target - official[1 - i], 0))
+        room, room_other = max(st.target - official[i], 0), max(st.target - official[1 - i], 0)
+        scored, penalty = min(scored, room), min(penalty, room_other)
+        due_scored, due_penalty = min(due_scored, room), min(due_penalty, room_other)
     mismatch = st.ledger.stroke(
         n, striker, scored, penalty, s.score, explained=explained, break_points=brk_pts, rule=st.cite("scoring")
     )
@@ -870,8 +875,8 @@ def _stroke(st: State, s: Stroke) -> tuple[Outcome | None, list[Finding]]:
         Outcome(
             n,
             striker,
-            scored,
-            penalty,
+            due_scored,
+            due_penalty,
             due_foul is True,
             reasons,
             None,
@@ -885,6 +890,7 @@ def _stroke(st: State, s: Stroke) -> tuple[Outcome | None, list[Finding]]:
             st.ledger.visit_id,
             st.over,
             st.winner,
+            st.ledger.credited,
         ),
         F,
     )

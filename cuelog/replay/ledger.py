@@ -23,6 +23,7 @@ class Ledger:
         "_run_to",
         "_visitor",
         "breaks",
+        "credited",
         "official",
         "recorded",
         "visit_id",
@@ -35,6 +36,8 @@ class Ledger:
         self.visits = [0, 0]
         self.breaks: list[Break] = []
         self.visit_id = 0
+        self.credited = 0
+        """Points the last booked stroke gave its striker."""
         self._visitor: str | None = None
         self._run = 0
         self._run_from = 0
@@ -51,6 +54,7 @@ class Ledger:
         c.visits = list(self.visits)
         c.breaks = list(self.breaks)
         c.visit_id = self.visit_id
+        c.credited = self.credited
         c._visitor = self._visitor
         c._run = self._run
         c._run_from = self._run_from
@@ -114,6 +118,7 @@ class Ledger:
         before = (self.official[0], self.official[1])
         self.official[i] += scored
         self.official[1 - i] += penalty
+        self.credited = scored
         add = scored if break_points is None else break_points
         if add > 0:
             if self._run == 0:

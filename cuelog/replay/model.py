@@ -110,6 +110,10 @@ class Outcome:
     visit_id: int = 0
     frame_over: bool = False
     winner: str | None = None
+    credited: int = 0
+    """Points the official ``score`` booked to the striker for this stroke: the calls as
+    made, so the pots of a foul nobody called count (S3 R10(c)) and a billiards game
+    target caps them (S3 R5(d)). ``scored`` is the due call; this is what stood."""
 
 
 @dataclass(slots=True)

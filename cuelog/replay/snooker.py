@@ -656,6 +656,7 @@ def _clean_stroke(s: State, st: Stroke) -> Outcome | None:
         ledger.visit_id,
         s.over,
         s.winner,
+        ledger.credited,
     )
 
 
@@ -1120,6 +1121,7 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
         visit_id=ledger.visit_id,
         frame_over=s.over,
         winner=s.winner,
+        credited=ledger.credited,
     )
 
 

@@ -92,7 +92,7 @@ CREATE TABLE IF NOT EXISTS replay_strokes (
     frame       INTEGER NOT NULL,
     n           INTEGER NOT NULL,
     striker     VARCHAR NOT NULL,
-    scored      INTEGER NOT NULL,      -- points the striker scored under the rules
+    scored      INTEGER NOT NULL,      -- points the striker scored under the rules (the due call)
     penalty     INTEGER NOT NULL,      -- penalty due to the opponent
     foul        BOOLEAN NOT NULL,
     miss        BOOLEAN NOT NULL,
@@ -103,6 +103,7 @@ CREATE TABLE IF NOT EXISTS replay_strokes (
     score_b     INTEGER NOT NULL,
     free_ball   BOOLEAN,               -- FREE BALL due for the incoming player (S3 R12)
     reasons     VARCHAR[],             -- codes of every foul the facts show
+    credited    INTEGER,               -- points the official score booked to the striker (calls as made)
     PRIMARY KEY (match_id, frame, n)
 );
 

@@ -43,6 +43,7 @@ def frame(number: int, strokes: list[S], findings: list[Finding] | None = None) 
                 score=ledger.score(),
                 visit_id=ledger.visit_id,
                 break_id=len(ledger.breaks) + 1 if ledger.current_break() else None,
+                credited=ledger.credited,
             )
         )
     ledger.close()

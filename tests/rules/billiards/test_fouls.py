@@ -38,6 +38,23 @@ def test_referee_judged_fouls_s3_r15(code: str, rule: str) -> None:
     assert (result.findings[0].rule, result.findings[0].points) == (rule, 2)
     # Condoned: the stroke stands as played, the Red counts (S3 R16(d)).
     assert result.score == (3, 0)
+    # The due call is the foul's (2 to B, nothing scored); what stood credited A with 3.
+    assert (outcomes[0].scored, outcomes[0].penalty, outcomes[0].credited) == (0, 2, 3)
+
+
+def test_due_call_and_credit_of_a_called_foul_s3_r16() -> None:
+    """S3 R16(b),(c): a foul called scores nothing and gives 2; nothing is credited to the striker."""
+    _, outcomes = replay(stroke(1, "A", ["red"], ["red"], placement="illegal", call=foul(), score=[0, 2]))
+    assert (outcomes[0].scored, outcomes[0].penalty, outcomes[0].credited) == (0, 2, 0)
+
+
+def test_due_call_of_an_unsupported_foul_s3_r4() -> None:
+    """A foul called on a legal pot of the Red (S3 R4): the due call is 3 scored; the call as made stood."""
+    result, outcomes = replay(
+        stroke(1, "A", ["red"], ["red"], placement="legal", infringements=[], call=foul(), score=[0, 2])
+    )
+    assert (outcomes[0].scored, outcomes[0].penalty, outcomes[0].credited) == (3, 0, 0)
+    assert result.score == (0, 2)
 
 
 def test_ball_forced_off_the_table_s3_r15j() -> None:
