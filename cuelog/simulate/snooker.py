@@ -202,9 +202,10 @@ def play_frame(
         if written.missing or written.extra:
             # The referee notices before the next stroke and corrects the table (S3 R7(b),(c)).
             table = _fix(scribe, table, (written.missing, written.extra))
-        if not table.colours and table.reds == 0:
-            # Scores tied on the last black: it is re-spotted, the player to play drawn
-            # by lot, in hand (S3 R4(b)).
+        if (not table.colours and table.reds == 0) or out.next_striker is None:
+            # Scores tied on the last black, by its pot or by a foul (the engine then names
+            # nobody to play): it is re-spotted, the player to play drawn by lot, in hand
+            # (S3 R4(a),(b)).
             striker = rng.choice(("A", "B"))
             scribe.event("respot_black", side=striker)
             table = Table(0, ("black",))

@@ -18,8 +18,6 @@ from cuelog.simulate.check import check_dir
 from cuelog.simulate.writer import ERRORS_FILE, write_season
 from tests.sim.conftest import cuelog, needs_billiards, needs_snooker
 
-EVERY_KIND_BUT_FREE_BALL = frozenset(FINDING_KINDS) - {FREE_BALL_ERROR}
-
 
 def _kinds(out: Path) -> Counter[str]:
     return Counter(json.loads(line)["kind"] for line in (out / ERRORS_FILE).read_text().splitlines())
@@ -29,12 +27,12 @@ def _kinds(out: Path) -> Counter[str]:
     "cfg",
     [
         pytest.param(
-            SeasonConfig("snooker/wpbsa-2024", 200, 31, 0.06, best_of=1, reds=0, kinds=EVERY_KIND_BUT_FREE_BALL),
+            SeasonConfig("snooker/wpbsa-2024", 200, 31, 0.06, best_of=1, reds=0),
             marks=needs_snooker,
             id="snooker",
         ),
         pytest.param(
-            SeasonConfig("billiards/wpbsa-2024", 200, 31, 0.06, target=50, kinds=EVERY_KIND_BUT_FREE_BALL),
+            SeasonConfig("billiards/wpbsa-2024", 200, 31, 0.06, target=50),
             marks=needs_billiards,
             id="billiards",
         ),
@@ -71,7 +69,6 @@ def test_recall_and_precision_are_one_over_two_hundred_matches(tmp_path: Path, c
                 best_of=1,
                 reds=0 if rules.startswith("snooker") else None,
                 target=None if rules.startswith("snooker") else 60,
-                kinds=EVERY_KIND_BUT_FREE_BALL,
             ),
             marks=needs_snooker if rules.startswith("snooker") else needs_billiards,
             id=rules,
@@ -126,11 +123,6 @@ def test_errors_jsonl_names_match_frame_stroke_and_kind(tmp_path: Path) -> None:
 
 
 @needs_snooker
-@pytest.mark.xfail(
-    strict=True,
-    reason="the snooker engine reports a free ball scored at its face value as score_mismatch; "
-    "FORMAT.md section 7 has free_ball_error for a free ball scored against the rules (S3 R12(a),(c))",
-)
 def test_free_ball_scored_at_face_value_is_a_free_ball_error(tmp_path: Path) -> None:
     cfg = SeasonConfig("snooker/wpbsa-2024", 40, 5, 1.0, kinds=frozenset({FREE_BALL_ERROR}))
     write_season(tmp_path, simulate_season(cfg, workers=2))
