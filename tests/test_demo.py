@@ -10,7 +10,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from tests.sim.conftest import ROOT, needs_billiards, needs_snooker
+from tests.sim.conftest import ROOT
 
 pytest.importorskip("cuelog.ingest.load", reason="the demo loads logs with cuelog ingest")
 pytest.importorskip("cuelog.analytics.results", reason="the demo replays into the store with cuelog analytics")
@@ -29,8 +29,6 @@ def run_demo(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-@needs_snooker
-@needs_billiards
 def test_demo_loads_replays_reports_and_plots_on_the_default_paths(tmp_path: Path) -> None:
     r = run_demo(tmp_path, "--workers", "2")
     assert r.returncode == 0, r.stdout + r.stderr
@@ -64,8 +62,6 @@ def test_demo_loads_replays_reports_and_plots_on_the_default_paths(tmp_path: Pat
     assert sorted((out / "season" / "snooker" / "logs").glob("*.jsonl"))
 
 
-@needs_snooker
-@needs_billiards
 def test_demo_twice_changes_nothing(tmp_path: Path) -> None:
     first = run_demo(tmp_path, "--workers", "1", "--db", "a.duckdb", "--out", "demo")
     assert first.returncode == 0, first.stdout + first.stderr

@@ -1,12 +1,7 @@
-"""``cuelog replay --db``: replay the loaded matches and store the results for the reports.
-
-The tests that replay snooker need the snooker engine (``cuelog.replay.snooker``); they
-are skipped, with that reason, while the engine is not in the tree.
-"""
+"""``cuelog replay --db``: replay the loaded matches and store the results for the reports."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import shutil
@@ -24,10 +19,6 @@ from tests.analytics import kit
 
 ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()
-
-needs_snooker = pytest.mark.skipif(
-    importlib.util.find_spec("cuelog.replay.snooker") is None, reason="the snooker engine is not merged yet"
-)
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[bytes]:
@@ -116,7 +107,6 @@ def test_unreadable_stored_record_names_file_line_and_field(snooker_db: Path) ->
 # -- with the snooker engine ---------------------------------------------------------------
 
 
-@needs_snooker
 def test_db_stores_what_the_json_document_says(snooker_db: Path) -> None:
     result = runner.invoke(app, ["replay", "--db", str(snooker_db), "--json", "--workers", "1"])
     assert result.exit_code == 1, result.stderr  # the wrong penalty is a finding
@@ -160,7 +150,6 @@ def test_db_stores_what_the_json_document_says(snooker_db: Path) -> None:
     ]
 
 
-@needs_snooker
 def test_per_stroke_outcomes_of_the_maximum(snooker_db: Path) -> None:
     """A 147: every red 1, every black 7, the colours 2..7, one break of 147 by Ann (side A)."""
     runner.invoke(app, ["replay", "--db", str(snooker_db), "--match", "m1-maximum"])
@@ -190,7 +179,6 @@ def test_per_stroke_outcomes_of_the_maximum(snooker_db: Path) -> None:
     ]
 
 
-@needs_snooker
 def test_replaying_again_replaces_rather_than_adds(snooker_db: Path) -> None:
     runner.invoke(app, ["replay", "--db", str(snooker_db)])
     first = rows(snooker_db, "SELECT count(*) FROM replay_strokes")
@@ -199,7 +187,6 @@ def test_replaying_again_replaces_rather_than_adds(snooker_db: Path) -> None:
     assert rows(snooker_db, "SELECT count(*) FROM replay_strokes") == first
 
 
-@needs_snooker
 def test_only_the_named_matches_are_replayed(snooker_db: Path) -> None:
     result = runner.invoke(app, ["replay", "--db", str(snooker_db), "--match", "m2-two-fifties", "--json"])
     assert result.exit_code == 0
@@ -207,7 +194,6 @@ def test_only_the_named_matches_are_replayed(snooker_db: Path) -> None:
     assert rows(snooker_db, "SELECT DISTINCT match_id FROM replay_frames") == [("m2-two-fifties",)]
 
 
-@needs_snooker
 def test_human_output_has_scores_and_a_findings_table(snooker_db: Path) -> None:
     result = runner.invoke(app, ["replay", "--db", str(snooker_db), "--match", "m5-wrong-penalty"])
     assert result.exit_code == 1
@@ -219,7 +205,6 @@ def test_human_output_has_scores_and_a_findings_table(snooker_db: Path) -> None:
     assert "1 finding(s)" in out
 
 
-@needs_snooker
 def test_same_bytes_and_rows_whatever_the_worker_count(snooker_db: Path, tmp_path: Path) -> None:
     other = tmp_path / "copy.duckdb"
     shutil.copy(snooker_db, other)
@@ -235,7 +220,6 @@ def test_same_bytes_and_rows_whatever_the_worker_count(snooker_db: Path, tmp_pat
         assert rows(snooker_db, sql) == rows(other, sql), table
 
 
-@needs_snooker
 def test_db_replay_gives_the_same_document_as_replaying_the_files(snooker_db: Path, tmp_path: Path) -> None:
     files = [
         log.write(tmp_path / f"{i}.jsonl")

@@ -1,26 +1,16 @@
-"""Helpers for the simulator tests: skip what needs a rules engine that is not there."""
+"""Helpers for the simulator tests: the command line run in-process."""
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
 from typer.testing import CliRunner
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def has_engine(discipline: str) -> bool:
-    return importlib.util.find_spec(f"cuelog.replay.{discipline}") is not None
-
-
-needs_snooker = pytest.mark.skipif(not has_engine("snooker"), reason="the snooker engine is not in this tree")
-needs_billiards = pytest.mark.skipif(not has_engine("billiards"), reason="the billiards engine is not in this tree")
 
 
 @dataclass(frozen=True)

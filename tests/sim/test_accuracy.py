@@ -16,7 +16,7 @@ from cuelog.replay.model import FINDING_KINDS, FREE_BALL_ERROR
 from cuelog.simulate import SeasonConfig, simulate_season
 from cuelog.simulate.check import check_dir
 from cuelog.simulate.writer import ERRORS_FILE, write_season
-from tests.sim.conftest import cuelog, needs_billiards, needs_snooker
+from tests.sim.conftest import cuelog
 
 
 def _kinds(out: Path) -> Counter[str]:
@@ -28,12 +28,10 @@ def _kinds(out: Path) -> Counter[str]:
     [
         pytest.param(
             SeasonConfig("snooker/wpbsa-2024", 200, 31, 0.06, best_of=1, reds=0),
-            marks=needs_snooker,
             id="snooker",
         ),
         pytest.param(
             SeasonConfig("billiards/wpbsa-2024", 200, 31, 0.06, target=50),
-            marks=needs_billiards,
             id="billiards",
         ),
     ],
@@ -70,7 +68,6 @@ def test_recall_and_precision_are_one_over_two_hundred_matches(tmp_path: Path, c
                 reds=0 if rules.startswith("snooker") else None,
                 target=None if rules.startswith("snooker") else 60,
             ),
-            marks=needs_snooker if rules.startswith("snooker") else needs_billiards,
             id=rules,
         )
         for rules in ("snooker/six-reds-2024", "snooker/classic", "billiards/classic", "billiards/one-red")
@@ -84,7 +81,6 @@ def test_other_editions_are_audited_exactly(tmp_path: Path, cfg: SeasonConfig) -
     assert acc.injected >= 20
 
 
-@needs_snooker
 def test_check_prints_recall_and_precision(tmp_path: Path) -> None:
     r = cuelog(
         "simulate",
@@ -110,7 +106,6 @@ def test_check_prints_recall_and_precision(tmp_path: Path) -> None:
     assert doc["recall"] == 1.0 and doc["precision"] == 1.0 and doc["errors"] > 0
 
 
-@needs_snooker
 def test_errors_jsonl_names_match_frame_stroke_and_kind(tmp_path: Path) -> None:
     write_season(tmp_path, simulate_season(SeasonConfig("snooker/wpbsa-2024", 4, 12, 0.1, best_of=1)))
     rows = [json.loads(line) for line in (tmp_path / ERRORS_FILE).read_text().splitlines()]
@@ -122,7 +117,6 @@ def test_errors_jsonl_names_match_frame_stroke_and_kind(tmp_path: Path) -> None:
         assert f'"frame":{row["frame"]},"n":{row["stroke"]},' in log
 
 
-@needs_snooker
 def test_free_ball_scored_at_face_value_is_a_free_ball_error(tmp_path: Path) -> None:
     cfg = SeasonConfig("snooker/wpbsa-2024", 40, 5, 1.0, kinds=frozenset({FREE_BALL_ERROR}))
     write_season(tmp_path, simulate_season(cfg, workers=2))

@@ -7,11 +7,9 @@ import os
 import subprocess
 import sys
 
-from tests.sim.conftest import ROOT, needs_billiards, needs_snooker
+from tests.sim.conftest import ROOT
 
 
-@needs_snooker
-@needs_billiards
 def test_benchmark_script_reports_every_measurement() -> None:
     r = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "run.py"), "--sizes", "3000,6000", "--json", "--workers", "2"],

@@ -9,7 +9,6 @@ from cuelog.schemas.records import Choice, Event, Record, Stroke
 from cuelog.simulate import SeasonConfig, simulate_season
 from cuelog.simulate.profile import billiards_averages, snooker_profile
 from cuelog.simulate.season import roster
-from tests.sim.conftest import needs_billiards, needs_snooker
 
 
 def _season(cfg: SeasonConfig) -> tuple[list[Record], int]:
@@ -21,7 +20,6 @@ def _season(cfg: SeasonConfig) -> tuple[list[Record], int]:
     return records, strokes
 
 
-@needs_snooker
 def test_snooker_breaks_resemble_the_professional_game() -> None:
     records, strokes = _season(SeasonConfig("snooker/wpbsa-2024", 60, 2026))
     p = snooker_profile(replay_matches(records), strokes)
@@ -44,7 +42,6 @@ def test_snooker_breaks_resemble_the_professional_game() -> None:
     assert 100 <= p.highest <= 147
 
 
-@needs_billiards
 def test_billiards_averages_by_tier() -> None:
     cfg = SeasonConfig("billiards/wpbsa-2024", 40, 2026)
     records, _ = _season(cfg)

@@ -12,12 +12,11 @@ from cuelog.ingest.reader import read_records
 from cuelog.schemas.records import Frame, FrameEnd, Match, Stroke
 from cuelog.simulate import SeasonConfig, simulate_season
 from cuelog.simulate.writer import write_season
-from tests.sim.conftest import cuelog, cuelog_process, needs_billiards, needs_snooker, tree_bytes
+from tests.sim.conftest import cuelog, cuelog_process, tree_bytes
 
 ARGS = ["--matches", "4", "--seed", "42", "--errors", "0.05"]
 
 
-@needs_snooker
 def test_same_seed_same_bytes_snooker(tmp_path: Path) -> None:
     one, two, other = tmp_path / "one", tmp_path / "two", tmp_path / "other"
     for out, seed in ((one, "42"), (two, "42"), (other, "43")):
@@ -29,7 +28,6 @@ def test_same_seed_same_bytes_snooker(tmp_path: Path) -> None:
     assert tree_bytes(one) != tree_bytes(other)
 
 
-@needs_billiards
 def test_same_seed_same_bytes_whatever_the_workers_billiards(tmp_path: Path) -> None:
     cfg = SeasonConfig("billiards/wpbsa-2024", 6, 42, 0.05, target=80)
     write_season(tmp_path / "w1", simulate_season(cfg, workers=1))
@@ -37,7 +35,6 @@ def test_same_seed_same_bytes_whatever_the_workers_billiards(tmp_path: Path) -> 
     assert tree_bytes(tmp_path / "w1") == tree_bytes(tmp_path / "w3")
 
 
-@needs_snooker
 def test_match_order_does_not_change_a_match(tmp_path: Path) -> None:
     """Each match has its own seed: a longer season starts with the same matches."""
     short = {s.match.match: s.records for s in simulate_season(SeasonConfig("snooker/wpbsa-2024", 3, 9, best_of=1))}
@@ -48,8 +45,8 @@ def test_match_order_does_not_change_a_match(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "rules",
     [
-        pytest.param("snooker/wpbsa-2024", marks=needs_snooker),
-        pytest.param("billiards/wpbsa-2024", marks=needs_billiards),
+        "snooker/wpbsa-2024",
+        "billiards/wpbsa-2024",
     ],
 )
 def test_logs_are_cuelog_1_with_times_tables_and_clocks_that_align(tmp_path: Path, rules: str) -> None:
@@ -85,7 +82,6 @@ def test_logs_are_cuelog_1_with_times_tables_and_clocks_that_align(tmp_path: Pat
     assert truth == []  # no --errors: nothing injected
 
 
-@needs_snooker
 def test_logs_pass_the_cuelog_validator(tmp_path: Path) -> None:
     pytest.importorskip("cuelog.ingest.validate")
     r = cuelog(
