@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Final
 
+import msgspec
+
 from cuelog.schemas.records import Correction
 
 # The finding kinds of FORMAT.md section 7, in the order the table lists them.
@@ -47,8 +49,7 @@ FINDING_KINDS: Final = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Finding:
+class Finding(msgspec.Struct, frozen=True):
     """One place where the recorded calls disagree with the rules.
 
     ``n`` is the stroke (or, for an event, the ``after`` stroke); ``side`` the side the
@@ -66,8 +67,7 @@ class Finding:
         return (self.n, FINDING_KINDS.index(self.kind), self.rule, self.message)
 
 
-@dataclass(frozen=True, slots=True)
-class Break:
+class Break(msgspec.Struct, frozen=True):
     """A break (S2 R8): points scored by one side in one visit, strokes ``from``..``to``."""
 
     side: str
@@ -76,8 +76,7 @@ class Break:
     to: int
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
+class Outcome(msgspec.Struct, frozen=True):
     """What the rules make of one stroke: the *due* call and its effect.
 
     The simulator uses these to write correct calls; the store writes one row per stroke

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from cuelog.analytics.results import REPLAY_TABLES, write_results
@@ -104,7 +104,7 @@ def test_replaying_every_match_leaves_no_stale_rows(tmp_path: Path) -> None:
 def test_free_ball_and_foul_reasons_are_stored(tmp_path: Path) -> None:
     db = kit.load(tmp_path / "t.duckdb", kit.maximum())
     fr = o.frame(1, [o.S("A"), o.S("B", 0, 4)])
-    fr.outcomes[1] = replace(fr.outcomes[1], reasons=("in_off", "first_contact"), free_ball=True)
+    fr.outcomes[1] = msgspec.structs.replace(fr.outcomes[1], reasons=("in_off", "first_contact"), free_ball=True)
     con = connect(db)
     write_results(con, ["m1-maximum"], [o.match("m1-maximum", "snooker/wpbsa-2024", "Ann", "Bob", fr)])
     con.close()
