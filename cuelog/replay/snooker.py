@@ -153,6 +153,33 @@ class Edition:
     """Playing out of turn is a foul worth the ball on (older S3 R12(a)(iv); 2024: four-handed only)."""
     snooker_behind_nominated: bool = False
     """After a Red, leaving the opponent snookered behind the nominated colour is a foul (S3 R19(d))."""
+    deferred_points: bool = True
+    """Points for re-potting a colour spotted in error count only after the next stroke or
+    infringement (S3 R7(b); the older edition has no such proviso, DIFF A17)."""
+    respot_black_ends_on_penalty: bool = True
+    """During a re-spotted Black any infringement ends the frame, a non-striker's penalty
+    included (S3 R4(b)(iv) "pot or infringement"; older S3 R4(b)(iv) "score or foul", DIFF A2)."""
+    warning_survives_event_foul: bool = False
+    """A foul before the stroke during a FOUL AND A MISS sequence keeps the Warning and the
+    sequence whatever the non-offender chooses (older S3 R14(d)(vi), DIFF A7); 2024 keeps
+    it only when all balls are replaced (S3 R14(e))."""
+    replace_cue_ball_only: bool = False
+    """Replacing after a FOUL AND A MISS puts back the cue-ball (and the ball on) but leaves
+    the object balls to the referee's discretion (older S3 R14(f), DIFF A8)."""
+    fb_snooker_after_scoring: bool = False
+    """The free-ball snooker foul applies after a scoring stroke too (older S3 R10(b)(ii), DIFF A10)."""
+    fb_snooker_black_and_any: bool = True
+    """The free-ball snooker is no foul with Black and any one other colour left (S3 R12(b)(ii));
+    the older edition excepts Pink and Black only (older S3 R10(b)(ii), DIFF A10)."""
+    forfeit_points: bool = False
+    """A frame awarded for conduct forfeits the offender's points and gives the
+    non-offender the balls left (older S4 R2(a)(ii); 2024 S4 R4(a)(ii) only in aggregate, DIFF A19)."""
+    time_wasting_warning_first: bool = True
+    """A frame is awarded for time wasting only after a Warning (S4 R3; older S4 R1 lets
+    the referee award it at once, DIFF A20)."""
+    rerack_respotted_black_only: bool = True
+    """A stalemate during a re-spotted Black re-spots the Black only (S3 R17(d); older S3 R16
+    re-racks the frame, DIFF A21)."""
     renumber: tuple[tuple[str, str], ...] = ()
     """Citation fix-ups where an edition numbers an item differently."""
 
@@ -180,6 +207,15 @@ EDITIONS: Final[dict[str, Edition]] = {
             award_non_striker=False,
             concede_striker_only=True,
             out_of_turn_foul=True,
+            deferred_points=False,
+            respot_black_ends_on_penalty=False,
+            warning_survives_event_foul=True,
+            replace_cue_ball_only=True,
+            fb_snooker_after_scoring=True,
+            fb_snooker_black_and_any=False,
+            forfeit_points=True,
+            time_wasting_warning_first=False,
+            rerack_respotted_black_only=False,
             renumber=(("(b)(x)", "(b)(vii)"),),
         ),
         # SO 13, 15-17, 19.
@@ -301,6 +337,14 @@ class State:
     missing: int = 0
     """Colours reported ``respot_missing`` and not seen since: a later pot of one shows it was
     put back, which is the same error, not a new one (FORMAT 7, each discrepancy once)."""
+    in_error: int = 0
+    """Colours potted in sequence and spotted in error, still on the table (S3 R7(b)). Until
+    the error is discovered they are played as correctly spotted (R7(c)): the lowest is on."""
+    resume: int = 0
+    """The colour on (``seq``) once no colour spotted in error is left (S3 R7(b))."""
+    deferred: tuple[int, str, str, int] | None = None
+    """(stroke, side, colour, points) of a colour spotted in error and potted again: its
+    points count once the next stroke is played or an infringement committed (S3 R7(b))."""
     nomination: str | None = None
     """A free ball named with the ``choice`` (FORMAT ``choice.nominated``)."""
     start_reds: int = 15
@@ -591,7 +635,7 @@ def _clean_stroke(s: State, st: Stroke) -> Outcome | None:
         if phase == COLOUR:
             if s.turn_of != striker or ball not in _BIT or not s.colours & _BIT[ball]:
                 return None
-        elif s.seq >= _BLACK or ball != COLOURS[s.seq] or not s.colours & _BIT[ball]:
+        elif s.seq >= _BLACK or s.in_error or ball != COLOURS[s.seq] or not s.colours & _BIT[ball]:
             return None
         if (nom is not None and nom != ball) or (potted and potted != [ball]):
             return None
@@ -668,6 +712,7 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
             return done
     ed = s.edition
     n, striker = st.n, st.striker
+    spotting = _being_spotted(s, st) if st.infringements else None
     s.last_n = n
     if s.over:
         _frame_over_stroke(s, n)
@@ -749,15 +794,25 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
         fouls.append((pen(), ed.cite(P, "(a)(iv)"), "out_of_turn"))
     if s.in_hand and st.placement == "illegal" and not s.anywhere:
         fouls.append((pen(), ed.cite(P, "(a)(v)"), "in_hand"))
+    unscored = 0
     for inf in st.infringements or ():
         spec = _INFRINGEMENTS.get(inf.code)
         if spec is None:
             continue
         kind, item = spec
+        concerned = inf.ball
+        if inf.code == "before_spotted" and spotting is not None:
+            # S3 R3(h)(iv): striking before the referee has completed spotting the colour
+            # just potted; R11(a)(i) when that colour was a free ball, else R11(b)(ii).
+            colour, was_free_ball, points = spotting
+            concerned = concerned or colour
+            if was_free_ball:
+                kind, item = "a", "(a)(i)"
+            unscored = points
         if kind == "7":
             fouls.append((7, ed.cite(P, item), inf.code))
         elif kind == "b":
-            fouls.append((pen(VALUE.get(inf.ball or "", 0)), ed.cite(P, item), inf.code))
+            fouls.append((pen(VALUE.get(concerned or "", 0)), ed.cite(P, item), inf.code))
         else:
             fouls.append((pen(), ed.cite(P, item), inf.code))
     miss_type = False
@@ -979,7 +1034,16 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
             stays_off.add(on_names[0])  # S3 R3(h)(iii)
             if s.seq == _BLACK:
                 frame_ends = True
-            s.seq += 1
+            bit = _BIT[on_names[0]]
+            if s.in_error & bit:
+                # Potted again after being spotted in error (S3 R7(b)): scored, but only
+                # for good once the next stroke is played or an infringement committed.
+                s.in_error &= ~bit
+                if ed.deferred_points:
+                    s.deferred = (n, striker, on_names[0], legal_points)
+                _resume(s)
+            else:
+                s.seq += 1
         elif foul_stands and s.seq == _BLACK:
             frame_ends = True  # S3 R4(a): the first foul with Black only ends the frame
     s.phase = next_phase
@@ -993,6 +1057,9 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
 
     # -- the ledger: official score, recorded scoreboard, breaks -----------------------
     ledger = s.ledger
+    if foul_stands and unscored and "before_spotted" in reasons:
+        # S3 R3(h)(iv): "the value of the colour shall not be scored".
+        ledger.retract(striker, unscored)
     explained = explained or (
         len(s.findings) > findings_before
         and any(f.kind in (PENALTY_VALUE, FREE_BALL_ERROR, INVALID_RECORD) for f in s.findings[findings_before:])
@@ -1123,6 +1190,30 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
     )
 
 
+def _being_spotted(s: State, st: Stroke) -> tuple[str, bool, int] | None:
+    """The colour the referee was spotting after the previous stroke (S3 R3(h)(iv), R7(c)(ii)).
+
+    Returns the colour, whether it was potted as a free ball, and the points it scored
+    when that stroke was part of this striker's break (what R3(h)(iv) takes back).
+    """
+    if not s.outcomes:
+        return None
+    prev = s.outcomes[-1]
+    if prev.n != st.n - 1 or not prev.respots:
+        return None
+    wanted = next((i.ball for i in st.infringements or () if i.code == "before_spotted" and i.ball), None)
+    colour = next((b for b, _ in prev.respots if b == wanted), prev.respots[0][0])
+    potted_legally = not prev.foul and prev.scored > 0
+    was_free_ball = potted_legally and prev.ball_on not in (colour, "colour")
+    points = 0
+    if potted_legally and prev.striker == st.striker and not prev.turn_ends:
+        if was_free_ball:
+            points = 1 if prev.ball_on == "red" else VALUE.get(prev.ball_on or "", 0)
+        elif prev.ball_on == colour:
+            points = VALUE[colour]
+    return colour, was_free_ball, points
+
+
 def _black_only_award(s: State, n: int) -> None:
     if s.over or not s.edition.award_non_striker or not s.black_only or s.to_play is None or s.aggregate:
         return
@@ -1222,6 +1313,21 @@ def _respots(s: State, n: int, striker: str, st: Stroke, due: list[tuple[str, st
         if ball not in due_map:
             s.colours |= _BIT[ball]
             _add(s, n, RESPOT_IN_ERROR, "S3 R7(b)", None, VALUE[ball], f"{ball} spotted but had to stay off the table")
+            if s.phase == SEQUENCE and COLOURS.index(ball) < s.seq:
+                # Potted in sequence and put back: played as correctly spotted until the
+                # error is discovered (S3 R7(b),(c)), so it is the colour on again.
+                if not s.in_error:
+                    s.resume = s.seq
+                s.in_error |= _BIT[ball]
+                _resume(s)
+
+
+def _resume(s: State) -> None:
+    """The colour on in the sequence: the lowest colour spotted in error, else the next one (S3 R7(b))."""
+    if s.in_error:
+        s.seq = (s.in_error & -s.in_error).bit_length() - 1
+    else:
+        s.seq = s.resume
 
 
 # -- choices after a foul (S3 R10(h),(i), R12(f), R13, R14(b), R16) ------------------------
@@ -1340,7 +1446,7 @@ def _event(s: State, e: Event) -> None:
             s.colours = _BIT["black"]  # S3 R17(d): only the Black, scores stand
         else:
             s.reds = s.start_reds
-            s.colours, s.seq = _ALL_COLOURS, 0
+            s.colours, s.seq, s.in_error, s.deferred = _ALL_COLOURS, 0, 0, None
             s.phase = RED if s.reds > 0 else SEQUENCE
             # Scores nullified; the breaks made before the re-rack were made and stay.
             old = s.ledger
@@ -1470,6 +1576,7 @@ def _event_foul(s: State, e: Event) -> None:
             f"penalty of {e.points} recorded, the rules give {due}",
         )
     s.ledger.award(n, other(side), points)
+    s.deferred = None  # S3 R7(b): an infringement makes the points of a re-potted colour count
     if e.kind == "foul" and s.to_play is not None and side != s.to_play and s.turn_of == s.to_play:
         # The non-striker infringed during the striker's turn: a PENALTY, the balls are
         # replaced and the striker's turn continues unaffected (S3 R3(k), R11(e)-(g)).
@@ -1514,7 +1621,18 @@ def _spot_correction(s: State, e: Event) -> None:
     if ball not in _BIT:
         return
     if e.remove:
-        s.colours &= ~_BIT[ball]  # S3 R7(b)
+        bit = _BIT[ball]
+        d = s.deferred
+        if s.in_error & bit:
+            # S3 R7(b): removed without penalty when the error is discovered.
+            s.in_error &= ~bit
+            _resume(s)
+        elif d is not None and d[2] == ball and d[0] == s.last_n and not s.colours & bit:
+            # S3 R7(b): discovered after it was potted again but before the next stroke
+            # or an infringement: the points do not count.
+            s.ledger.retract(d[1], d[3])
+        s.deferred = None
+        s.colours &= ~bit
     else:
         s.colours |= _BIT[ball]  # S3 R7(c)(i)
         s.missing &= ~_BIT[ball]
