@@ -156,9 +156,9 @@ class Edition:
     deferred_points: bool = True
     """Points for re-potting a colour spotted in error count only after the next stroke or
     infringement (S3 R7(b); the older edition has no such proviso, DIFF A17)."""
-    respot_black_ends_on_penalty: bool = True
-    """During a re-spotted Black any infringement ends the frame, a non-striker's penalty
-    included (S3 R4(b)(iv) "pot or infringement"; older S3 R4(b)(iv) "score or foul", DIFF A2)."""
+    non_striker_penalty: bool = True
+    """A non-striker's infringement is a PENALTY under S3 R11(e)-(g); the older edition
+    penalises it as if they were the striker (older S3 R2(b)(ii), R14(h), DIFF A15)."""
     warning_survives_event_foul: bool = False
     """A foul before the stroke during a FOUL AND A MISS sequence keeps the Warning and the
     sequence whatever the non-offender chooses (older S3 R14(d)(vi), DIFF A7); 2024 keeps
@@ -208,7 +208,7 @@ EDITIONS: Final[dict[str, Edition]] = {
             concede_striker_only=True,
             out_of_turn_foul=True,
             deferred_points=False,
-            respot_black_ends_on_penalty=False,
+            non_striker_penalty=False,
             warning_survives_event_foul=True,
             replace_cue_ball_only=True,
             fb_snooker_after_scoring=True,
@@ -292,6 +292,8 @@ class _Foul:
     """A foul with no stroke (an ``event`` of kind ``foul``, S3 R10(i))."""
     needed: bool = False
     """A player needed penalty points before or as a result of the foul (S3 R19(b)(iii))."""
+    after_replace: bool = False
+    """The offender was playing again from the original position after a FOUL AND A MISS."""
 
 
 @dataclass(slots=True)
@@ -350,6 +352,8 @@ class State:
     start_reds: int = 15
     opener: str | None = None
     """Who made the opening stroke (of the frame, or of the re-spotted Black): they open again after a re-rack (S3 R17(c),(d))."""
+    time_wasting_warned: tuple[str, ...] = ()
+    """Sides Warned for time wasting in this frame (S4 R3(a))."""
     time_fouls: tuple[int, ...] = ()
     """``after`` of each time foul recorded (SO 16)."""
     last_n: int = 0
@@ -869,16 +873,17 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
     # snookered by the nominated free ball (S3 R12(b)(ii), R11(a)(viii)); in six reds,
     # the opponent snookered behind the colour nominated after a Red (S3 R19(d), R11(a)(ix)).
     pos = st.positions
-    if pos is not None and not any(b in potted for b in (*on_names, *(fb,)) if b) and "white" not in potted:
-        if fb is not None:
+    non_scoring = not any(b in potted for b in (*on_names, *(fb,)) if b)
+    if pos is not None and "white" not in potted:
+        if fb is not None and (non_scoring or ed.fb_snooker_after_scoring):
             seq_colour = COLOURS[min(s.seq, _BLACK)]
             left = [b for b, _, _ in pos if b != "white"]
-            two_left = len(left) == 2 and "black" in left
+            two_left = len(left) == 2 and "black" in left and (ed.fb_snooker_black_and_any or "pink" in left)
             eff = _snooker_from(pos, _incoming_on(pos, seq_colour) if s.phase == RED else (seq_colour,))
             fbp = _position(pos, fb)
             if not two_left and isinstance(eff, frozenset) and fbp is not None and eff == {fbp}:
                 fouls.append((pen(), ed.cite(P, "(a)(viii)"), "free_ball_snooker"))
-        if ed.snooker_behind_nominated and s.phase == COLOUR and on_names:
+        if non_scoring and ed.snooker_behind_nominated and s.phase == COLOUR and on_names:
             nxt = _incoming_on(pos, "yellow")
             eff = _snooker_from(pos, nxt)
             cp = _position(pos, on_names[0])
@@ -1334,7 +1339,15 @@ def _resume(s: State) -> None:
 
 
 def _play_again(s: State, f: _Foul, *, replace: bool, incoming: bool) -> None:
-    if replace:
+    if replace and s.edition.replace_cue_ball_only and not f.before_stroke:
+        # Older S3 R14(a),(f): the cue-ball goes back and the ball on is as before the
+        # stroke; object balls stay where they are unless the referee puts them back
+        # (recorded as ``spot_correction``); colours off the table are spotted.
+        _, colours, s.phase, s.seq, s.in_hand = f.snapshot
+        s.colours |= colours
+        if s.phase == RED and s.reds == 0:
+            s.phase, s.seq = SEQUENCE, 0
+    elif replace:
         s.reds, s.colours, s.phase, s.seq, s.in_hand = f.snapshot
     s.free_ball = False  # S3 R12(f)
     player = other(f.offender) if incoming else f.offender
@@ -1363,8 +1376,11 @@ def _choice(s: State, c: Choice) -> None:
     option = c.option
     if option != "play" and not ed.play_again:
         _add(s, n, INVALID_RECORD, "SO 15", c.side, 0, f"option {option!r} does not exist: the incoming player plays")
+    # Older S3 R14(d)(v): after a foul before the stroke, the balls may be replaced only
+    # within a FOUL AND A MISS sequence (the cue-ball had been replaced).
+    in_sequence = f.before_stroke and f.after_replace and ed.warning_survives_event_foul
     if option in ("replace_return", "replace_play") and not (
-        f.miss or (f.before_stroke and ed.replace_after_event_foul)
+        f.miss or (f.before_stroke and ed.replace_after_event_foul) or (in_sequence and option == "replace_return")
     ):
         _add(s, n, MISS_ERROR, "S3 R14(b)", c.side, 0, f"balls replaced ({option}) but no FOUL AND A MISS was called")
     if option == "play":
@@ -1374,7 +1390,12 @@ def _choice(s: State, c: Choice) -> None:
         if f.miss or f.before_stroke:
             s.miss_seq, s.warned, s.replaced = 0, False, False
     elif option == "return":
+        keep = (s.miss_seq, s.warned, s.replaced)
         _play_again(s, f, replace=False, incoming=False)
+        if in_sequence:
+            # Older S3 R14(d)(iv),(vi): played again from the position left, the Warning
+            # and the sequence stay in effect (2024 S3 R14(e): only after full replacement).
+            s.miss_seq, s.warned, s.replaced = keep
     elif option == "replace_return":
         keep_warning = s.warned
         _play_again(s, f, replace=True, incoming=False)
@@ -1420,6 +1441,8 @@ def _event(s: State, e: Event) -> None:
                     f"Warning given after {s.miss_seq} FOUL AND A MISS call(s); due after {ed.warn_after}",
                 )
             s.warned = True
+        elif e.reason == "time_wasting" and e.side is not None:
+            s.time_wasting_warned = (*s.time_wasting_warned, e.side)
         return
     if kind == "respot_black":
         if s.aggregate and s.over and s.winner is None and s.reds == 0 and s.seq >= _BLACK:
@@ -1442,11 +1465,12 @@ def _event(s: State, e: Event) -> None:
         return
     if kind == "rerack":
         # Stalemate (S3 R17(b),(c)): scores nullified, balls reset, same opener.
-        if s.respotted_black:
+        if s.respotted_black and ed.rerack_respotted_black_only:
             s.colours = _BIT["black"]  # S3 R17(d): only the Black, scores stand
         else:
             s.reds = s.start_reds
             s.colours, s.seq, s.in_error, s.deferred = _ALL_COLOURS, 0, 0, None
+            s.respotted_black = False  # older S3 R16: the frame starts again (DIFF A21)
             s.phase = RED if s.reds > 0 else SEQUENCE
             # Scores nullified; the breaks made before the re-rack were made and stay.
             old = s.ledger
@@ -1522,9 +1546,34 @@ def _event(s: State, e: Event) -> None:
                     0,
                     "frame awarded for a miss without a further failure after the Warning",
                 )
+        elif e.reason in ("time_wasting", "unsporting"):
+            _forfeit(s, n, e)
         s.due_award = None
         _end(s, n, e.side, "award")
         return
+
+
+def _forfeit(s: State, n: int, e: Event) -> None:
+    """A frame awarded under Section 4 (conduct, time wasting)."""
+    ed = s.edition
+    winner = e.side
+    assert winner is not None
+    offender = other(winner)
+    if (
+        e.reason == "time_wasting"
+        and ed.time_wasting_warning_first
+        and s.frame == 1
+        and offender not in s.time_wasting_warned
+    ):
+        # S4 R3(a),(b): the frame is awarded only after a Warning. A Warning given in an
+        # earlier frame of the game is not in this frame's records, so only frame 1 tells.
+        _add(s, n, FRAME_END_ERROR, "S4 R3(b)", offender, 0, "frame awarded for time wasting without a Warning")
+    if s.aggregate or ed.forfeit_points:
+        # S4 R4(a)(ii) (aggregate only; older S4 R2(a)(ii) always): the offender forfeits
+        # their points and the opponent receives the balls left, Reds eight each.
+        i = 0 if offender == "A" else 1
+        s.ledger.award(n, offender, -s.ledger.official[i])
+        s.ledger.award(n, winner, points_remaining(s))
 
 
 def _event_foul(s: State, e: Event) -> None:
@@ -1548,9 +1597,10 @@ def _event_foul(s: State, e: Event) -> None:
         spec = _INFRINGEMENTS.get(e.code or "", ("b", "(b)(vi)"))
         kind, item = spec
         rule = ed.cite(ed.pen, item)
-        if s.to_play is not None and side != s.to_play and s.turn_of == s.to_play:
+        if s.to_play is not None and side != s.to_play and s.turn_of == s.to_play and ed.non_striker_penalty:
             # Penalties of the non-striker (S3 R11(e),(g)): seven for measuring or using a
             # ball off the table, else the ball on or the ball concerned, minimum four.
+            # (The older edition penalises them "as if he were the striker", DIFF A15.)
             kind, item = ("7", "(g)") if kind == "7" else ("b", "(e)")
             rule = ed.cite(ed.pen, item)
         if kind == "7":
@@ -1583,7 +1633,7 @@ def _event_foul(s: State, e: Event) -> None:
         return
     s.ledger.end_visit()
     snapshot = (s.reds, s.colours, s.phase, s.seq, s.in_hand)
-    s.foul = _Foul(n, side, snapshot, False, False, True)
+    s.foul = _Foul(n, side, snapshot, False, False, True, after_replace=s.replaced)
     s.free_ball = False
     s.to_play = other(side)
     s.turn_of = None
