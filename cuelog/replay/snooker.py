@@ -22,6 +22,7 @@ Editions (``snooker/six-reds-2024``, ``snooker/shootout-2024``, ``snooker/classi
 from __future__ import annotations
 
 import copy
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final
@@ -71,6 +72,7 @@ __all__ = [
     "points_remaining",
     "replay_frame",
     "snookered",
+    "snookered_in_hand",
 ]
 
 # -- balls, values and spots (S3 R1(a), S1 R1(f)) ------------------------------------------
@@ -554,15 +556,58 @@ def snookered(cue: Point, on: Sequence[Point], not_on: Sequence[Point]) -> froze
     return frozenset(effective)
 
 
-def _snooker_from(positions: list[tuple[str, float, float]], on_balls: Sequence[str]) -> frozenset[Point] | bool | None:
-    """Snookered on ``on_balls`` from the recorded positions; ``False`` when they cannot tell."""
-    cue = next(((x, y) for b, x, y in positions if b == "white"), None)
-    if cue is None:
+_D_CENTRE: Final = SPOTS["brown"]
+_D_RADIUS: Final = 292.0
+_D_STEP: Final = 10.0
+"""Spacing in mm of the positions in the "D" from which an in-hand snooker is judged."""
+
+
+def _d_positions() -> tuple[Point, ...]:
+    """Cue-ball positions on or within the lines of the "D" (S2 R17(a), S3 R5): a grid at
+    ``_D_STEP`` over the half-disc behind the Baulk-line plus points along its two lines."""
+    cx, cy = _D_CENTRE
+    r = _D_RADIUS
+    pts: list[Point] = []
+    steps = int(r // _D_STEP)
+    for i in range(-steps, steps + 1):
+        for j in range(0, steps + 1):
+            x, y = cx + i * _D_STEP, cy - j * _D_STEP
+            if (x - cx) ** 2 + (y - cy) ** 2 <= r * r:
+                pts.append((x, y))
+    arc = int(math.pi * r // _D_STEP)
+    for k in range(arc + 1):
+        a = math.pi * k / arc
+        pts.append((cx + r * math.cos(a), cy - r * math.sin(a)))
+    return tuple(pts)
+
+
+_D_POSITIONS: Final = _d_positions()
+
+
+def snookered_in_hand(on: Sequence[Point], not_on: Sequence[Point]) -> bool:
+    """Whether the cue-ball in hand is snookered: obstructed "from all possible positions on
+    or within the lines of the D" (S2 R17(a)), judged from the positions of ``_d_positions``."""
+    if not on:
         return False
+    return all(snookered(p, on, not_on) is not None for p in _D_POSITIONS)
+
+
+def _snooker_from(
+    positions: list[tuple[str, float, float]], on_balls: Sequence[str], *, in_hand: bool = False
+) -> frozenset[Point] | bool | None:
+    """Snookered on ``on_balls`` from the recorded positions; ``False`` when they cannot tell.
+
+    With the cue-ball in hand the result is ``frozenset()`` (snookered, S2 R17(a)) or ``None``.
+    """
     on = [(x, y) for b, x, y in positions if b in on_balls]
     if not on:
         return False
     not_on = [(x, y) for b, x, y in positions if b != "white" and b not in on_balls]
+    if in_hand:
+        return frozenset() if snookered_in_hand(on, not_on) else None
+    cue = next(((x, y) for b, x, y in positions if b == "white"), None)
+    if cue is None:
+        return False
     return snookered(cue, on, not_on)
 
 
@@ -1123,9 +1168,10 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
             s.phase = RED if s.reds > 0 else SEQUENCE
     free_ball_called = bool(call is not None and call.foul and call.free_ball)
     free_ball_due = free_ball_called if foul_stands else False
-    if foul_stands and not s.over and pos is not None and not s.in_hand and not ed.in_hand_after_foul:
-        # S3 R12: after a foul, FREE BALL is due exactly when the incoming player is snookered.
-        eff = _snooker_from(pos, _incoming_on(pos, COLOURS[min(s.seq, _BLACK)]))
+    if foul_stands and not s.over and pos is not None and not ed.in_hand_after_foul:
+        # S3 R12: after a foul, FREE BALL is due exactly when the incoming player is
+        # snookered; in hand, from every position in the D (S2 R17(a)).
+        eff = _snooker_from(pos, _incoming_on(pos, COLOURS[min(s.seq, _BLACK)]), in_hand=s.in_hand)
         if eff is not False:
             free_ball_due = eff is not None
             if free_ball_due != free_ball_called:
