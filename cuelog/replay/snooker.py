@@ -158,6 +158,9 @@ class Edition:
     deferred_points: bool = True
     """Points for re-potting a colour spotted in error count only after the next stroke or
     infringement (S3 R7(b); the older edition has no such proviso, DIFF A17)."""
+    touching_starts_sequence: bool = True
+    """A miss with the cue-ball touching a ball that could be on starts the FOUL AND A MISS
+    sequence of S3 R14(d) (not in the older edition, DIFF A5)."""
     non_striker_penalty: bool = True
     """A non-striker's infringement is a PENALTY under S3 R11(e)-(g); the older edition
     penalises it as if they were the striker (older S3 R2(b)(ii), R14(h), DIFF A15)."""
@@ -211,6 +214,7 @@ EDITIONS: Final[dict[str, Edition]] = {
             out_of_turn_foul=True,
             deferred_points=False,
             non_striker_penalty=False,
+            touching_starts_sequence=False,
             warning_survives_event_foul=True,
             replace_cue_ball_only=True,
             fb_snooker_after_scoring=True,
@@ -280,6 +284,9 @@ def _describe(code: str, st: Stroke, on: str) -> str:
 # -- state -----------------------------------------------------------------------------
 
 
+Positions = list[tuple[str, float, float]]
+
+
 @dataclass(slots=True)
 class _Foul:
     """The last foul, kept until the incoming player's choice is known."""
@@ -296,6 +303,8 @@ class _Foul:
     """A player needed penalty points before or as a result of the foul (S3 R19(b)(iii))."""
     after_replace: bool = False
     """The offender was playing again from the original position after a FOUL AND A MISS."""
+    rest: Positions | None = None
+    """Rest positions before the foul (the original position), when recorded."""
 
 
 @dataclass(slots=True)
@@ -354,6 +363,12 @@ class State:
     start_reds: int = 15
     opener: str | None = None
     """Who made the opening stroke (of the frame, or of the re-spotted Black): they open again after a re-rack (S3 R17(c),(d))."""
+    rest: tuple[int, Positions] | None = None
+    """Rest positions after stroke ``n``, spotted colours included: the position the next
+    stroke is played from (S3 R14(c),(d))."""
+    full_ball: bool | None = None
+    """At the original position of the FOUL AND A MISS sequence, central full-ball contact
+    (or a touching ball) was available (S3 R14(d)); ``None`` when positions do not tell."""
     time_wasting_warned: tuple[str, ...] = ()
     """Sides Warned for time wasting in this frame (S4 R3(a))."""
     time_fouls: tuple[int, ...] = ()
@@ -611,6 +626,73 @@ def _snooker_from(
     return snookered(cue, on, not_on)
 
 
+def _path_clear(cue: Point, contact: Point, others: Sequence[Point]) -> bool:
+    """No ball's centre within one diameter of the cue-ball's straight path to ``contact``."""
+    limit = _BALL_MM * _BALL_MM - 1e-6
+    return all(_seg_dist2(o, cue, contact) >= limit for o in others)
+
+
+_AIMS: Final = tuple(-50.0 + 5.0 * i for i in range(21))
+"""Offsets in mm across a ball at which a straight stroke can contact it."""
+
+
+def _miss_geometry(rest: Positions, phase: int, on_names: Sequence[str]) -> tuple[bool, bool, bool] | None:
+    """From the position a stroke was played from: (a clear straight path to some part of a
+    ball that is or could be on, S3 R14(c); central full-ball contact available, Reds: a
+    Red whose full diameter no colour obstructs, S3 R14(d); the cue-ball touching a ball
+    that could be on). ``None`` when the positions cannot tell."""
+    cue = next(((x, y) for b, x, y in rest if b == "white"), None)
+    if phase == RED:
+        names: Sequence[str] = ("red",)
+    elif phase == COLOUR:
+        names = COLOURS  # any colour could be on after a Red (S3 R14(a))
+    else:
+        names = on_names
+    targets = [(x, y) for b, x, y in rest if b in names]
+    if cue is None or not targets:
+        return None
+    clear = full = touching = False
+    for t in targets:
+        others = [(x, y) for b, x, y in rest if b != "white" and (x, y) != t]
+        dx, dy = t[0] - cue[0], t[1] - cue[1]
+        length = (dx * dx + dy * dy) ** 0.5
+        if length <= _BALL_MM + 0.5:
+            touching = True
+            continue
+        ux, uy = dx / length, dy / length
+        centre = (t[0] - ux * _BALL_MM, t[1] - uy * _BALL_MM)
+        if phase == RED:
+            colours = [(x, y) for b, x, y in rest if b in _BIT]
+            full = full or not _blockers(cue, t, colours)
+        else:
+            full = full or _path_clear(cue, centre, others)
+        if not clear:
+            for d in _AIMS:
+                back = (_BALL_MM * _BALL_MM - d * d) ** 0.5
+                contact = (t[0] - uy * d - ux * back, t[1] + ux * d - uy * back)
+                if _path_clear(cue, contact, others):
+                    clear = True
+                    break
+    return clear, full, touching
+
+
+def _table_after(pos: Positions, st: Stroke, due: list[tuple[str, str]]) -> Positions:
+    """The rest positions with the colours spotted after the stroke on their spots."""
+    listed = {b for b, _, _ in pos}
+    placed: Positions = []
+    if st.respots is not None:
+        for r in st.respots:
+            if r.ball in listed or r.ball == "red":
+                continue
+            if r.x is not None and r.y is not None:
+                placed.append((r.ball, r.x, r.y))
+            elif r.spot in SPOTS:
+                placed.append((r.ball, *SPOTS[r.spot]))
+    else:
+        placed = [(b, *SPOTS[sp]) for b, sp in due if b not in listed and sp in SPOTS]
+    return [*pos, *placed] if placed else pos
+
+
 def _position(positions: list[tuple[str, float, float]], ball: str) -> Point | None:
     return next(((x, y) for b, x, y in positions if b == ball), None)
 
@@ -796,6 +878,7 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
     s.free_ball = False
 
     snapshot = (s.reds, s.colours, s.phase, s.seq, s.in_hand)
+    rest = s.rest[1] if s.rest is not None and s.rest[0] == n - 1 and not s.in_hand else None
     first = st.first
     potted = st.potted
     off = st.off_table or []
@@ -1191,12 +1274,16 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
                 )
     if foul_stands and not s.over:
         needed = needed_before or penalty_points_required(s)
-        s.foul = _Foul(n, striker, snapshot, miss_called and ed.miss_rule, free_ball_due, False, needed)
+        s.foul = _Foul(n, striker, snapshot, miss_called and ed.miss_rule, free_ball_due, False, needed, rest=rest)
         s.free_ball = free_ball_due
         if ed.in_hand_after_foul:
             s.in_hand = True
             s.anywhere = True
         if miss_called and ed.miss_rule:
+            if not s.replaced:
+                # A new sequence: could the ball on be hit full, or was it touching (S3 R14(d))?
+                geo = _miss_geometry(rest, snapshot[2], on_names) if rest is not None else None
+                s.full_ball = None if geo is None else geo[1] or (geo[2] and ed.touching_starts_sequence)
             _miss_sequence(s, n, striker)
         else:
             # A foul without FOUL AND A MISS breaks the run of consecutive calls (S3 R14(d)).
@@ -1220,6 +1307,21 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
         and not penalty_points_required(s)
         and (ed.miss_black_only or not s.black_only)
     )
+    if due_miss and foul_stands and not miss_called and not free_ball and rest is not None:
+        # S3 R14(c): with a clear straight path to a ball that is or could be on, FOUL AND
+        # A MISS is compulsory (R14(a)(i) excepted, which due_miss already says).
+        geo = _miss_geometry(rest, snapshot[2], on_names)
+        if geo is not None and geo[0] and not geo[2]:
+            _add(
+                s,
+                n,
+                MISS_ERROR,
+                "S3 R14(c)",
+                striker,
+                0,
+                "FOUL AND A MISS not called though the cue-ball had a clear path to a ball on",
+            )
+    s.rest = (n, _table_after(pos, st, due_spots)) if pos is not None else None
     return Outcome(
         n=n,
         striker=striker,
@@ -1289,7 +1391,7 @@ def _miss_sequence(s: State, n: int, offender: str) -> None:
             0,
             f"FOUL AND A MISS number {s.miss_seq} from the original position; at most {ed.miss_cap}",
         )
-    if ed.miss_award and s.warned and s.miss_seq > ed.warn_after:
+    if ed.miss_award and s.warned and s.miss_seq > ed.warn_after and s.full_ball is not False:
         s.due_award = other(offender)
 
 
@@ -1395,6 +1497,11 @@ def _play_again(s: State, f: _Foul, *, replace: bool, incoming: bool) -> None:
             s.phase, s.seq = SEQUENCE, 0
     elif replace:
         s.reds, s.colours, s.phase, s.seq, s.in_hand = f.snapshot
+    if replace:
+        # Back to the original position; the older edition leaves object balls to the referee.
+        s.rest = (s.last_n, f.rest) if f.rest is not None and not s.edition.replace_cue_ball_only else None
+    elif f.before_stroke:
+        s.rest = None  # a ball touched before the stroke may have moved
     s.free_ball = False  # S3 R12(f)
     player = other(f.offender) if incoming else f.offender
     s.to_play = player
@@ -1430,6 +1537,8 @@ def _choice(s: State, c: Choice) -> None:
     ):
         _add(s, n, MISS_ERROR, "S3 R14(b)", c.side, 0, f"balls replaced ({option}) but no FOUL AND A MISS was called")
     if option == "play":
+        if f.before_stroke:
+            s.rest = None
         s.to_play = other(f.offender)
         s.turn_of = None
         s.nomination = c.nominated if s.free_ball else None
@@ -1471,6 +1580,8 @@ def _event(s: State, e: Event) -> None:
     ed = s.edition
     n = e.after
     kind = e.kind
+    if kind in ("spot_correction", "rerack", "respot_black"):
+        s.rest = None  # the balls were moved: the recorded positions no longer hold
     if kind == "spot_correction":
         _spot_correction(s, e)
         return
@@ -1485,6 +1596,16 @@ def _event(s: State, e: Event) -> None:
                     e.side,
                     0,
                     f"Warning given after {s.miss_seq} FOUL AND A MISS call(s); due after {ed.warn_after}",
+                )
+            elif s.full_ball is False and ed.miss_award:
+                _add(
+                    s,
+                    n,
+                    MISS_ERROR,
+                    "S3 R14(d)",
+                    e.side,
+                    0,
+                    "Warning given but the original position offered no full-ball contact with a ball on",
                 )
             s.warned = True
         elif e.reason == "time_wasting" and e.side is not None:
@@ -1679,7 +1800,8 @@ def _event_foul(s: State, e: Event) -> None:
         return
     s.ledger.end_visit()
     snapshot = (s.reds, s.colours, s.phase, s.seq, s.in_hand)
-    s.foul = _Foul(n, side, snapshot, False, False, True, after_replace=s.replaced)
+    rest = s.rest[1] if s.rest is not None and s.rest[0] == s.last_n else None
+    s.foul = _Foul(n, side, snapshot, False, False, True, after_replace=s.replaced, rest=rest)
     s.free_ball = False
     s.to_play = other(side)
     s.turn_of = None
