@@ -1251,11 +1251,15 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
             s.phase = RED if s.reds > 0 else SEQUENCE
     free_ball_called = bool(call is not None and call.foul and call.free_ball)
     free_ball_due = free_ball_called if foul_stands else False
-    if foul_stands and not s.over and pos is not None and not ed.in_hand_after_foul:
+    outcome_free_ball = free_ball_due
+    if (foul_stands or due_foul) and not s.over and pos is not None and not ed.in_hand_after_foul:
         # S3 R12: after a foul, FREE BALL is due exactly when the incoming player is
-        # snookered; in hand, from every position in the D (S2 R17(a)).
+        # snookered; in hand, from every position in the D (S2 R17(a)). The due call says
+        # so even when the foul was not called (the simulator asks with no call written).
         eff = _snooker_from(pos, _incoming_on(pos, COLOURS[min(s.seq, _BLACK)]), in_hand=s.in_hand)
         if eff is not False:
+            outcome_free_ball = eff is not None
+        if eff is not False and foul_stands:
             free_ball_due = eff is not None
             if free_ball_due != free_ball_called:
                 _add(
@@ -1331,7 +1335,7 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
         reasons=reasons,
         ball_on=ball_on_word,
         miss=due_miss,
-        free_ball=free_ball_due,
+        free_ball=outcome_free_ball,
         respots=tuple(due_spots),
         turn_ends=turn_ends or s.over,
         next_striker=s.to_play,
