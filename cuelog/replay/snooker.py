@@ -158,6 +158,12 @@ class Edition:
     deferred_points: bool = True
     """Points for re-potting a colour spotted in error count only after the next stroke or
     infringement (S3 R7(b); the older edition has no such proviso, DIFF A17)."""
+    declare_when_snookered: bool = False
+    """Failing to declare the ball on when snookered is worth seven (older S3 R12(d)(v),
+    DIFF A14; 2024 S3 R11(d)(v): only when the referee asks)."""
+    cushion_face_unsnookers: bool = False
+    """A curved cushion face nearer than the obstructing ball means not snookered (older
+    S2 R17(e), DIFF A16)."""
     touching_starts_sequence: bool = True
     """A miss with the cue-ball touching a ball that could be on starts the FOUL AND A MISS
     sequence of S3 R14(d) (not in the older edition, DIFF A5)."""
@@ -215,6 +221,8 @@ EDITIONS: Final[dict[str, Edition]] = {
             deferred_points=False,
             non_striker_penalty=False,
             touching_starts_sequence=False,
+            declare_when_snookered=True,
+            cushion_face_unsnookers=True,
             warning_survives_event_foul=True,
             replace_cue_ball_only=True,
             fb_snooker_after_scoring=True,
@@ -607,15 +615,33 @@ def snookered_in_hand(on: Sequence[Point], not_on: Sequence[Point]) -> bool:
     return all(snookered(p, on, not_on) is not None for p in _D_POSITIONS)
 
 
+_POCKETS: Final = ((0.0, 0.0), (1778.0, 0.0), (0.0, 1784.5), (1778.0, 1784.5), (0.0, 3569.0), (1778.0, 3569.0))
+_JAW_MM: Final = 2 * _BALL_MM
+"""How near a pocket a ball must be for a curved cushion face (a jaw) to come between it
+and the cue-ball; the log has no pocket geometry to say more (FORMAT 3)."""
+
+
+def _near_jaw(p: Point) -> bool:
+    return any((p[0] - x) ** 2 + (p[1] - y) ** 2 < _JAW_MM * _JAW_MM for x, y in _POCKETS)
+
+
 def _snooker_from(
-    positions: list[tuple[str, float, float]], on_balls: Sequence[str], *, in_hand: bool = False
+    positions: list[tuple[str, float, float]],
+    on_balls: Sequence[str],
+    *,
+    in_hand: bool = False,
+    jaws: bool = False,
 ) -> frozenset[Point] | bool | None:
     """Snookered on ``on_balls`` from the recorded positions; ``False`` when they cannot tell.
 
     With the cue-ball in hand the result is ``frozenset()`` (snookered, S2 R17(a)) or ``None``.
+    ``jaws``: a curved cushion face can unsnooker (older S2 R17(e)), so a ball on, or the
+    cue-ball, by a pocket makes the answer undecidable.
     """
     on = [(x, y) for b, x, y in positions if b in on_balls]
     if not on:
+        return False
+    if jaws and any(_near_jaw((x, y)) for b, x, y in positions if b in on_balls or (b == "white" and not in_hand)):
         return False
     not_on = [(x, y) for b, x, y in positions if b != "white" and b not in on_balls]
     if in_hand:
@@ -1007,13 +1033,17 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
             seq_colour = COLOURS[min(s.seq, _BLACK)]
             left = [b for b, _, _ in pos if b != "white"]
             two_left = len(left) == 2 and "black" in left and (ed.fb_snooker_black_and_any or "pink" in left)
-            eff = _snooker_from(pos, _incoming_on(pos, seq_colour) if s.phase == RED else (seq_colour,))
+            eff = _snooker_from(
+                pos,
+                _incoming_on(pos, seq_colour) if s.phase == RED else (seq_colour,),
+                jaws=ed.cushion_face_unsnookers,
+            )
             fbp = _position(pos, fb)
             if not two_left and isinstance(eff, frozenset) and fbp is not None and eff == {fbp}:
                 fouls.append((pen(), ed.cite(P, "(a)(viii)"), "free_ball_snooker"))
         if non_scoring and ed.snooker_behind_nominated and s.phase == COLOUR and on_names:
             nxt = _incoming_on(pos, "yellow")
-            eff = _snooker_from(pos, nxt)
+            eff = _snooker_from(pos, nxt, jaws=ed.cushion_face_unsnookers)
             cp = _position(pos, on_names[0])
             if isinstance(eff, frozenset) and cp is not None and eff == {cp}:
                 fouls.append((pen(), ed.cite(P, "(a)(ix)"), "snookered_behind_nominated"))
@@ -1029,6 +1059,13 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
         penalty_hi = penalty
         if s.phase == COLOUR and not on_names and nom is None:
             penalty_hi = 7
+        elif ed.declare_when_snookered and nom is None and rest is not None:
+            # Older S3 R12(d)(v): seven for failing to declare the ball on when snookered;
+            # whether a declaration was made is not in the facts, so up to seven stands.
+            names = ("red",) if s.phase == RED else COLOURS if s.phase == COLOUR else on_names
+            eff = _snooker_from(rest, names, jaws=True)
+            if isinstance(eff, frozenset):
+                penalty_hi = 7
     else:
         penalty, rule, what = 0, "", ""
     due_foul = bool(fouls)
@@ -1256,7 +1293,12 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
         # S3 R12: after a foul, FREE BALL is due exactly when the incoming player is
         # snookered; in hand, from every position in the D (S2 R17(a)). The due call says
         # so even when the foul was not called (the simulator asks with no call written).
-        eff = _snooker_from(pos, _incoming_on(pos, COLOURS[min(s.seq, _BLACK)]), in_hand=s.in_hand)
+        eff = _snooker_from(
+            pos,
+            _incoming_on(pos, COLOURS[min(s.seq, _BLACK)]),
+            in_hand=s.in_hand,
+            jaws=ed.cushion_face_unsnookers,
+        )
         if eff is not False:
             outcome_free_ball = eff is not None
         if eff is not False and foul_stands:
@@ -1310,6 +1352,10 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
         and not needed_before
         and not penalty_points_required(s)
         and (ed.miss_black_only or not s.black_only)
+        # A foul that ends the frame, or ties it on the last Black (S3 R4(a),(b)), leaves
+        # no stroke to replay: FOUL AND A MISS has nothing to offer.
+        and not s.over
+        and not tie
     )
     if due_miss and foul_stands and not miss_called and not free_ball and rest is not None:
         # S3 R14(c): with a clear straight path to a ball that is or could be on, FOUL AND

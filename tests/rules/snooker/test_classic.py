@@ -273,3 +273,29 @@ def test_classic_a21_stalemate_on_the_respotted_black_reracks_the_frame() -> Non
     assert result.score == (1, 0) and kinds(result) == []
     result, _ = replay(*records, stroke(11, "A", ["black"], ["black"], placement="legal", respots=[]), reds=1)
     assert result.score == (21, 14) and result.winner == "A"
+
+
+def test_classic_a14_seven_for_not_declaring_when_snookered() -> None:
+    """DIFF A14, O S3 R12(d)(v): snookered on the Red (the Blue in the line), A hits the Blue
+    with no declaration recorded: the older book allows seven (failing to declare when
+    snookered; whether A declared is not in the facts). 2024 gives seven only on the
+    referee's request (S3 R11(d)(v)): the Blue's five stands and seven is a penalty_value."""
+    hidden = [("white", 400.0, 1000.0), ("red", 400.0, 2500.0), ("blue", 400.0, 1800.0)]
+    records = [stroke(1, "B", ["red"], positions=hidden), stroke(2, "A", ["blue"], call=foul(7))]
+    result, _ = replay(*records, rules=OLD, reds=1, breaker="B")
+    assert kinds(result) == [] and result.score == (0, 7)
+    result, _ = replay(*records, reds=1, breaker="B")
+    assert [(f.kind, f.points) for f in result.findings] == [("penalty_value", 2)] and result.score == (0, 5)
+
+
+def test_classic_a16_curved_cushion_face_by_a_pocket_leaves_free_ball_undecided() -> None:
+    """DIFF A16, O S2 R17(e): a Red hidden behind the Blue but lying by the top-left pocket:
+    a jaw may come between, which would mean not snookered in the older book. The log has
+    no pocket geometry, so the older edition raises nothing; 2024 (a cushion never snookers
+    or unsnookers, S2 R17(e)) reports the FREE BALL not called."""
+    by_pocket = [("white", 300.0, 2800.0), ("red", 60.0, 3500.0), ("blue", 180.0, 3150.0)]
+    records = [stroke(1, "A", [], call=foul(4), positions=by_pocket)]
+    result, _ = replay(*records, rules=OLD, reds=1)
+    assert kinds(result) == []
+    result, (o,) = replay(*records, reds=1)
+    assert o.free_ball and kinds(result) == [(1, "free_ball_error")]
