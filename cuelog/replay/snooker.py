@@ -271,6 +271,7 @@ _TEXT: Final[dict[str, str]] = {
     "cue_ball_potted": "cue-ball pocketed",
     "no_cushion": "no ball reached a cushion or a pocket",
     "out_of_turn": "played out of turn",
+    "before_spotted": "struck before the referee had finished spotting a colour",
     "free_ball_snooker": "cue-ball left snookered by the nominated free ball",
     "snookered_behind_nominated": "opponent left snookered behind the nominated colour",
 }
