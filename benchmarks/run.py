@@ -103,38 +103,46 @@ def build_base(root: Path, strokes: int, workers: int) -> Base:
     return Base(logs, sorted(out.rglob("clocks/*.csv")))
 
 
-def replicate(base: Base, size: int, dest: Path) -> tuple[list[Path], list[Path], int]:
-    """Copies of the base logs under new match ids (and their clocks on new days) until
-    ``size`` strokes are reached. Returns log files, clock files and the stroke count."""
-    dest.mkdir(parents=True)
+def replicate(base: Base, size: int, dest: Path, per_file: int) -> tuple[list[Path], list[Path], int]:
+    """Copies of the base logs under new match ids, each copy on its own tables (with its
+    own shot-clock device files), until ``size`` strokes are reached, ``per_file`` matches
+    to a log file. Returns log files, clock files and the stroke count."""
+    (dest / "logs").mkdir(parents=True)
+    (dest / "clocks").mkdir()
     logs: list[Path] = []
     clocks: list[Path] = []
     total = 0
     copy = 0
-    clock_of = {p.stem: p for p in base.clocks}
+    matches_in_file = 0
     while total < size:
+        played: set[tuple[str, str]] = set()  # (table, date) of the matches in this copy
         for f, n in base.logs:
             if total >= size:
                 break
             text = f.read_text(encoding="utf-8")
             first, _, rest = text.partition("\n")
             match = json.loads(first)
-            mid = match["match"]
-            new_id = f"{mid}-c{copy:03d}" if copy else mid
-            match["match"] = new_id
-            # Each copy plays on its own table so its clock rows align with its own strokes.
-            table = f"{match.get('table', '1')}-c{copy:03d}" if copy else match.get("table", "1")
-            match["table"] = table
-            out = dest / f"{new_id}.jsonl"
-            out.write_text(json.dumps(match, separators=(",", ":")) + "\n" + rest, encoding="utf-8")
-            logs.append(out)
-            src = clock_of.get(mid)
-            if src is not None:
-                rows = src.read_text(encoding="utf-8").splitlines(keepends=True)
-                csv = dest / f"{new_id}.csv"
-                csv.write_text(rows[0] + "".join(table + r[r.index(",") :] for r in rows[1:]), encoding="utf-8")
-                clocks.append(csv)
+            table = match.get("table", "1")
+            played.add((table, match.get("date", "")))
+            if copy:
+                match["match"] = f"{match['match']}-c{copy:03d}"
+                match["table"] = f"{table}-c{copy:03d}"
+            if not logs or matches_in_file >= per_file:
+                logs.append(dest / "logs" / f"{len(logs):06d}.jsonl")
+                matches_in_file = 0
+            with logs[-1].open("a", encoding="utf-8") as fh:
+                fh.write(json.dumps(match, separators=(",", ":")) + "\n" + rest)
+            matches_in_file += 1
             total += n
+        for src in base.clocks:
+            table = src.stem
+            name = f"{table}-c{copy:03d}" if copy else table
+            lines = src.read_text(encoding="utf-8").splitlines(keepends=True)
+            rows = [r for r in lines[1:] if (table, r[len(table) + 1 : len(table) + 11]) in played]
+            if rows:
+                csv = dest / "clocks" / f"{name}.csv"
+                csv.write_text(lines[0] + "".join(name + r[len(table) :] for r in rows), encoding="utf-8")
+                clocks.append(csv)
         copy += 1
     return logs, clocks, total
 
@@ -169,24 +177,26 @@ def replay_parallel(paths: list[Path], workers: int) -> tuple[int, int]:
 
 
 def floor_pass(paths: list[Path]) -> tuple[float, float, int]:
-    """The floor: decode the same records (timed apart), then a bare loop touching every
-    field of every stroke. Returns (decode seconds, touch seconds, strokes)."""
-    t0 = time.perf_counter()
-    strokes = [r for p in paths for _, r in read_records(p) if isinstance(r, Stroke)]
-    decode_s = time.perf_counter() - t0
+    """The floor: read and decode the same records file by file (timed apart), and a bare
+    loop touching every field of every stroke. Returns (decode seconds, touch seconds,
+    strokes). Streams like the replay, so its memory stays flat."""
     fields = Stroke.__struct_fields__
-
-    def touch() -> int:
+    decode_s = touch_s = 0.0
+    n = 0
+    for p in paths:
+        t0 = time.perf_counter()
+        strokes = [r for _, r in read_records(p) if isinstance(r, Stroke)]
+        t1 = time.perf_counter()
         acc = 0
         for s in strokes:
             for name in fields:
-                v = getattr(s, name)
-                if v is not None:
+                if getattr(s, name) is not None:
                     acc += 1
-        return acc
-
-    touch_s, _ = timed(touch)
-    return decode_s, touch_s, len(strokes)
+        t2 = time.perf_counter()
+        decode_s += t1 - t0
+        touch_s += t2 - t1
+        n += len(strokes)
+    return decode_s, touch_s, n
 
 
 def ingest_store(db: Path, logs_dir: Path, clocks: list[Path]) -> dict[str, Any] | None:
@@ -242,10 +252,10 @@ def report_query(db: Path) -> dict[str, Any] | None:
     return {"report": "breaks by player", "seconds": round(t, 4), "rows": frame.height}
 
 
-def measure(size: int, base: Base, root: Path, workers: int, store: bool) -> dict[str, Any]:
+def measure(size: int, base: Base, root: Path, workers: int, store: bool, per_file: int) -> dict[str, Any]:
     here = root / f"s{size}"
-    logs, clocks, strokes = replicate(base, size, here / "logs")
-    row: dict[str, Any] = {"strokes": strokes, "matches": len(logs)}
+    logs, clocks, strokes = replicate(base, size, here, per_file)
+    row: dict[str, Any] = {"strokes": strokes, "files": len(logs), "matches_per_file": per_file}
     decode_s, touch_s, n = floor_pass(logs)
     assert n == strokes
     row["floor"] = {"decode_seconds": round(decode_s, 3), "touch_seconds": round(touch_s, 3)}
@@ -297,6 +307,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true", help="print the results as JSON")
     ap.add_argument("--sizes", help="comma-separated stroke counts (default 100000,1000000,5000000)")
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes for 'all cores'")
+    ap.add_argument(
+        "--matches-per-file",
+        type=int,
+        default=20,
+        help="matches written to one log file (a day's session; ingest pays a cost per file)",
+    )
     ap.add_argument("--no-store", action="store_true", help="skip DuckDB ingest, replay --db and the report")
     ap.add_argument("--profile", action="store_true", help="print the replay's hot spots (cProfile)")
     ap.add_argument("--keep", type=Path, help="build in this directory and keep it")
@@ -314,7 +330,7 @@ def main(argv: list[str] | None = None) -> int:
             "sizes": [],
         }
         for size in sizes:
-            row = measure(size, base, root, args.workers, not args.no_store)
+            row = measure(size, base, root, args.workers, not args.no_store, args.matches_per_file)
             doc["sizes"].append(row)
             if not args.json:
                 print(human(row), flush=True)
@@ -344,7 +360,7 @@ def main(argv: list[str] | None = None) -> int:
 def human(row: dict[str, Any]) -> str:
     r = row["replay"]
     lines = [
-        f"{row['strokes']:>9,} strokes in {row['matches']} matches",
+        f"{row['strokes']:>9,} strokes in {row['files']} files of {row['matches_per_file']} matches",
         f"  floor: decode {row['floor']['decode_seconds']} s, touch every field {row['floor']['touch_seconds']} s",
         f"  replay 1 worker: {r['one_worker']['strokes_per_s']:,} strokes/s ({r['one_worker']['seconds']} s),"
         f" {r['all_cores']['workers']} workers: {r['all_cores']['strokes_per_s']:,} strokes/s ({r['all_cores']['seconds']} s)",

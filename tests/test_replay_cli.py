@@ -244,3 +244,26 @@ def test_db_replay_gives_the_same_document_as_replaying_the_files(snooker_db: Pa
     from_files = cli("replay", *map(str, files), "--json")
     from_db = cli("replay", "--db", str(snooker_db), "--json")
     assert from_files.stdout == from_db.stdout
+
+
+def test_loaded_match_without_records_is_reported_not_dropped(snooker_db: Path) -> None:
+    con = connect(snooker_db)
+    con.execute("DELETE FROM records WHERE match_id = 'm2-two-fifties'")
+    con.close()
+    result = runner.invoke(app, ["replay", "--db", str(snooker_db), "--json"])
+    assert result.exit_code == 2
+    problems = json.loads(result.stdout)["problems"]
+    assert [(Path(p["file"]).name, p["code"]) for p in problems] == [("m2-two-fifties.jsonl", "no_match_record")]
+
+
+def test_match_without_an_engine_stops_the_replay_and_says_which(tmp_path: Path) -> None:
+    pool = kit.Log("m7-pool", "Ann", "Bob", rules="eightball/wpa")
+    db = kit.load(tmp_path / "t.duckdb", kit.maximum(), pool)
+    result = runner.invoke(app, ["replay", "--db", str(db)], env={"COLUMNS": "200"})
+    assert result.exit_code == 2
+    assert "'m7-pool'" in result.stderr and "eightball/wpa" in result.stderr and "--match" in result.stderr
+    assert rows(db, "SELECT count(*) FROM replay_frames") == [(0,)]
+    # The others replay when named.
+    result = runner.invoke(app, ["replay", "--db", str(db), "--match", "m1-maximum"])
+    assert result.exit_code == 0
+    assert rows(db, "SELECT DISTINCT match_id FROM replay_frames") == [("m1-maximum",)]

@@ -17,16 +17,21 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
 from cuelog.analytics.reports import CENTURY, FIFTY, Data, miss_runs
+from cuelog.errors import CuelogError
 
 DPI = 100
 SIZE = (1000, 600)
 """Default picture size in pixels (width, height)."""
 
 SIDE_COLOURS = {"A": "#1f77b4", "B": "#d62728"}
-PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
+# Twenty distinguishable colours (matplotlib's tab20 order, dark shades first).
+PALETTE = (
+    "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22",
+    "#aec7e8", "#ff9896", "#98df8a", "#c5b0d5", "#ffbb78", "#c49c94", "#f7b6d2", "#9edae5", "#c7c7c7", "#dbdb8d",
+)  # fmt: skip
 
 
-class NothingToPlot(ValueError):
+class NothingToPlot(CuelogError, ValueError):
     """The selection holds no data for this picture."""
 
 
@@ -119,8 +124,10 @@ def score_worm(data: Data, match_id: str, frame: int, size: tuple[int, int] = SI
     return fig
 
 
-def shot_times(data: Data, size: tuple[int, int] = SIZE) -> Figure:
-    """Histogram of shot times per player (pauses excluded), with the shot-clock limit."""
+def shot_times(data: Data, size: tuple[int, int] = SIZE, compare: int = 6) -> Figure:
+    """Histogram of shot times (pauses excluded), with the shot-clock limit. Up to ``compare``
+    players get a histogram each; more are drawn as one histogram of every shot (pick the
+    players to compare with ``--player``)."""
     clock = data.clock.sort("player", "match_id", "frame", "n")
     if clock.is_empty():
         raise NothingToPlot("no shot-clock times in the selection")
@@ -130,24 +137,21 @@ def shot_times(data: Data, size: tuple[int, int] = SIZE) -> Figure:
     bins = [i * width for i in range(int(top // width) + 2)]
     fig = _figure(size)
     ax = fig.add_subplot()
-    for i, p in enumerate(players):
-        ax.hist(
-            clock.filter(pl.col("player") == p)["shot_s"].to_list(),
-            bins=bins,
-            histtype="stepfilled",
-            alpha=0.45,
-            color=PALETTE[i % len(PALETTE)],
-            edgecolor=PALETTE[i % len(PALETTE)],
-            label=p,
-        )
+    if len(players) <= compare:
+        groups = [(p, clock.filter(pl.col("player") == p)["shot_s"].to_list()) for p in players]
+    else:
+        groups = [(f"all shots, {len(players)} players", clock["shot_s"].to_list())]
+    for i, (label, times) in enumerate(groups):
+        colour = PALETTE[i % len(PALETTE)]
+        ax.hist(times, bins=bins, histtype="stepfilled", alpha=0.45, color=colour, edgecolor=colour, label=label)
     limits = sorted({float(v) for v in clock["limit_s"].drop_nulls().to_list()})
     for lim in limits:
         ax.axvline(lim, color="black", linestyle="--", linewidth=1)
-        ax.text(lim, ax.get_ylim()[1] * 0.97, f" limit {lim:g} s", va="top", fontsize=8)
+        ax.text(lim, 0.98, f" limit {lim:g} s", transform=ax.get_xaxis_transform(), va="top", fontsize=8)
     ax.set_xlabel("shot time (s)")
     ax.set_ylabel("shots")
-    ax.set_title("Shot times")
-    ax.legend()
+    ax.set_title(f"Shot times ({clock.height} shots)")
+    ax.legend(loc="upper right")
     fig.tight_layout()
     return fig
 
@@ -169,12 +173,14 @@ def miss_sequences(data: Data, size: tuple[int, int] = SIZE, limit: int = 30) ->
     for y, r in enumerate(runs.to_dicts()):
         ax.barh(y, r["to_n"] - r["from_n"] + 1, left=r["from_n"] - 0.5, color=colour[r["player"]], height=0.6)
         ax.text(r["to_n"] + 0.7, y, f"{r['length']} miss(es), {r['points']} pts", va="center", fontsize=8)
-        labels.append(f"{r['match_id']} f{r['frame']}")
+        labels.append(f"{r['match_id']} f{r['frame']} #{r['from_n']}")
     ax.set_yticks(range(len(labels)), labels)
+    # Room on the right for the label of the latest sequence.
+    ax.set_xlim(0, _max(runs["to_n"]) * 1.2 + 6)
     ax.invert_yaxis()
     ax.set_xlabel("stroke")
     ax.set_title("Foul and a miss sequences")
     handles = [Rectangle((0, 0), 1, 1, color=colour[p]) for p in players]
-    ax.legend(handles, players, loc="lower right")
+    ax.legend(handles, players, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, title="fouled")
     fig.tight_layout()
     return fig

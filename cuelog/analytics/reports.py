@@ -17,6 +17,8 @@ from typing import Any, Final, Literal
 import duckdb
 import polars as pl
 
+from cuelog.errors import CuelogError
+
 KINDS: Final = ("breaks", "billiards", "misses", "clock")
 BY: Final = ("player", "match", "event")
 GROUPS: Final = {"player": "players", "match": "matches", "event": "events"}
@@ -36,7 +38,7 @@ CENTURY: Final = 100
 By = Literal["player", "match", "event"]
 
 
-class ReportError(Exception):
+class ReportError(CuelogError):
     """The report cannot be made: empty database, nothing replayed, unknown name. Exit code 2."""
 
 
@@ -87,9 +89,13 @@ SELECT m.match_id, m.event, s.side, CASE s.side WHEN 'A' THEN m.side_a ELSE m.si
 FROM scope_matches m CROSS JOIN (VALUES ('A'), ('B')) s(side)
 """
 
+# `condoned`: the facts show a foul nobody called before the next stroke; it stands (S3 R10(c)),
+# so its penalty was never given and any pot in it scored. The replay says so in a finding.
 _STROKES = f"""
 SELECT r.match_id, p.event, r.frame, r.n, r.striker AS side, p.player, r.scored, r.penalty, r.foul, r.miss,
-       r.ball_on, r.break_id, r.visit_id, r.score_a, r.score_b
+       r.ball_on, r.break_id, r.visit_id, r.score_a, r.score_b,
+       EXISTS (SELECT 1 FROM replay_findings x WHERE x.match_id = r.match_id AND x.frame = r.frame
+               AND x.n = r.n AND x.kind = 'condoned_foul') AS condoned
 FROM replay_strokes r JOIN ({_SIDES}) p ON p.match_id = r.match_id AND p.side = r.striker
 ORDER BY r.match_id, r.frame, r.n
 """
@@ -128,8 +134,8 @@ def load(con: duckdb.DuckDBPyConnection, kind: str, scope: Scope = Scope()) -> D
     """
     if kind not in KINDS:
         raise ReportError(f"unknown report {kind!r}; reports: {', '.join(KINDS)}")
-    total = con.execute("SELECT count(*) FROM matches").fetchone()
-    if not total or total[0] == 0:
+    total = con.execute("SELECT count(*) FROM matches").fetchall()
+    if total[0][0] == 0:
         raise ReportError("the database has no matches; load logs first with `cuelog ingest`")
     _check_names(con, scope)
     discipline = DISCIPLINE[kind]
@@ -163,8 +169,8 @@ def load(con: duckdb.DuckDBPyConnection, kind: str, scope: Scope = Scope()) -> D
         data.breaks = data.breaks.filter(pl.col("player").is_in(names))
         data.clock = data.clock.filter(pl.col("player").is_in(names))
         if data.frames.is_empty():
-            who = ", ".join(names)
-            raise ReportError(f"{who} played no replayed {discipline or ''} frame in the selection".replace("  ", " "))
+            who, what = ", ".join(names), f"{discipline} " if discipline else ""
+            raise ReportError(f"{who} played no replayed {what}frame in the selection")
     return data
 
 
@@ -221,8 +227,9 @@ def breaks(data: Data, by: str = "player") -> pl.DataFrame:
         fifty_plus=(pl.col("points") >= FIFTY).sum().cast(pl.Int64),
         centuries=(pl.col("points") >= CENTURY).sum().cast(pl.Int64),
     )
-    # Points the player's own strokes scored under the rules (penalties received are not).
-    points = data.strokes.group_by(key).agg(total_points=pl.col("scored").sum().cast(pl.Int64))
+    # Every point the player's own strokes put on the board is in one of their breaks (S2 R8),
+    # pots in a condoned foul stroke included (S3 R10(c)); penalties received are not.
+    points = data.breaks.group_by(key).agg(total_points=pl.col("points").sum().cast(pl.Int64))
     out = (
         _groups(data, by)
         .select(key, "frames")
@@ -256,20 +263,25 @@ def billiards(data: Data, by: str = "player") -> pl.DataFrame:
     return _finish(out.select(key, "frames", "points", "visits", "average", "highest_break", "centuries"), by)
 
 
+def called_misses() -> pl.Expr:
+    """FOUL AND A MISS due on a foul that was called: a condoned foul had no call at all."""
+    return pl.col("miss") & ~pl.col("condoned")
+
+
 def miss_runs(strokes: pl.DataFrame) -> pl.DataFrame:
     """Sequences of FOUL AND A MISS (S3 R14): consecutive strokes of one striker in one frame,
     each a miss. A stroke by the opponent, or one that is not a miss, ends the sequence
-    (R14(d)(iii)). One row per sequence with its length and first and last stroke."""
-    ordered = strokes.sort("match_id", "frame", "n")
+    (R14(d)(iii)). One row per sequence with its length, first and last stroke and points."""
+    ordered = strokes.sort("match_id", "frame", "n").with_columns(is_miss=called_misses())
     new_run = (
-        (pl.col("miss") != pl.col("miss").shift(1))
+        (pl.col("is_miss") != pl.col("is_miss").shift(1))
         | (pl.col("side") != pl.col("side").shift(1))
         | (pl.col("frame") != pl.col("frame").shift(1))
         | (pl.col("match_id") != pl.col("match_id").shift(1))
     ).fill_null(True)
     return (
         ordered.with_columns(run=new_run.cum_sum())
-        .filter(pl.col("miss"))
+        .filter(pl.col("is_miss"))
         .group_by("run", maintain_order=True)
         .agg(
             pl.col("match_id", "event", "frame", "side", "player").first(),
@@ -283,25 +295,28 @@ def miss_runs(strokes: pl.DataFrame) -> pl.DataFrame:
 
 
 def misses(data: Data, by: str = "player") -> pl.DataFrame:
-    """Snooker fouls and FOUL AND A MISS calls due on each player (S3 R10, R14)."""
+    """Snooker fouls and FOUL AND A MISS calls due on each player (S3 R10, R14).
+
+    ``fouls`` counts every foul the facts show, ``condoned_fouls`` those nobody called
+    (they stand, S3 R10(c): no points were conceded for them and no miss was called)."""
     key = _key(by)
+    called = pl.col("foul") & ~pl.col("condoned")
+    miss = called_misses()
     fouls = data.strokes.group_by(key).agg(
-        miss_calls=pl.col("miss").sum().cast(pl.Int64),
-        miss_points_conceded=pl.col("penalty").filter(pl.col("miss")).sum().cast(pl.Int64),
+        miss_calls=miss.sum().cast(pl.Int64),
+        miss_points_conceded=pl.col("penalty").filter(miss).sum().cast(pl.Int64),
         fouls=pl.col("foul").sum().cast(pl.Int64),
-        foul_points_conceded=pl.col("penalty").filter(pl.col("foul")).sum().cast(pl.Int64),
+        foul_points_conceded=pl.col("penalty").filter(called).sum().cast(pl.Int64),
+        condoned_fouls=(pl.col("foul") & pl.col("condoned")).sum().cast(pl.Int64),
     )
     longest = miss_runs(data.strokes).group_by(key).agg(longest_miss_sequence=pl.col("length").max())
+    counts = ["miss_calls", "miss_points_conceded", "fouls", "foul_points_conceded", "condoned_fouls"]
     out = (
         _groups(data, by)
         .select(key, "frames")
         .join(fouls, on=key, how="left", nulls_equal=True)
         .join(longest, on=key, how="left", nulls_equal=True)
-        .with_columns(
-            pl.col("miss_calls", "miss_points_conceded", "fouls", "foul_points_conceded", "longest_miss_sequence")
-            .fill_null(0)
-            .cast(pl.Int64)
-        )
+        .with_columns(pl.col(*counts, "longest_miss_sequence").fill_null(0).cast(pl.Int64))
         .with_columns(
             misses_per_frame=pl.when(pl.col("frames") > 0)
             .then((pl.col("miss_calls") / pl.col("frames")).round(2))
@@ -309,7 +324,7 @@ def misses(data: Data, by: str = "player") -> pl.DataFrame:
         )
     )
     cols = ["frames", "miss_calls", "miss_points_conceded", "fouls", "foul_points_conceded", "misses_per_frame"]
-    return _finish(out.select(key, *cols, "longest_miss_sequence"), by)
+    return _finish(out.select(key, *cols, "longest_miss_sequence", "condoned_fouls"), by)
 
 
 def clock(data: Data, by: str = "player") -> pl.DataFrame:

@@ -11,9 +11,12 @@ the output and the stored rows are the same whatever the number of workers.
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
+import json
 import multiprocessing
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
@@ -21,27 +24,28 @@ import duckdb
 import msgspec
 import pyarrow as pa
 
-from cuelog.errors import InputError, Problem
+from cuelog.errors import CuelogError, InputError, Problem
+from cuelog.ingest.corrections import Located, apply_corrections
 from cuelog.ingest.reader import decode_problem
 from cuelog.replay import NoEngine, UnknownRuleset, replay_match
 from cuelog.replay.model import Finding, MatchResult
-from cuelog.schemas.records import Match, Record, decode
+from cuelog.schemas.records import Correction, Match, Record, decode
 
-REPLAY_TABLES = ("replay_frames", "replay_strokes", "replay_breaks", "replay_findings")
+REPLAY_TABLES = ("replay_frames", "replay_strokes", "replay_breaks", "replay_findings", "replay_corrections")
 
 
-class ReplayFailed(Exception):
+class ReplayFailed(CuelogError):
     """A loaded match could not be replayed (unknown ruleset, no engine, broken stream)."""
 
 
-class NoMatches(LookupError):
+class NoMatches(CuelogError, LookupError):
     """The database holds no loaded match."""
 
     def __str__(self) -> str:
         return "the database has no loaded matches; load logs first with `cuelog ingest LOGS --db FILE`"
 
 
-class UnknownMatch(LookupError):
+class UnknownMatch(CuelogError, LookupError):
     """A match id was asked for that the database does not hold."""
 
     def __init__(self, missing: Sequence[str], loaded: int) -> None:
@@ -61,6 +65,8 @@ class LoadedMatch:
     match_id: str
     file: str
     lines: tuple[tuple[int, str], ...]
+    corrections: tuple[Located, ...] = ()
+    """Officials' corrections of this match, applied before its replay (FORMAT.md section 6)."""
 
 
 # -- reading ---------------------------------------------------------------------------
@@ -80,19 +86,52 @@ def select_matches(con: duckdb.DuckDBPyConnection, ids: Sequence[str] | None) ->
     return sorted(set(ids))
 
 
-def loaded_matches(con: duckdb.DuckDBPyConnection, ids: Sequence[str]) -> Iterator[LoadedMatch]:
-    """The stored records of each match, in file order, one match at a time."""
+def loaded_matches(con: duckdb.DuckDBPyConnection, ids: Sequence[str], batch: int = 65_536) -> Iterator[LoadedMatch]:
+    """The stored records of each match, in file order, match by match in id order.
+
+    One query streams every record as Arrow batches (a query per match would cost more
+    than the replay for a season of short matches).
+    """
     files = dict(
         con.execute(
             "SELECT m.match_id, coalesce(l.path, m.file_hash) FROM matches m "
             "LEFT JOIN ingest_log l ON l.file_hash = m.file_hash"
         ).fetchall()
     )
+    con.register("chosen_matches", pa.table({"match_id": pa.array(list(ids), type=pa.string())}))
+    seen: set[str] = set()
+    try:
+        rel = con.sql(
+            "SELECT r.match_id, r.line, CAST(r.body AS VARCHAR) AS body FROM records r "
+            "SEMI JOIN chosen_matches c ON c.match_id = r.match_id ORDER BY r.match_id, r.seq"
+        )
+        current: str | None = None
+        lines: list[tuple[int, str]] = []
+        for chunk in rel.to_arrow_reader(batch):
+            for match_id, line, body in zip(*(chunk.column(i).to_pylist() for i in range(3)), strict=True):
+                if match_id != current:
+                    if current is not None:
+                        yield LoadedMatch(current, str(files.get(current, current)), tuple(lines))
+                    current, lines = match_id, []
+                    seen.add(match_id)
+                lines.append((line, body))
+        if current is not None:
+            yield LoadedMatch(current, str(files.get(current, current)), tuple(lines))
+    finally:
+        con.unregister("chosen_matches")
+    # A match row without records is reported (no match record), not silently skipped.
     for match_id in ids:
-        rows = con.execute(
-            "SELECT line, CAST(body AS VARCHAR) FROM records WHERE match_id = ? ORDER BY seq", [match_id]
-        ).fetchall()
-        yield LoadedMatch(match_id, str(files.get(match_id, match_id)), tuple((int(a), str(b)) for a, b in rows))
+        if match_id not in seen:
+            yield LoadedMatch(match_id, str(files.get(match_id, match_id)), ())
+
+
+def _record_count(con: duckdb.DuckDBPyConnection, ids: Sequence[str]) -> int:
+    con.register("count_ids", pa.table({"match_id": pa.array(list(ids), type=pa.string())}))
+    try:
+        rows = con.execute("SELECT count(*) FROM records WHERE match_id IN (SELECT match_id FROM count_ids)").fetchall()
+    finally:
+        con.unregister("count_ids")
+    return int(rows[0][0])
 
 
 # -- replaying -------------------------------------------------------------------------
@@ -120,32 +159,55 @@ def replay_loaded(loaded: LoadedMatch) -> MatchResult | InputError | ReplayFaile
     """Replay one loaded match. Errors are returned, not raised, so a worker pool keeps order."""
     try:
         match, body = _decode(loaded)
+        applied: list[Correction] = []
+        if loaded.corrections:
+            corrected, applied = apply_corrections([match, *body], loaded.corrections)
+            body = corrected[1:]
     except InputError as exc:
         return exc
     try:
-        return replay_match(match, body)
+        result = replay_match(match, body)
+        result.corrections = applied
+        return result
     except (UnknownRuleset, NoEngine, ValueError, ImportError) as exc:
         # ImportError: the discipline's engine module is not installed in this tree.
-        return ReplayFailed(f"match {loaded.match_id!r} ({loaded.file}): {exc}")
+        return ReplayFailed(
+            f"match {loaded.match_id!r} ({loaded.file}): {exc}; nothing was stored "
+            f"(name the matches to replay with --match)"
+        )
 
 
-def replay_all(loaded: Iterable[LoadedMatch], workers: int | None = None) -> list[MatchResult]:
+def replay_all(
+    loaded: Iterable[LoadedMatch],
+    workers: int | None = None,
+    progress: Callable[[int], None] | None = None,
+    batch: int = 256,
+) -> list[MatchResult]:
     """Replay matches, in ``workers`` processes (default: every core), results by match id.
 
+    Matches are read and handed to the workers ``batch`` at a time, so only one batch of
+    raw records is in memory. ``progress(records)`` is called as each match is done.
     Raises InputError (every unreadable record of every match) or ReplayFailed (the first
     match, by id, that cannot be replayed).
     """
-    items = list(loaded)
-    n = workers if workers is not None else (os.cpu_count() or 1)
-    n = max(1, min(n, len(items)))
+    n = max(1, workers if workers is not None else (os.cpu_count() or 1))
+    source = iter(loaded)
+    outcomes: list[MatchResult | InputError | ReplayFailed] = []
+
+    def run(replay: Callable[[list[LoadedMatch]], Iterable[MatchResult | InputError | ReplayFailed]]) -> None:
+        while items := list(itertools.islice(source, batch)):
+            # Results come back in input order, whichever worker ends first.
+            for item, outcome in zip(items, replay(items), strict=True):
+                outcomes.append(outcome)
+                if progress:
+                    progress(len(item.lines))
+
     if n == 1:
-        outcomes = [replay_loaded(item) for item in items]
+        run(lambda items: map(replay_loaded, items))
     else:
         # spawn, not fork: the parent holds an open DuckDB connection and rich consoles.
-        ctx = multiprocessing.get_context("spawn")
-        chunk = max(1, len(items) // (n * 4))
-        with ProcessPoolExecutor(max_workers=n, mp_context=ctx) as pool:
-            outcomes = list(pool.map(replay_loaded, items, chunksize=chunk))
+        with ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("spawn")) as pool:
+            run(lambda items: pool.map(replay_loaded, items, chunksize=max(1, len(items) // (n * 4))))
     problems = [p for o in outcomes if isinstance(o, InputError) for p in o.problems]
     if problems:
         raise InputError(problems)
@@ -173,8 +235,13 @@ def result_tables(results: Sequence[MatchResult]) -> dict[str, pa.Table]:
     strokes: list[tuple[object, ...]] = []
     breaks: list[tuple[object, ...]] = []
     findings: list[tuple[object, ...]] = []
+    corrections: list[tuple[object, ...]] = []
     for m in sorted(results, key=lambda r: r.match):
         findings.extend(_findings(m.match, None, m.findings))
+        corrections.extend(
+            (m.match, c.frame, c.n, json.dumps(c.set, sort_keys=True), c.note)
+            for c in sorted(m.corrections, key=lambda c: (c.frame, c.n))
+        )
         for fr in sorted(m.frames, key=lambda f: f.frame):
             recorded = fr.recorded if fr.recorded is not None else (None, None)
             frames.append(
@@ -208,6 +275,8 @@ def result_tables(results: Sequence[MatchResult]) -> dict[str, pa.Table]:
                         o.visit_id,
                         o.score[0],
                         o.score[1],
+                        o.free_ball,
+                        list(o.reasons),
                     )
                 )
             for b in fr.breaks:
@@ -218,6 +287,7 @@ def result_tables(results: Sequence[MatchResult]) -> dict[str, pa.Table]:
         "replay_strokes": _table(STROKE_SCHEMA, strokes),
         "replay_breaks": _table(BREAK_SCHEMA, breaks),
         "replay_findings": _table(FINDING_SCHEMA, findings),
+        "replay_corrections": _table(CORRECTION_SCHEMA, corrections),
     }
 
 
@@ -251,8 +321,13 @@ STROKE_SCHEMA = pa.schema(
         ("visit_id", pa.int32()),
         ("score_a", pa.int32()),
         ("score_b", pa.int32()),
+        ("free_ball", pa.bool_()),
+        ("reasons", pa.list_(pa.string())),
     ]
 )
+# Columns added to replay_strokes after its first release: a database created before gets them
+# on its next replay.
+_ADDED_COLUMNS = (("replay_strokes", "free_ball", "BOOLEAN"), ("replay_strokes", "reasons", "VARCHAR[]"))
 BREAK_SCHEMA = pa.schema(
     [
         ("match_id", pa.string()),
@@ -277,24 +352,47 @@ FINDING_SCHEMA = pa.schema(
 )
 
 
+CORRECTION_SCHEMA = pa.schema(
+    [
+        ("match_id", pa.string()),
+        ("frame", pa.int32()),
+        ("n", pa.int32()),
+        ("fields", pa.string()),
+        ("note", pa.string()),
+    ]
+)
+
+
 def _table(schema: pa.Schema, rows: list[tuple[object, ...]]) -> pa.Table:
     columns = list(zip(*rows, strict=True)) if rows else [() for _ in schema.names]
     return pa.table([pa.array(col, type=f.type) for col, f in zip(columns, schema, strict=True)], schema=schema)
 
 
-def write_results(con: duckdb.DuckDBPyConnection, match_ids: Sequence[str], results: Sequence[MatchResult]) -> None:
+def write_results(
+    con: duckdb.DuckDBPyConnection,
+    match_ids: Sequence[str],
+    results: Sequence[MatchResult],
+    *,
+    every_match: bool = False,
+) -> None:
     """Replace the stored replay results of ``match_ids`` with ``results``, in one transaction.
 
     ``match_ids`` are the matches that were replayed: their old rows go even if a match now
-    has no frames, so no stale result survives a replay.
+    has no frames, so no stale result survives a replay. ``every_match`` says these are all
+    the loaded matches, so every old row goes (much faster than deleting match by match).
     """
     tables = result_tables(results)
     ids = pa.table({"match_id": pa.array(sorted(set(match_ids)), type=pa.string())})
     con.execute("BEGIN TRANSACTION")
     try:
+        for table, column, sql_type in _ADDED_COLUMNS:
+            con.execute(f"ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {column} {sql_type}")
         con.register("replayed_ids", ids)
         for name in REPLAY_TABLES:
-            con.execute(f"DELETE FROM {name} WHERE match_id IN (SELECT match_id FROM replayed_ids)")
+            if every_match:
+                con.execute(f"DELETE FROM {name}")
+            else:
+                con.execute(f"DELETE FROM {name} WHERE match_id IN (SELECT match_id FROM replayed_ids)")
             view = f"new_{name}"
             con.register(view, tables[name])
             cols = ", ".join(tables[name].schema.names)
@@ -308,10 +406,46 @@ def write_results(con: duckdb.DuckDBPyConnection, match_ids: Sequence[str], resu
 
 
 def replay_db(
-    con: duckdb.DuckDBPyConnection, ids: Sequence[str] | None = None, workers: int | None = None
+    con: duckdb.DuckDBPyConnection,
+    ids: Sequence[str] | None = None,
+    workers: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    corrections: Sequence[Located] = (),
 ) -> list[MatchResult]:
-    """Replay the loaded matches (all, or ``ids``), store the results, and return them."""
+    """Replay the loaded matches (all, or ``ids``), store the results, and return them.
+
+    ``progress(done, total)`` counts records replayed out of the records to replay.
+    ``corrections`` are applied to their matches before the replay (FORMAT.md section 6);
+    one that names a match not being replayed is an InputError, like one that names no stroke.
+    """
     chosen = select_matches(con, ids)
-    results = replay_all(loaded_matches(con, chosen), workers)
-    write_results(con, chosen, results)
+    by_match: dict[str, list[Located]] = {}
+    for item in corrections:
+        by_match.setdefault(item[2].match, []).append(item)
+    replayed = set(chosen)
+    stray = [
+        Problem(f, line, "match", "no_such_stroke", f"match {c.match!r}", "a loaded match being replayed")
+        for m, items in sorted(by_match.items())
+        if m not in replayed
+        for f, line, c in items
+    ]
+    if stray:
+        raise InputError(stray)
+    step: Callable[[int], None] | None = None
+    if progress is not None:
+        total = _record_count(con, chosen)
+        state = {"done": 0}
+
+        def step(k: int) -> None:
+            state["done"] += k
+            progress(state["done"], total)
+
+    # No more workers than matches: starting a process costs more than a short match.
+    n = min(workers if workers is not None else (os.cpu_count() or 1), len(chosen))
+    loaded = (
+        dataclasses.replace(lm, corrections=tuple(by_match[lm.match_id])) if lm.match_id in by_match else lm
+        for lm in loaded_matches(con, chosen)
+    )
+    results = replay_all(loaded, n, step)
+    write_results(con, chosen, results, every_match=not ids)
     return results

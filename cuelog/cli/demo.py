@@ -54,7 +54,10 @@ def show(r: DemoResult, db: Path, out: Path, console: Console) -> None:
     for kind, n, points in r.findings_by_kind:
         t.add_row(kind, str(n), str(points))
     console.print(t)
-    w = Table("match", "frame", "players", "findings", "points", "kinds", title="worst frames", title_justify="left")
+    w = Table(title="worst frames", title_justify="left")
+    w.add_column("match", no_wrap=True)
+    for name in ("frame", "players", "findings", "points", "kinds"):
+        w.add_column(name)
     for f in r.worst_frames:
         w.add_row(
             str(f["match"]),

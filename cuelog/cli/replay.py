@@ -12,16 +12,18 @@ from pathlib import Path
 import typer
 from rich import box
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from cuelog import __version__
-from cuelog.cli.common import EXIT_FINDINGS, EXIT_OK, fail, print_problems
+from cuelog.cli.common import EXIT_FINDINGS, EXIT_OK, err_console, fail, print_problems
 from cuelog.errors import InputError
+from cuelog.ingest.corrections import Located, apply_corrections, read_corrections
 from cuelog.ingest.reader import log_files, read_records
 from cuelog.replay import NoEngine, UnknownRuleset, replay_matches
 from cuelog.replay.model import Finding, MatchResult
 from cuelog.replay.output import count_findings, document, dumps
-from cuelog.schemas.records import Record
+from cuelog.schemas.records import Correction, Record
 
 
 def load(paths: list[Path]) -> list[Record]:
@@ -67,7 +69,18 @@ def print_human(results: list[MatchResult], console: Console) -> None:
     console.print(f"{count_findings(results)} finding(s)", highlight=False)
 
 
-def _replay_db(db: Path, matches: list[str], workers: int | None) -> list[MatchResult]:
+def _replay_files(paths: list[Path], corrections: list[Located]) -> list[MatchResult]:
+    records = load(paths)
+    applied: list[Correction] = []
+    if corrections:
+        records, applied = apply_corrections(records, corrections)
+    results = replay_matches(records)
+    for m in results:
+        m.corrections = [c for c in applied if c.match == m.match]
+    return results
+
+
+def _replay_db(db: Path, matches: list[str], workers: int | None, corrections: list[Located]) -> list[MatchResult]:
     # Imported here: the DuckDB/Arrow side is only needed with --db.
     from cuelog.analytics.results import NoMatches, ReplayFailed, UnknownMatch, replay_db
     from cuelog.store import connect
@@ -78,8 +91,23 @@ def _replay_db(db: Path, matches: list[str], workers: int | None) -> list[MatchR
         con = connect(db)
     except Exception as exc:  # duckdb raises its own IOException family for a non-database file
         fail(f"cannot open {db} as a cuelog database: {exc}")
+    bar = Progress(
+        TextColumn("replaying"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err_console,
+        transient=True,
+        disable=not err_console.is_terminal,
+    )
+    task = bar.add_task("replay", total=None)
+
+    def advance(done: int, total: int) -> None:
+        bar.update(task, completed=done, total=total)
+
     try:
-        return replay_db(con, matches or None, workers)
+        with bar:
+            return replay_db(con, matches or None, workers, advance, corrections)
     except (NoMatches, UnknownMatch, ReplayFailed) as exc:
         fail(str(exc))
     finally:
@@ -97,6 +125,11 @@ def replay(
     workers: int | None = typer.Option(
         None, "--workers", min=1, help="With --db: worker processes (default: every core). Output is the same."
     ),
+    corrections: list[Path] | None = typer.Option(
+        None,
+        "--corrections",
+        help="Officials' corrections (JSONL, FORMAT.md section 6) applied before the replay (repeatable).",
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print the cuelog-replay/1 JSON document."),
 ) -> None:
     """Replay stroke logs through the rules and list every finding.
@@ -105,8 +138,11 @@ def replay(
     frame results, breaks and findings for `cuelog report`.
     Exit code 0 when there are no findings, 1 when there are, 2 on unreadable input.
 
+    Corrections change strokes before the replay without editing the log; the ones applied
+    are listed in the JSON document under each match.
+
     Examples: cuelog replay examples/snooker-officiating.jsonl --json;
-    cuelog replay --db cuelog.duckdb --workers 4
+    cuelog replay --db cuelog.duckdb --workers 4 --corrections fixes.jsonl
     """
     if db is not None and paths:
         fail("give log files or --db, not both")
@@ -115,7 +151,8 @@ def replay(
     if db is None and (matches or workers is not None):
         fail("--match and --workers need --db")
     try:
-        results = _replay_db(db, matches or [], workers) if db is not None else replay_matches(load(paths or []))
+        fixes = [item for path in corrections or [] for item in read_corrections(path)]
+        results = _replay_db(db, matches or [], workers, fixes) if db is not None else _replay_files(paths or [], fixes)
     except InputError as exc:
         print_problems(exc.problems, as_json=as_json)
         raise typer.Exit(2) from None

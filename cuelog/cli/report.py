@@ -96,6 +96,7 @@ def report(
                 export.write(result.frame, path)
             except OSError as exc:
                 fail(f"cannot write {path}: {exc}")
+            err_console.print(f"wrote {path} ({result.frame.height} row(s))", highlight=False)
     if as_json:
         sys.stdout.write(json.dumps(result.document(), indent=1, ensure_ascii=False, allow_nan=False) + "\n")
     elif csv is None and parquet is None:

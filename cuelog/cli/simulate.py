@@ -17,7 +17,14 @@ from cuelog.simulate import SeasonConfig, simulate_season
 from cuelog.simulate.check import check_dir
 from cuelog.simulate.writer import write_season
 
-SUPPORTED = ("snooker/wpbsa-2024", "billiards/wpbsa-2024")
+SUPPORTED = (
+    "snooker/wpbsa-2024",
+    "billiards/wpbsa-2024",
+    "snooker/six-reds-2024",
+    "snooker/classic",
+    "billiards/classic",
+    "billiards/one-red",
+)
 
 
 def simulate(
@@ -38,7 +45,8 @@ def simulate(
 ) -> None:
     """Simulate a season of matches with officiating errors injected at a chosen rate.
 
-    Writes OUT/logs/<match>.jsonl, OUT/clocks/<match>.csv and OUT/errors.jsonl. With
+    Writes OUT/logs/<match>.jsonl, OUT/clocks/<table>.csv (shot-clock device logs) and
+    OUT/errors.jsonl (match, frame, stroke, kind of each injected error). With
     --check, exit code 1 when the audit's recall or precision is below 1.
 
     Example: cuelog simulate --rules snooker/wpbsa-2024 --matches 20 --seed 7 --out season --errors 0.02 --check

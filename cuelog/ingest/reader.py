@@ -42,9 +42,10 @@ def decode_problem(file: str, line: int, exc: Exception) -> Problem:
     if "- at `$." in text:
         text, _, path = text.partition(" - at `$.")
         field = path.rstrip("`")
-    if isinstance(exc, msgspec.DecodeError):
-        return Problem(file, line, field, "invalid_json", text, "one JSON object per line")
-    return Problem(file, line, field, "invalid_record", text, "a cuelog/1 record (FORMAT.md section 4)")
+    # ValidationError is a subclass of DecodeError: test for it first.
+    if isinstance(exc, msgspec.ValidationError):
+        return Problem(file, line, field, "invalid_record", text, "a cuelog/1 record (FORMAT.md section 4)")
+    return Problem(file, line, field, "invalid_json", text, "one JSON object per line")
 
 
 def _lines(fh: IO[bytes]) -> Iterator[tuple[bytes, bool]]:

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Final
 
+from cuelog.schemas.records import Correction
+
 # The finding kinds of FORMAT.md section 7, in the order the table lists them.
 CONDONED_FOUL: Final = "condoned_foul"
 UNSUPPORTED_FOUL: Final = "unsupported_foul"
@@ -139,3 +141,5 @@ class MatchResult:
     frames: list[FrameResult] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     """Findings that belong to no frame (e.g. an unknown record before the first frame)."""
+    corrections: list[Correction] = field(default_factory=list)
+    """Officials' corrections applied to the log before this replay (FORMAT.md section 6)."""

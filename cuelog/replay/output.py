@@ -11,12 +11,17 @@ from collections.abc import Iterable
 from typing import Any
 
 from cuelog.replay.model import Break, Finding, FrameResult, MatchResult
+from cuelog.schemas.records import Correction
 
 FORMAT = "cuelog-replay/1"
 
 
 def finding_doc(f: Finding) -> dict[str, Any]:
     return {"n": f.n, "kind": f.kind, "rule": f.rule, "side": f.side, "points": f.points, "message": f.message}
+
+
+def correction_doc(c: Correction) -> dict[str, Any]:
+    return {"frame": c.frame, "n": c.n, "set": c.set, "note": c.note}
 
 
 def break_doc(b: Break) -> dict[str, Any]:
@@ -42,6 +47,8 @@ def match_doc(m: MatchResult) -> dict[str, Any]:
     }
     if m.findings:
         doc["findings"] = [finding_doc(f) for f in sorted(m.findings, key=Finding.sort_key)]
+    if m.corrections:
+        doc["corrections"] = [correction_doc(c) for c in sorted(m.corrections, key=lambda c: (c.frame, c.n))]
     return doc
 
 

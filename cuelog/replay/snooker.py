@@ -1911,8 +1911,8 @@ def _clock(s: State, c: Clock) -> None:
     """Shot clock (SO 2-3, 16): a stroke begun after the limit is a time foul."""
     if not s.edition.time_foul or c.limit_s is None or c.elapsed_s is None:
         return
-    paused = c.paused_s or 0.0
-    if c.elapsed_s - paused > c.limit_s + 1e-9 and (c.n - 1) not in s.time_fouls:
+    # elapsed_s is what the clock showed: it does not run while paused (FORMAT.md 4, clock).
+    if c.elapsed_s > c.limit_s + 1e-9 and (c.n - 1) not in s.time_fouls:
         # A time foul is recorded as an event after the stroke before; look for it.
         _add(
             s,
@@ -1921,7 +1921,7 @@ def _clock(s: State, c: Clock) -> None:
             "SO 16",
             None,
             5,
-            f"stroke began after {c.elapsed_s - paused:.1f} s, limit {c.limit_s:.0f} s",
+            f"stroke began after {c.elapsed_s:.1f} s on the clock, limit {c.limit_s:.0f} s",
         )
 
 

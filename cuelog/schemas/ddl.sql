@@ -101,6 +101,8 @@ CREATE TABLE IF NOT EXISTS replay_strokes (
     visit_id    INTEGER NOT NULL,
     score_a     INTEGER NOT NULL,      -- official score after the stroke
     score_b     INTEGER NOT NULL,
+    free_ball   BOOLEAN,               -- FREE BALL due for the incoming player (S3 R12)
+    reasons     VARCHAR[],             -- codes of every foul the facts show
     PRIMARY KEY (match_id, frame, n)
 );
 
@@ -122,4 +124,13 @@ CREATE TABLE IF NOT EXISTS replay_findings (
     side        VARCHAR,
     points      INTEGER NOT NULL,
     message     VARCHAR NOT NULL
+);
+
+-- Officials' corrections applied to a match before its replay (FORMAT.md section 6).
+CREATE TABLE IF NOT EXISTS replay_corrections (
+    match_id    VARCHAR NOT NULL,
+    frame       INTEGER NOT NULL,
+    n           INTEGER NOT NULL,
+    fields      JSON NOT NULL,         -- the `set` object: corrected stroke fields
+    note        VARCHAR
 );

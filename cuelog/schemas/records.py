@@ -11,7 +11,7 @@ JSON names that are Python keywords or clash with builtins are renamed: ``break`
 
 from __future__ import annotations
 
-from typing import Literal, TypeAlias
+from typing import Any, Literal, TypeAlias
 
 import msgspec
 
@@ -166,6 +166,19 @@ class Clock(msgspec.Struct, frozen=True, omit_defaults=True, tag="clock", tag_fi
     limit_s: float | None = None
     elapsed_s: float | None = None
     paused_s: float | None = None
+
+
+class Correction(msgspec.Struct, frozen=True, omit_defaults=True, forbid_unknown_fields=True):
+    """An officials' correction of one stroke (FORMAT.md section 6), applied before replay.
+
+    ``set`` maps stroke fields (JSON names) to their corrected values.
+    """
+
+    match: str
+    frame: int
+    n: int
+    set: dict[str, Any]
+    note: str | None = None
 
 
 Record: TypeAlias = Match | Frame | Stroke | Choice | Event | FrameEnd | Clock

@@ -1,5 +1,8 @@
 """A season simulator: cuelog/1 logs with shot-clock CSVs and injected officiating errors.
 
+Rulesets: snooker (wpbsa-2024, six-reds-2024, classic) and English billiards (wpbsa-2024,
+classic, one-red): every edition whose engine exists and that plays without a shot clock.
+
 The player model decides the *facts* of every stroke (what the balls did); the rules
 engine of the match's discipline says what the *calls* are due; the scribe writes the
 correct calls, then, at the chosen rate, an officiating error whose truth goes to

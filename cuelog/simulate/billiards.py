@@ -118,7 +118,7 @@ def play_frame(
             first = [rng.choice(objects)]
             if not layout.in_hand and rng.random() < (1.0 - player.discipline) * 2:
                 first = []  # missed both object balls: a foul (S3 R15(o))
-        if rng.random() < (1.0 - player.discipline) * 0.2:
+        if rng.random() < (1.0 - player.discipline) * 0.2 and force is None:
             infringements = [Infringement(rng.choice(("push_stroke", "double_hit")))]
         facts = Stroke(
             frame=frame_no,

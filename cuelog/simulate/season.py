@@ -106,9 +106,11 @@ def simulate_match(config: SeasonConfig, index: int, seed: int, players: list[Pl
     if rs.discipline == "snooker":
         best_of = config.best_of if config.best_of is not None else 7
         reds = config.reds
+        if reds is None and rs.edition == "six-reds-2024":
+            reds = 6  # S3 R19: written in the match so that the table model and the engine agree
         if reds == 0:
             reds = rng.choice((3, 6, 6, 10, 15))
-        if reds is not None and reds != 15:
+        if reds is not None and (reds != 15 or rs.edition == "six-reds-2024"):
             extra["reds"] = reds
     else:
         best_of = config.best_of if config.best_of is not None else 1

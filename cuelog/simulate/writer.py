@@ -1,13 +1,15 @@
-"""Write a simulated season: ``logs/<match>.jsonl`` (cuelog/1), ``clocks/<match>.csv``
-(the shot-clock device rows of the match's table, FORMAT.md section 5) and
+"""Write a simulated season: ``logs/<match>.jsonl`` (cuelog/1), ``clocks/<table>.csv``
+(each table's shot-clock device log, FORMAT.md section 5) and
 ``errors.jsonl``, the truth of every injected error."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 from cuelog.schemas.records import encode
 from cuelog.simulate.clock import CSV_HEADER
@@ -25,25 +27,34 @@ class Written:
     errors: int = 0
 
 
-def write_match(out: Path, sim: SimMatch) -> None:
-    name = sim.match.match
-    with (out / LOGS_DIR / f"{name}.jsonl").open("wb") as fh:
+def write_log(out: Path, sim: SimMatch) -> None:
+    with (out / LOGS_DIR / f"{sim.match.match}.jsonl").open("wb") as fh:
         for record in sim.records:
             fh.write(encode(record))
             fh.write(b"\n")
-    with (out / CLOCKS_DIR / f"{name}.csv").open("w", encoding="utf-8", newline="") as fh:
-        fh.write(CSV_HEADER)
-        fh.writelines(sim.clock_rows)
 
 
 def write_season(out: Path, season: Iterable[SimMatch]) -> Written:
-    """Write every match as it comes and the truth file at the end."""
+    """Write every match as it comes: its log, its rows in its table's shot-clock file (one
+    device per table, matches in schedule order, so each file is in time order), and its
+    injected errors."""
     (out / LOGS_DIR).mkdir(parents=True, exist_ok=True)
     (out / CLOCKS_DIR).mkdir(parents=True, exist_ok=True)
     stats = Written()
-    with (out / ERRORS_FILE).open("w", encoding="utf-8") as errors:
+    with ExitStack() as stack:
+        errors = stack.enter_context((out / ERRORS_FILE).open("w", encoding="utf-8"))
+        devices: dict[str, IO[str]] = {}
         for sim in season:
-            write_match(out, sim)
+            write_log(out, sim)
+            table = sim.match.table or "1"
+            device = devices.get(table)
+            if device is None:
+                device = stack.enter_context(
+                    (out / CLOCKS_DIR / f"{table}.csv").open("w", encoding="utf-8", newline="")
+                )
+                device.write(CSV_HEADER)
+                devices[table] = device
+            device.writelines(sim.clock_rows)
             stats.matches += 1
             stats.strokes += sim.strokes
             for truth in sim.truth:

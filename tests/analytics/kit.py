@@ -216,7 +216,7 @@ def miss_sequence(match: str = "m3-misses") -> Log:
     log.choice("A", "replace_return")
     log.foul("B", ["blue"], 5, miss=True).clock(31.0, 30)  # n4
     log.choice("A", "replace_return")
-    log.foul("B", ["blue"], 5, miss=True).clock(18.5, 30, paused_s=3.0)  # n5: 18.5 s, the 3 s pause not counted
+    log.foul("B", ["blue"], 5, miss=True).clock(18.5, 30)  # n5
     log.choice("A", "replace_return")
     log.safety("B").clock(40.0, 30)  # n6: the sequence ends
     log.foul("A", ["red"], 4, potted=["white"]).clock(16.0, 30)  # n7: in-off

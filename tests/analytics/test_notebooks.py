@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import nbformat
@@ -62,4 +64,27 @@ def test_season_players(stats_db: Path, monkeypatch: pytest.MonkeyPatch) -> None
 def test_billiards_averages(stats_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     text, images = outputs(execute("billiards-averages.ipynb", stats_db, monkeypatch))
     assert "Cara" in text and "6.0" in text and "Dan" in text and "2.5" in text
+    assert images == 1
+
+
+def test_notebooks_run_on_the_demo_database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The simulated season of ``cuelog demo``: many players, findings, shot clocks."""
+    demo = subprocess.run(
+        [sys.executable, "-m", "cuelog", "demo", "--db", "demo.duckdb", "--out", "demo", "--workers", "2"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        check=False,
+    )
+    assert demo.returncode == 0, demo.stdout + demo.stderr
+    db = tmp_path / "demo.duckdb"
+    monkeypatch.delenv("CUELOG_MATCH", raising=False)
+    text, images = outputs(execute("audit-match.ipynb", db, monkeypatch))
+    # With no match named, the audit takes the replayed match with the most findings.
+    assert "finding(s)" in text and ", 0 finding(s)" not in text
+    assert images == 1
+    text, images = outputs(execute("season-players.ipynb", db, monkeypatch))
+    assert "most centuries:" in text and images == 3
+    text, images = outputs(execute("billiards-averages.ipynb", db, monkeypatch))
     assert images == 1

@@ -10,6 +10,7 @@ from matplotlib import image
 from typer.testing import CliRunner
 
 from cuelog.cli import app
+from tests.analytics import kit
 
 runner = CliRunner()
 pytestmark = pytest.mark.disciplines("snooker")
@@ -76,3 +77,9 @@ def test_unknown_player_is_exit_2(stats_db: Path, tmp_path: Path) -> None:
         app, ["plot", "breaks", "--db", str(stats_db), "--player", "Zed", "--out", str(tmp_path / "z.png")]
     )
     assert result.exit_code == 2 and "no player named 'Zed'" in result.stderr
+
+
+def test_empty_database_is_exit_2(tmp_path: Path) -> None:
+    db = kit.load(tmp_path / "empty.duckdb")
+    result = runner.invoke(app, ["plot", "breaks", "--db", str(db), "--out", str(tmp_path / "b.png")])
+    assert result.exit_code == 2 and "has no matches" in result.stderr

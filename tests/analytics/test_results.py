@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -84,4 +85,40 @@ def test_a_failed_write_leaves_the_old_results(tmp_path: Path) -> None:
         write_results(con, ["m1-maximum"], [broken])
     con.close()
     counts = [_rows(db, f"SELECT count(*) FROM {t}")[0][0] for t in REPLAY_TABLES]
-    assert counts == [1, 37, 1, 0]
+    assert counts == [1, 37, 1, 0, 0]  # frames, strokes, breaks, findings, corrections
+
+
+def test_replaying_every_match_leaves_no_stale_rows(tmp_path: Path) -> None:
+    """After a full replay the tables hold exactly the results just computed."""
+    db = kit.load(tmp_path / "t.duckdb", kit.maximum(), kit.two_fifties())
+    con = connect(db)
+    m1 = o.match("m1-maximum", "snooker/wpbsa-2024", "Ann", "Bob", o.maximum_frame())
+    m2 = o.match("m2-two-fifties", "snooker/wpbsa-2024", "Ann", "Bob", o.two_fifties_frame())
+    write_results(con, ["m1-maximum", "m2-two-fifties"], [m1, m2])
+    write_results(con, ["m2-two-fifties"], [m2], every_match=True)
+    con.close()
+    assert _rows(db, "SELECT DISTINCT match_id FROM replay_strokes") == [("m2-two-fifties",)]
+    assert _rows(db, "SELECT count(*) FROM replay_breaks") == [(3,)]
+
+
+def test_free_ball_and_foul_reasons_are_stored(tmp_path: Path) -> None:
+    db = kit.load(tmp_path / "t.duckdb", kit.maximum())
+    fr = o.frame(1, [o.S("A"), o.S("B", 0, 4)])
+    fr.outcomes[1] = replace(fr.outcomes[1], reasons=("in_off", "first_contact"), free_ball=True)
+    con = connect(db)
+    write_results(con, ["m1-maximum"], [o.match("m1-maximum", "snooker/wpbsa-2024", "Ann", "Bob", fr)])
+    con.close()
+    assert _rows(db, "SELECT n, foul, free_ball, reasons FROM replay_strokes ORDER BY n") == [
+        (1, False, False, []),
+        (2, True, True, ["in_off", "first_contact"]),
+    ]
+
+
+def test_a_database_made_before_the_reasons_column_gets_it(tmp_path: Path) -> None:
+    db = kit.load(tmp_path / "t.duckdb", kit.maximum())
+    con = connect(db)
+    con.execute("ALTER TABLE replay_strokes DROP COLUMN reasons")
+    con.execute("ALTER TABLE replay_strokes DROP COLUMN free_ball")
+    write_results(con, ["m1-maximum"], [o.match("m1-maximum", "snooker/wpbsa-2024", "Ann", "Bob", o.maximum_frame())])
+    con.close()
+    assert _rows(db, "SELECT count(*), count(reasons), count(free_ball) FROM replay_strokes") == [(37, 37, 37)]

@@ -59,6 +59,34 @@ def test_recall_and_precision_are_one_over_two_hundred_matches(tmp_path: Path, c
     assert acc.injected == sum(kinds.values()) >= 100
 
 
+@pytest.mark.parametrize(
+    "cfg",
+    [
+        pytest.param(
+            SeasonConfig(
+                rules,
+                60,
+                17,
+                0.08,
+                best_of=1,
+                reds=0 if rules.startswith("snooker") else None,
+                target=None if rules.startswith("snooker") else 60,
+                kinds=EVERY_KIND_BUT_FREE_BALL,
+            ),
+            marks=needs_snooker if rules.startswith("snooker") else needs_billiards,
+            id=rules,
+        )
+        for rules in ("snooker/six-reds-2024", "snooker/classic", "billiards/classic", "billiards/one-red")
+    ],
+)
+def test_other_editions_are_audited_exactly(tmp_path: Path, cfg: SeasonConfig) -> None:
+    """The editions whose engines exist: the same season shape, the same accuracy."""
+    write_season(tmp_path, simulate_season(cfg, workers=2))
+    acc = check_dir(tmp_path)
+    assert acc.missed == [] and acc.false_alarms == []
+    assert acc.injected >= 20
+
+
 @needs_snooker
 def test_check_prints_recall_and_precision(tmp_path: Path) -> None:
     r = cuelog(

@@ -70,10 +70,12 @@ def test_logs_are_cuelog_1_with_times_tables_and_clocks_that_align(tmp_path: Pat
         # Stroke numbers count from 1 within the frame and never repeat.
         assert [s.n for s in strokes] == list(range(1, len(strokes) + 1))
         # Every stroke has its clock stop on the match's table within the 2 s tolerance.
-        with (tmp_path / "clocks" / f"{match.match}.csv").open(newline="") as fh:
+        with (tmp_path / "clocks" / f"{match.table}.csv").open(newline="") as fh:
             rows = list(csv.DictReader(fh))
         assert {row["table"] for row in rows} == {match.table}
-        stops = [row["ts"] for row in rows if row["event"] == "stop"]
+        assert [row["ts"] for row in rows] == sorted(row["ts"] for row in rows)
+        day = (strokes[0].t or "")[:10]
+        stops = [row["ts"] for row in rows if row["event"] == "stop" and row["ts"].startswith(day)]
         assert len(stops) == len(strokes)
         assert all(
             stop[:19] >= (s.t or "")[:19] or stop[:17] == (s.t or "")[:17]

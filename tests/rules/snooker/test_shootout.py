@@ -54,6 +54,14 @@ def test_so16_clock_over_the_limit_without_time_foul() -> None:
     assert kinds(result) == []
 
 
+def test_so5_time_paused_by_the_referee_does_not_count() -> None:
+    """SO 5-8: the referee may pause the clock. ``elapsed_s`` is the clock's running time, pauses
+    already excluded (as ingest stores it), so ``paused_s`` is not subtracted again."""
+    clock = Clock(frame=1, n=1, limit_s=15, elapsed_s=16.0, paused_s=3.0)
+    result, _ = replay(stroke(1, "A", ["red"]), clock, rules=SO)
+    assert kinds(result) == [(1, TIME_FOUL_UNCALLED)]
+
+
 def test_so13_black_only_ends_even_when_tied() -> None:
     """SO 13: with Black only, the first pot ends the match even when the scores are then equal."""
     records = [
