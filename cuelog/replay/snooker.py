@@ -703,8 +703,9 @@ def _miss_geometry(rest: Positions, phase: int, on_names: Sequence[str]) -> tupl
     return clear, full, touching
 
 
-def _table_after(pos: Positions, st: Stroke, due: list[tuple[str, str]]) -> Positions:
-    """The rest positions with the colours spotted after the stroke on their spots."""
+def _table_after(pos: Positions, st: Stroke, due: list[tuple[str, str]]) -> Positions | None:
+    """The rest positions with the colours spotted after the stroke on their spots;
+    ``None`` when a spotted colour's place is not known (``near``)."""
     listed = {b for b, _, _ in pos}
     placed: Positions = []
     if st.respots is not None:
@@ -715,8 +716,12 @@ def _table_after(pos: Positions, st: Stroke, due: list[tuple[str, str]]) -> Posi
                 placed.append((r.ball, r.x, r.y))
             elif r.spot in SPOTS:
                 placed.append((r.ball, *SPOTS[r.spot]))
+            else:
+                return None
     else:
-        placed = [(b, *SPOTS[sp]) for b, sp in due if b not in listed and sp in SPOTS]
+        if any(sp not in SPOTS for b, sp in due if b not in listed):
+            return None
+        placed = [(b, *SPOTS[sp]) for b, sp in due if b not in listed]
     return [*pos, *placed] if placed else pos
 
 
@@ -1372,7 +1377,8 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
                 0,
                 "FOUL AND A MISS not called though the cue-ball had a clear path to a ball on",
             )
-    s.rest = (n, _table_after(pos, st, due_spots)) if pos is not None else None
+    table = _table_after(pos, st, due_spots) if pos is not None else None
+    s.rest = (n, table) if table is not None else None
     return Outcome(
         n=n,
         striker=striker,

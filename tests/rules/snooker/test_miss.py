@@ -219,3 +219,14 @@ def test_s3_r14d_touching_ball_starts_the_sequence_not_in_the_older_edition() ->
     assert kinds(result) == [] and result.winner == "B"
     result, _ = replay(_left(TOUCHING), *_three_misses(), reds=1, breaker="B", rules="snooker/classic")
     assert kinds(result) == [(3, MISS_ERROR), (4, FRAME_END_ERROR)]
+
+
+def test_s3_r14c_colour_spotted_near_its_spot_leaves_the_path_unknown() -> None:
+    """S3 R7(g), R14(c): a colour placed ``near`` its spot after the stroke before is somewhere
+    the positions do not say, so whether the path was clear is not known: nothing raised."""
+    before = stroke(1, "B", ["red"], ["pink"], call=foul(6), respots=[("pink", "near")], positions=OPEN)
+    result, _ = replay(before, stroke(2, "A", [], call=foul(4)), reds=1, breaker="B")
+    assert MISS_ERROR not in [k for _, k in kinds(result)]
+    placed = stroke(1, "B", ["red"], ["pink"], call=foul(6), respots=[("pink", "pink")], positions=OPEN)
+    result, _ = replay(placed, stroke(2, "A", [], call=foul(4)), reds=1, breaker="B")
+    assert (2, MISS_ERROR) in kinds(result)
