@@ -203,3 +203,17 @@ def test_clean_stroke_shortcut_changes_nothing(data: st.DataObject, rules: str) 
         mp.setattr(snooker, "_FAST", False)
         slow = run()
     assert fast == slow
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data(), rules=st.sampled_from(RULES))
+def test_apply_never_changes_the_state_it_is_given(data: st.DataObject, rules: str) -> None:
+    """The fold is pure (the simulator asks before it writes): after every record, the state
+    that was asked gives the same result as before it was asked."""
+    match, frame, records = play_frame(data, rules)
+    state = new_frame(match, frame)
+    for r in records:
+        before = finish(state)
+        nxt, _, _ = apply(state, r)
+        assert finish(state) == before
+        state = nxt

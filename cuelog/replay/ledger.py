@@ -137,6 +137,13 @@ class Ledger:
             self.recorded = list(recorded)
             self._base = list(self.official)
 
+    def retract(self, side: str, points: int) -> None:
+        """Take back points ``side`` scored that the rules later say do not count (snooker
+        S3 R3(h)(iv), R7(b)); they also come off ``side``'s break in progress."""
+        self.official[_INDEX[side]] -= points
+        if self._visitor == side and self._run > 0:
+            self._run = max(0, self._run - points)
+
     def check(self, n: int, side: str | None, recorded: list[int] | None, *, rule: str = "S3 R1") -> Finding | None:
         """Check a recorded scoreboard that books nothing (e.g. the score of a ``frame_end``)."""
         return self._check(n, side, (self.official[0], self.official[1]), recorded, False, rule)

@@ -22,6 +22,7 @@ Editions (``snooker/six-reds-2024``, ``snooker/shootout-2024``, ``snooker/classi
 from __future__ import annotations
 
 import copy
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final
@@ -71,6 +72,7 @@ __all__ = [
     "points_remaining",
     "replay_frame",
     "snookered",
+    "snookered_in_hand",
 ]
 
 # -- balls, values and spots (S3 R1(a), S1 R1(f)) ------------------------------------------
@@ -153,6 +155,42 @@ class Edition:
     """Playing out of turn is a foul worth the ball on (older S3 R12(a)(iv); 2024: four-handed only)."""
     snooker_behind_nominated: bool = False
     """After a Red, leaving the opponent snookered behind the nominated colour is a foul (S3 R19(d))."""
+    deferred_points: bool = True
+    """Points for re-potting a colour spotted in error count only after the next stroke or
+    infringement (S3 R7(b); the older edition has no such proviso, DIFF A17)."""
+    declare_when_snookered: bool = False
+    """Failing to declare the ball on when snookered is worth seven (older S3 R12(d)(v),
+    DIFF A14; 2024 S3 R11(d)(v): only when the referee asks)."""
+    cushion_face_unsnookers: bool = False
+    """A curved cushion face nearer than the obstructing ball means not snookered (older
+    S2 R17(e), DIFF A16)."""
+    touching_starts_sequence: bool = True
+    """A miss with the cue-ball touching a ball that could be on starts the FOUL AND A MISS
+    sequence of S3 R14(d) (not in the older edition, DIFF A5)."""
+    non_striker_penalty: bool = True
+    """A non-striker's infringement is a PENALTY under S3 R11(e)-(g); the older edition
+    penalises it as if they were the striker (older S3 R2(b)(ii), R14(h), DIFF A15)."""
+    warning_survives_event_foul: bool = False
+    """A foul before the stroke during a FOUL AND A MISS sequence keeps the Warning and the
+    sequence whatever the non-offender chooses (older S3 R14(d)(vi), DIFF A7); 2024 keeps
+    it only when all balls are replaced (S3 R14(e))."""
+    replace_cue_ball_only: bool = False
+    """Replacing after a FOUL AND A MISS puts back the cue-ball (and the ball on) but leaves
+    the object balls to the referee's discretion (older S3 R14(f), DIFF A8)."""
+    fb_snooker_after_scoring: bool = False
+    """The free-ball snooker foul applies after a scoring stroke too (older S3 R10(b)(ii), DIFF A10)."""
+    fb_snooker_black_and_any: bool = True
+    """The free-ball snooker is no foul with Black and any one other colour left (S3 R12(b)(ii));
+    the older edition excepts Pink and Black only (older S3 R10(b)(ii), DIFF A10)."""
+    forfeit_points: bool = False
+    """A frame awarded for conduct forfeits the offender's points and gives the
+    non-offender the balls left (older S4 R2(a)(ii); 2024 S4 R4(a)(ii) only in aggregate, DIFF A19)."""
+    time_wasting_warning_first: bool = True
+    """A frame is awarded for time wasting only after a Warning (S4 R3; older S4 R1 lets
+    the referee award it at once, DIFF A20)."""
+    rerack_respotted_black_only: bool = True
+    """A stalemate during a re-spotted Black re-spots the Black only (S3 R17(d); older S3 R16
+    re-racks the frame, DIFF A21)."""
     renumber: tuple[tuple[str, str], ...] = ()
     """Citation fix-ups where an edition numbers an item differently."""
 
@@ -180,6 +218,18 @@ EDITIONS: Final[dict[str, Edition]] = {
             award_non_striker=False,
             concede_striker_only=True,
             out_of_turn_foul=True,
+            deferred_points=False,
+            non_striker_penalty=False,
+            touching_starts_sequence=False,
+            declare_when_snookered=True,
+            cushion_face_unsnookers=True,
+            warning_survives_event_foul=True,
+            replace_cue_ball_only=True,
+            fb_snooker_after_scoring=True,
+            fb_snooker_black_and_any=False,
+            forfeit_points=True,
+            time_wasting_warning_first=False,
+            rerack_respotted_black_only=False,
             renumber=(("(b)(x)", "(b)(vii)"),),
         ),
         # SO 13, 15-17, 19.
@@ -221,6 +271,7 @@ _TEXT: Final[dict[str, str]] = {
     "cue_ball_potted": "cue-ball pocketed",
     "no_cushion": "no ball reached a cushion or a pocket",
     "out_of_turn": "played out of turn",
+    "before_spotted": "struck before the referee had finished spotting a colour",
     "free_ball_snooker": "cue-ball left snookered by the nominated free ball",
     "snookered_behind_nominated": "opponent left snookered behind the nominated colour",
 }
@@ -242,6 +293,9 @@ def _describe(code: str, st: Stroke, on: str) -> str:
 # -- state -----------------------------------------------------------------------------
 
 
+Positions = list[tuple[str, float, float]]
+
+
 @dataclass(slots=True)
 class _Foul:
     """The last foul, kept until the incoming player's choice is known."""
@@ -256,6 +310,10 @@ class _Foul:
     """A foul with no stroke (an ``event`` of kind ``foul``, S3 R10(i))."""
     needed: bool = False
     """A player needed penalty points before or as a result of the foul (S3 R19(b)(iii))."""
+    after_replace: bool = False
+    """The offender was playing again from the original position after a FOUL AND A MISS."""
+    rest: Positions | None = None
+    """Rest positions before the foul (the original position), when recorded."""
 
 
 @dataclass(slots=True)
@@ -301,11 +359,27 @@ class State:
     missing: int = 0
     """Colours reported ``respot_missing`` and not seen since: a later pot of one shows it was
     put back, which is the same error, not a new one (FORMAT 7, each discrepancy once)."""
+    in_error: int = 0
+    """Colours potted in sequence and spotted in error, still on the table (S3 R7(b)). Until
+    the error is discovered they are played as correctly spotted (R7(c)): the lowest is on."""
+    resume: int = 0
+    """The colour on (``seq``) once no colour spotted in error is left (S3 R7(b))."""
+    deferred: tuple[int, str, str, int] | None = None
+    """(stroke, side, colour, points) of a colour spotted in error and potted again: its
+    points count once the next stroke is played or an infringement committed (S3 R7(b))."""
     nomination: str | None = None
     """A free ball named with the ``choice`` (FORMAT ``choice.nominated``)."""
     start_reds: int = 15
     opener: str | None = None
     """Who made the opening stroke (of the frame, or of the re-spotted Black): they open again after a re-rack (S3 R17(c),(d))."""
+    rest: tuple[int, Positions] | None = None
+    """Rest positions after stroke ``n``, spotted colours included: the position the next
+    stroke is played from (S3 R14(c),(d))."""
+    full_ball: bool | None = None
+    """At the original position of the FOUL AND A MISS sequence, central full-ball contact
+    (or a touching ball) was available (S3 R14(d)); ``None`` when positions do not tell."""
+    time_wasting_warned: tuple[str, ...] = ()
+    """Sides Warned for time wasting in this frame (S4 R3(a))."""
     time_fouls: tuple[int, ...] = ()
     """``after`` of each time foul recorded (SO 16)."""
     last_n: int = 0
@@ -506,16 +580,149 @@ def snookered(cue: Point, on: Sequence[Point], not_on: Sequence[Point]) -> froze
     return frozenset(effective)
 
 
-def _snooker_from(positions: list[tuple[str, float, float]], on_balls: Sequence[str]) -> frozenset[Point] | bool | None:
-    """Snookered on ``on_balls`` from the recorded positions; ``False`` when they cannot tell."""
-    cue = next(((x, y) for b, x, y in positions if b == "white"), None)
-    if cue is None:
+_D_CENTRE: Final = SPOTS["brown"]
+_D_RADIUS: Final = 292.0
+_D_STEP: Final = 10.0
+"""Spacing in mm of the positions in the "D" from which an in-hand snooker is judged."""
+
+
+def _d_positions() -> tuple[Point, ...]:
+    """Cue-ball positions on or within the lines of the "D" (S2 R17(a), S3 R5): a grid at
+    ``_D_STEP`` over the half-disc behind the Baulk-line plus points along its two lines."""
+    cx, cy = _D_CENTRE
+    r = _D_RADIUS
+    pts: list[Point] = []
+    steps = int(r // _D_STEP)
+    for i in range(-steps, steps + 1):
+        for j in range(0, steps + 1):
+            x, y = cx + i * _D_STEP, cy - j * _D_STEP
+            if (x - cx) ** 2 + (y - cy) ** 2 <= r * r:
+                pts.append((x, y))
+    arc = int(math.pi * r // _D_STEP)
+    for k in range(arc + 1):
+        a = math.pi * k / arc
+        pts.append((cx + r * math.cos(a), cy - r * math.sin(a)))
+    return tuple(pts)
+
+
+_D_POSITIONS: Final = _d_positions()
+
+
+def snookered_in_hand(on: Sequence[Point], not_on: Sequence[Point]) -> bool:
+    """Whether the cue-ball in hand is snookered: obstructed "from all possible positions on
+    or within the lines of the D" (S2 R17(a)), judged from the positions of ``_d_positions``."""
+    if not on:
         return False
+    return all(snookered(p, on, not_on) is not None for p in _D_POSITIONS)
+
+
+_POCKETS: Final = ((0.0, 0.0), (1778.0, 0.0), (0.0, 1784.5), (1778.0, 1784.5), (0.0, 3569.0), (1778.0, 3569.0))
+_JAW_MM: Final = 2 * _BALL_MM
+"""How near a pocket a ball must be for a curved cushion face (a jaw) to come between it
+and the cue-ball; the log has no pocket geometry to say more (FORMAT 3)."""
+
+
+def _near_jaw(p: Point) -> bool:
+    return any((p[0] - x) ** 2 + (p[1] - y) ** 2 < _JAW_MM * _JAW_MM for x, y in _POCKETS)
+
+
+def _snooker_from(
+    positions: list[tuple[str, float, float]],
+    on_balls: Sequence[str],
+    *,
+    in_hand: bool = False,
+    jaws: bool = False,
+) -> frozenset[Point] | bool | None:
+    """Snookered on ``on_balls`` from the recorded positions; ``False`` when they cannot tell.
+
+    With the cue-ball in hand the result is ``frozenset()`` (snookered, S2 R17(a)) or ``None``.
+    ``jaws``: a curved cushion face can unsnooker (older S2 R17(e)), so a ball on, or the
+    cue-ball, by a pocket makes the answer undecidable.
+    """
     on = [(x, y) for b, x, y in positions if b in on_balls]
     if not on:
         return False
+    if jaws and any(_near_jaw((x, y)) for b, x, y in positions if b in on_balls or (b == "white" and not in_hand)):
+        return False
     not_on = [(x, y) for b, x, y in positions if b != "white" and b not in on_balls]
+    if in_hand:
+        return frozenset() if snookered_in_hand(on, not_on) else None
+    cue = next(((x, y) for b, x, y in positions if b == "white"), None)
+    if cue is None:
+        return False
     return snookered(cue, on, not_on)
+
+
+def _path_clear(cue: Point, contact: Point, others: Sequence[Point]) -> bool:
+    """No ball's centre within one diameter of the cue-ball's straight path to ``contact``."""
+    limit = _BALL_MM * _BALL_MM - 1e-6
+    return all(_seg_dist2(o, cue, contact) >= limit for o in others)
+
+
+_AIMS: Final = tuple(-50.0 + 5.0 * i for i in range(21))
+"""Offsets in mm across a ball at which a straight stroke can contact it."""
+
+
+def _miss_geometry(rest: Positions, phase: int, on_names: Sequence[str]) -> tuple[bool, bool, bool] | None:
+    """From the position a stroke was played from: (a clear straight path to some part of a
+    ball that is or could be on, S3 R14(c); central full-ball contact available, Reds: a
+    Red whose full diameter no colour obstructs, S3 R14(d); the cue-ball touching a ball
+    that could be on). ``None`` when the positions cannot tell."""
+    cue = next(((x, y) for b, x, y in rest if b == "white"), None)
+    if phase == RED:
+        names: Sequence[str] = ("red",)
+    elif phase == COLOUR:
+        names = COLOURS  # any colour could be on after a Red (S3 R14(a))
+    else:
+        names = on_names
+    targets = [(x, y) for b, x, y in rest if b in names]
+    if cue is None or not targets:
+        return None
+    clear = full = touching = False
+    for t in targets:
+        others = [(x, y) for b, x, y in rest if b != "white" and (x, y) != t]
+        dx, dy = t[0] - cue[0], t[1] - cue[1]
+        length = (dx * dx + dy * dy) ** 0.5
+        if length <= _BALL_MM + 0.5:
+            touching = True
+            continue
+        ux, uy = dx / length, dy / length
+        centre = (t[0] - ux * _BALL_MM, t[1] - uy * _BALL_MM)
+        if phase == RED:
+            colours = [(x, y) for b, x, y in rest if b in _BIT]
+            full = full or not _blockers(cue, t, colours)
+        else:
+            full = full or _path_clear(cue, centre, others)
+        if not clear:
+            for d in _AIMS:
+                back = (_BALL_MM * _BALL_MM - d * d) ** 0.5
+                contact = (t[0] - uy * d - ux * back, t[1] + ux * d - uy * back)
+                if _path_clear(cue, contact, others):
+                    clear = True
+                    break
+    return clear, full, touching
+
+
+def _table_after(pos: Positions, st: Stroke, due: list[tuple[str, str]]) -> Positions | None:
+    """The rest positions with the colours spotted after the stroke on their spots;
+    ``None`` when a spotted colour's place is not known (``near``)."""
+    listed = {b for b, _, _ in pos}
+    placed: Positions = []
+    if st.respots is not None:
+        for r in st.respots:
+            if r.ball in listed or r.ball == "red":
+                continue
+            if r.x is not None and r.y is not None:
+                placed.append((r.ball, r.x, r.y))
+            elif r.spot in SPOTS:
+                placed.append((r.ball, *SPOTS[r.spot]))
+            else:
+                return None
+    else:
+        if any(sp not in SPOTS for b, sp in due if b not in listed):
+            return None
+        placed = [(b, *SPOTS[sp]) for b, sp in due if b not in listed]
+    return [*pos, *placed] if placed else pos
 
 
 def _position(positions: list[tuple[str, float, float]], ball: str) -> Point | None:
@@ -591,7 +798,7 @@ def _clean_stroke(s: State, st: Stroke) -> Outcome | None:
         if phase == COLOUR:
             if s.turn_of != striker or ball not in _BIT or not s.colours & _BIT[ball]:
                 return None
-        elif s.seq >= _BLACK or ball != COLOURS[s.seq] or not s.colours & _BIT[ball]:
+        elif s.seq >= _BLACK or s.in_error or ball != COLOURS[s.seq] or not s.colours & _BIT[ball]:
             return None
         if (nom is not None and nom != ball) or (potted and potted != [ball]):
             return None
@@ -669,6 +876,7 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
             return done
     ed = s.edition
     n, striker = st.n, st.striker
+    spotting = _being_spotted(s, st) if st.infringements else None
     s.last_n = n
     if s.over:
         _frame_over_stroke(s, n)
@@ -703,6 +911,7 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
     s.free_ball = False
 
     snapshot = (s.reds, s.colours, s.phase, s.seq, s.in_hand)
+    rest = s.rest[1] if s.rest is not None and s.rest[0] == n - 1 and not s.in_hand else None
     first = st.first
     potted = st.potted
     off = st.off_table or []
@@ -750,15 +959,25 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
         fouls.append((pen(), ed.cite(P, "(a)(iv)"), "out_of_turn"))
     if s.in_hand and st.placement == "illegal" and not s.anywhere:
         fouls.append((pen(), ed.cite(P, "(a)(v)"), "in_hand"))
+    unscored = 0
     for inf in st.infringements or ():
         spec = _INFRINGEMENTS.get(inf.code)
         if spec is None:
             continue
         kind, item = spec
+        concerned = inf.ball
+        if inf.code == "before_spotted" and spotting is not None:
+            # S3 R3(h)(iv): striking before the referee has completed spotting the colour
+            # just potted; R11(a)(i) when that colour was a free ball, else R11(b)(ii).
+            colour, was_free_ball, points = spotting
+            concerned = concerned or colour
+            if was_free_ball:
+                kind, item = "a", "(a)(i)"
+            unscored = points
         if kind == "7":
             fouls.append((7, ed.cite(P, item), inf.code))
         elif kind == "b":
-            fouls.append((pen(VALUE.get(inf.ball or "", 0)), ed.cite(P, item), inf.code))
+            fouls.append((pen(VALUE.get(concerned or "", 0)), ed.cite(P, item), inf.code))
         else:
             fouls.append((pen(), ed.cite(P, item), inf.code))
     miss_type = False
@@ -815,18 +1034,23 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
     # snookered by the nominated free ball (S3 R12(b)(ii), R11(a)(viii)); in six reds,
     # the opponent snookered behind the colour nominated after a Red (S3 R19(d), R11(a)(ix)).
     pos = st.positions
-    if pos is not None and not any(b in potted for b in (*on_names, *(fb,)) if b) and "white" not in potted:
-        if fb is not None:
+    non_scoring = not any(b in potted for b in (*on_names, *(fb,)) if b)
+    if pos is not None and "white" not in potted:
+        if fb is not None and (non_scoring or ed.fb_snooker_after_scoring):
             seq_colour = COLOURS[min(s.seq, _BLACK)]
             left = [b for b, _, _ in pos if b != "white"]
-            two_left = len(left) == 2 and "black" in left
-            eff = _snooker_from(pos, _incoming_on(pos, seq_colour) if s.phase == RED else (seq_colour,))
+            two_left = len(left) == 2 and "black" in left and (ed.fb_snooker_black_and_any or "pink" in left)
+            eff = _snooker_from(
+                pos,
+                _incoming_on(pos, seq_colour) if s.phase == RED else (seq_colour,),
+                jaws=ed.cushion_face_unsnookers,
+            )
             fbp = _position(pos, fb)
             if not two_left and isinstance(eff, frozenset) and fbp is not None and eff == {fbp}:
                 fouls.append((pen(), ed.cite(P, "(a)(viii)"), "free_ball_snooker"))
-        if ed.snooker_behind_nominated and s.phase == COLOUR and on_names:
+        if non_scoring and ed.snooker_behind_nominated and s.phase == COLOUR and on_names:
             nxt = _incoming_on(pos, "yellow")
-            eff = _snooker_from(pos, nxt)
+            eff = _snooker_from(pos, nxt, jaws=ed.cushion_face_unsnookers)
             cp = _position(pos, on_names[0])
             if isinstance(eff, frozenset) and cp is not None and eff == {cp}:
                 fouls.append((pen(), ed.cite(P, "(a)(ix)"), "snookered_behind_nominated"))
@@ -842,6 +1066,13 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
         penalty_hi = penalty
         if s.phase == COLOUR and not on_names and nom is None:
             penalty_hi = 7
+        elif ed.declare_when_snookered and nom is None and rest is not None:
+            # Older S3 R12(d)(v): seven for failing to declare the ball on when snookered;
+            # whether a declaration was made is not in the facts, so up to seven stands.
+            names = ("red",) if s.phase == RED else COLOURS if s.phase == COLOUR else on_names
+            eff = _snooker_from(rest, names, jaws=True)
+            if isinstance(eff, frozenset):
+                penalty_hi = 7
     else:
         penalty, rule, what = 0, "", ""
     due_foul = bool(fouls)
@@ -980,7 +1211,16 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
             stays_off.add(on_names[0])  # S3 R3(h)(iii)
             if s.seq == _BLACK:
                 frame_ends = True
-            s.seq += 1
+            bit = _BIT[on_names[0]]
+            if s.in_error & bit:
+                # Potted again after being spotted in error (S3 R7(b)): scored, but only
+                # for good once the next stroke is played or an infringement committed.
+                s.in_error &= ~bit
+                if ed.deferred_points:
+                    s.deferred = (n, striker, on_names[0], legal_points)
+                _resume(s)
+            else:
+                s.seq += 1
         elif foul_stands and s.seq == _BLACK:
             frame_ends = True  # S3 R4(a): the first foul with Black only ends the frame
     s.phase = next_phase
@@ -994,6 +1234,9 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
 
     # -- the ledger: official score, recorded scoreboard, breaks -----------------------
     ledger = s.ledger
+    if foul_stands and unscored and "before_spotted" in reasons:
+        # S3 R3(h)(iv): "the value of the colour shall not be scored".
+        ledger.retract(striker, unscored)
     explained = explained or (
         len(s.findings) > findings_before
         and any(f.kind in (PENALTY_VALUE, FREE_BALL_ERROR, INVALID_RECORD) for f in s.findings[findings_before:])
@@ -1052,10 +1295,20 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
             s.phase = RED if s.reds > 0 else SEQUENCE
     free_ball_called = bool(call is not None and call.foul and call.free_ball)
     free_ball_due = free_ball_called if foul_stands else False
-    if foul_stands and not s.over and pos is not None and not s.in_hand and not ed.in_hand_after_foul:
-        # S3 R12: after a foul, FREE BALL is due exactly when the incoming player is snookered.
-        eff = _snooker_from(pos, _incoming_on(pos, COLOURS[min(s.seq, _BLACK)]))
+    outcome_free_ball = free_ball_due
+    if (foul_stands or due_foul) and not s.over and pos is not None and not ed.in_hand_after_foul:
+        # S3 R12: after a foul, FREE BALL is due exactly when the incoming player is
+        # snookered; in hand, from every position in the D (S2 R17(a)). The due call says
+        # so even when the foul was not called (the simulator asks with no call written).
+        eff = _snooker_from(
+            pos,
+            _incoming_on(pos, COLOURS[min(s.seq, _BLACK)]),
+            in_hand=s.in_hand,
+            jaws=ed.cushion_face_unsnookers,
+        )
         if eff is not False:
+            outcome_free_ball = eff is not None
+        if eff is not False and foul_stands:
             free_ball_due = eff is not None
             if free_ball_due != free_ball_called:
                 _add(
@@ -1074,12 +1327,16 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
                 )
     if foul_stands and not s.over:
         needed = needed_before or penalty_points_required(s)
-        s.foul = _Foul(n, striker, snapshot, miss_called and ed.miss_rule, free_ball_due, False, needed)
+        s.foul = _Foul(n, striker, snapshot, miss_called and ed.miss_rule, free_ball_due, False, needed, rest=rest)
         s.free_ball = free_ball_due
         if ed.in_hand_after_foul:
             s.in_hand = True
             s.anywhere = True
         if miss_called and ed.miss_rule:
+            if not s.replaced:
+                # A new sequence: could the ball on be hit full, or was it touching (S3 R14(d))?
+                geo = _miss_geometry(rest, snapshot[2], on_names) if rest is not None else None
+                s.full_ball = None if geo is None else geo[1] or (geo[2] and ed.touching_starts_sequence)
             _miss_sequence(s, n, striker)
         else:
             # A foul without FOUL AND A MISS breaks the run of consecutive calls (S3 R14(d)).
@@ -1102,7 +1359,27 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
         and not needed_before
         and not penalty_points_required(s)
         and (ed.miss_black_only or not s.black_only)
+        # A foul that ends the frame, or ties it on the last Black (S3 R4(a),(b)), leaves
+        # no stroke to replay: FOUL AND A MISS has nothing to offer.
+        and not s.over
+        and not tie
     )
+    if due_miss and foul_stands and not miss_called and not free_ball and rest is not None:
+        # S3 R14(c): with a clear straight path to a ball that is or could be on, FOUL AND
+        # A MISS is compulsory (R14(a)(i) excepted, which due_miss already says).
+        geo = _miss_geometry(rest, snapshot[2], on_names)
+        if geo is not None and geo[0] and not geo[2]:
+            _add(
+                s,
+                n,
+                MISS_ERROR,
+                "S3 R14(c)",
+                striker,
+                0,
+                "FOUL AND A MISS not called though the cue-ball had a clear path to a ball on",
+            )
+    table = _table_after(pos, st, due_spots) if pos is not None else None
+    s.rest = (n, table) if table is not None else None
     return Outcome(
         n=n,
         striker=striker,
@@ -1112,7 +1389,7 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
         reasons=reasons,
         ball_on=ball_on_word,
         miss=due_miss,
-        free_ball=free_ball_due,
+        free_ball=outcome_free_ball,
         respots=tuple(due_spots),
         turn_ends=turn_ends or s.over,
         next_striker=s.to_play,
@@ -1123,6 +1400,30 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
         winner=s.winner,
         credited=ledger.credited,
     )
+
+
+def _being_spotted(s: State, st: Stroke) -> tuple[str, bool, int] | None:
+    """The colour the referee was spotting after the previous stroke (S3 R3(h)(iv), R7(c)(ii)).
+
+    Returns the colour, whether it was potted as a free ball, and the points it scored
+    when that stroke was part of this striker's break (what R3(h)(iv) takes back).
+    """
+    if not s.outcomes:
+        return None
+    prev = s.outcomes[-1]
+    if prev.n != st.n - 1 or not prev.respots:
+        return None
+    wanted = next((i.ball for i in st.infringements or () if i.code == "before_spotted" and i.ball), None)
+    colour = next((b for b, _ in prev.respots if b == wanted), prev.respots[0][0])
+    potted_legally = not prev.foul and prev.scored > 0
+    was_free_ball = potted_legally and prev.ball_on not in (colour, "colour")
+    points = 0
+    if potted_legally and prev.striker == st.striker and not prev.turn_ends:
+        if was_free_ball:
+            points = 1 if prev.ball_on == "red" else VALUE.get(prev.ball_on or "", 0)
+        elif prev.ball_on == colour:
+            points = VALUE[colour]
+    return colour, was_free_ball, points
 
 
 def _black_only_award(s: State, n: int) -> None:
@@ -1149,7 +1450,7 @@ def _miss_sequence(s: State, n: int, offender: str) -> None:
             0,
             f"FOUL AND A MISS number {s.miss_seq} from the original position; at most {ed.miss_cap}",
         )
-    if ed.miss_award and s.warned and s.miss_seq > ed.warn_after:
+    if ed.miss_award and s.warned and s.miss_seq > ed.warn_after and s.full_ball is not False:
         s.due_award = other(offender)
 
 
@@ -1224,14 +1525,42 @@ def _respots(s: State, n: int, striker: str, st: Stroke, due: list[tuple[str, st
         if ball not in due_map:
             s.colours |= _BIT[ball]
             _add(s, n, RESPOT_IN_ERROR, "S3 R7(b)", None, VALUE[ball], f"{ball} spotted but had to stay off the table")
+            if s.phase == SEQUENCE and COLOURS.index(ball) < s.seq:
+                # Potted in sequence and put back: played as correctly spotted until the
+                # error is discovered (S3 R7(b),(c)), so it is the colour on again.
+                if not s.in_error:
+                    s.resume = s.seq
+                s.in_error |= _BIT[ball]
+                _resume(s)
+
+
+def _resume(s: State) -> None:
+    """The colour on in the sequence: the lowest colour spotted in error, else the next one (S3 R7(b))."""
+    if s.in_error:
+        s.seq = (s.in_error & -s.in_error).bit_length() - 1
+    else:
+        s.seq = s.resume
 
 
 # -- choices after a foul (S3 R10(h),(i), R12(f), R13, R14(b), R16) ------------------------
 
 
 def _play_again(s: State, f: _Foul, *, replace: bool, incoming: bool) -> None:
-    if replace:
+    if replace and s.edition.replace_cue_ball_only and not f.before_stroke:
+        # Older S3 R14(a),(f): the cue-ball goes back and the ball on is as before the
+        # stroke; object balls stay where they are unless the referee puts them back
+        # (recorded as ``spot_correction``); colours off the table are spotted.
+        _, colours, s.phase, s.seq, s.in_hand = f.snapshot
+        s.colours |= colours
+        if s.phase == RED and s.reds == 0:
+            s.phase, s.seq = SEQUENCE, 0
+    elif replace:
         s.reds, s.colours, s.phase, s.seq, s.in_hand = f.snapshot
+    if replace:
+        # Back to the original position; the older edition leaves object balls to the referee.
+        s.rest = (s.last_n, f.rest) if f.rest is not None and not s.edition.replace_cue_ball_only else None
+    elif f.before_stroke:
+        s.rest = None  # a ball touched before the stroke may have moved
     s.free_ball = False  # S3 R12(f)
     player = other(f.offender) if incoming else f.offender
     s.to_play = player
@@ -1259,18 +1588,28 @@ def _choice(s: State, c: Choice) -> None:
     option = c.option
     if option != "play" and not ed.play_again:
         _add(s, n, INVALID_RECORD, "SO 15", c.side, 0, f"option {option!r} does not exist: the incoming player plays")
+    # Older S3 R14(d)(v): after a foul before the stroke, the balls may be replaced only
+    # within a FOUL AND A MISS sequence (the cue-ball had been replaced).
+    in_sequence = f.before_stroke and f.after_replace and ed.warning_survives_event_foul
     if option in ("replace_return", "replace_play") and not (
-        f.miss or (f.before_stroke and ed.replace_after_event_foul)
+        f.miss or (f.before_stroke and ed.replace_after_event_foul) or (in_sequence and option == "replace_return")
     ):
         _add(s, n, MISS_ERROR, "S3 R14(b)", c.side, 0, f"balls replaced ({option}) but no FOUL AND A MISS was called")
     if option == "play":
+        if f.before_stroke:
+            s.rest = None
         s.to_play = other(f.offender)
         s.turn_of = None
         s.nomination = c.nominated if s.free_ball else None
         if f.miss or f.before_stroke:
             s.miss_seq, s.warned, s.replaced = 0, False, False
     elif option == "return":
+        keep = (s.miss_seq, s.warned, s.replaced)
         _play_again(s, f, replace=False, incoming=False)
+        if in_sequence:
+            # Older S3 R14(d)(iv),(vi): played again from the position left, the Warning
+            # and the sequence stay in effect (2024 S3 R14(e): only after full replacement).
+            s.miss_seq, s.warned, s.replaced = keep
     elif option == "replace_return":
         keep_warning = s.warned
         _play_again(s, f, replace=True, incoming=False)
@@ -1300,6 +1639,8 @@ def _event(s: State, e: Event) -> None:
     ed = s.edition
     n = e.after
     kind = e.kind
+    if kind in ("spot_correction", "rerack", "respot_black"):
+        s.rest = None  # the balls were moved: the recorded positions no longer hold
     if kind == "spot_correction":
         _spot_correction(s, e)
         return
@@ -1315,7 +1656,19 @@ def _event(s: State, e: Event) -> None:
                     0,
                     f"Warning given after {s.miss_seq} FOUL AND A MISS call(s); due after {ed.warn_after}",
                 )
+            elif s.full_ball is False and ed.miss_award:
+                _add(
+                    s,
+                    n,
+                    MISS_ERROR,
+                    "S3 R14(d)",
+                    e.side,
+                    0,
+                    "Warning given but the original position offered no full-ball contact with a ball on",
+                )
             s.warned = True
+        elif e.reason == "time_wasting" and e.side is not None:
+            s.time_wasting_warned = (*s.time_wasting_warned, e.side)
         return
     if kind == "respot_black":
         if s.aggregate and s.over and s.winner is None and s.reds == 0 and s.seq >= _BLACK:
@@ -1338,11 +1691,12 @@ def _event(s: State, e: Event) -> None:
         return
     if kind == "rerack":
         # Stalemate (S3 R17(b),(c)): scores nullified, balls reset, same opener.
-        if s.respotted_black:
+        if s.respotted_black and ed.rerack_respotted_black_only:
             s.colours = _BIT["black"]  # S3 R17(d): only the Black, scores stand
         else:
             s.reds = s.start_reds
-            s.colours, s.seq = _ALL_COLOURS, 0
+            s.colours, s.seq, s.in_error, s.deferred = _ALL_COLOURS, 0, 0, None
+            s.respotted_black = False  # older S3 R16: the frame starts again (DIFF A21)
             s.phase = RED if s.reds > 0 else SEQUENCE
             # Scores nullified; the breaks made before the re-rack were made and stay.
             old = s.ledger
@@ -1418,9 +1772,34 @@ def _event(s: State, e: Event) -> None:
                     0,
                     "frame awarded for a miss without a further failure after the Warning",
                 )
+        elif e.reason in ("time_wasting", "unsporting"):
+            _forfeit(s, n, e)
         s.due_award = None
         _end(s, n, e.side, "award")
         return
+
+
+def _forfeit(s: State, n: int, e: Event) -> None:
+    """A frame awarded under Section 4 (conduct, time wasting)."""
+    ed = s.edition
+    winner = e.side
+    assert winner is not None
+    offender = other(winner)
+    if (
+        e.reason == "time_wasting"
+        and ed.time_wasting_warning_first
+        and s.frame == 1
+        and offender not in s.time_wasting_warned
+    ):
+        # S4 R3(a),(b): the frame is awarded only after a Warning. A Warning given in an
+        # earlier frame of the game is not in this frame's records, so only frame 1 tells.
+        _add(s, n, FRAME_END_ERROR, "S4 R3(b)", offender, 0, "frame awarded for time wasting without a Warning")
+    if s.aggregate or ed.forfeit_points:
+        # S4 R4(a)(ii) (aggregate only; older S4 R2(a)(ii) always): the offender forfeits
+        # their points and the opponent receives the balls left, Reds eight each.
+        i = 0 if offender == "A" else 1
+        s.ledger.award(n, offender, -s.ledger.official[i])
+        s.ledger.award(n, winner, points_remaining(s))
 
 
 def _event_foul(s: State, e: Event) -> None:
@@ -1444,9 +1823,10 @@ def _event_foul(s: State, e: Event) -> None:
         spec = _INFRINGEMENTS.get(e.code or "", ("b", "(b)(vi)"))
         kind, item = spec
         rule = ed.cite(ed.pen, item)
-        if s.to_play is not None and side != s.to_play and s.turn_of == s.to_play:
+        if s.to_play is not None and side != s.to_play and s.turn_of == s.to_play and ed.non_striker_penalty:
             # Penalties of the non-striker (S3 R11(e),(g)): seven for measuring or using a
             # ball off the table, else the ball on or the ball concerned, minimum four.
+            # (The older edition penalises them "as if he were the striker", DIFF A15.)
             kind, item = ("7", "(g)") if kind == "7" else ("b", "(e)")
             rule = ed.cite(ed.pen, item)
         if kind == "7":
@@ -1472,13 +1852,15 @@ def _event_foul(s: State, e: Event) -> None:
             f"penalty of {e.points} recorded, the rules give {due}",
         )
     s.ledger.award(n, other(side), points)
+    s.deferred = None  # S3 R7(b): an infringement makes the points of a re-potted colour count
     if e.kind == "foul" and s.to_play is not None and side != s.to_play and s.turn_of == s.to_play:
         # The non-striker infringed during the striker's turn: a PENALTY, the balls are
         # replaced and the striker's turn continues unaffected (S3 R3(k), R11(e)-(g)).
         return
     s.ledger.end_visit()
     snapshot = (s.reds, s.colours, s.phase, s.seq, s.in_hand)
-    s.foul = _Foul(n, side, snapshot, False, False, True)
+    rest = s.rest[1] if s.rest is not None and s.rest[0] == s.last_n else None
+    s.foul = _Foul(n, side, snapshot, False, False, True, after_replace=s.replaced, rest=rest)
     s.free_ball = False
     s.to_play = other(side)
     s.turn_of = None
@@ -1516,7 +1898,18 @@ def _spot_correction(s: State, e: Event) -> None:
     if ball not in _BIT:
         return
     if e.remove:
-        s.colours &= ~_BIT[ball]  # S3 R7(b)
+        bit = _BIT[ball]
+        d = s.deferred
+        if s.in_error & bit:
+            # S3 R7(b): removed without penalty when the error is discovered.
+            s.in_error &= ~bit
+            _resume(s)
+        elif d is not None and d[2] == ball and d[0] == s.last_n and not s.colours & bit:
+            # S3 R7(b): discovered after it was potted again but before the next stroke
+            # or an infringement: the points do not count.
+            s.ledger.retract(d[1], d[3])
+        s.deferred = None
+        s.colours &= ~bit
     else:
         s.colours |= _BIT[ball]  # S3 R7(c)(i)
         s.missing &= ~_BIT[ball]

@@ -37,7 +37,7 @@ def stroke(
     nominated: str | None = None,
     placement: str | None = None,
     off_table: list[str] | None = None,
-    infringements: list[str] | None = None,
+    infringements: list[str | tuple[str, str]] | None = None,
     positions: list[tuple[str, float, float]] | None = None,
     cushions: Cushions | None = None,
     **kw: Any,
@@ -54,11 +54,15 @@ def stroke(
         nominated=nominated,
         placement=placement,
         off_table=off_table,
-        infringements=None if infringements is None else [Infringement(code=c) for c in infringements],
+        infringements=None if infringements is None else [_infringement(c) for c in infringements],
         positions=positions,
         cushions=cushions,
         **kw,
     )
+
+
+def _infringement(c: str | tuple[str, str]) -> Infringement:
+    return Infringement(code=c) if isinstance(c, str) else Infringement(code=c[0], ball=c[1])
 
 
 def foul(points: int | None, *, miss: bool = False, free_ball: bool = False) -> Call:

@@ -179,3 +179,13 @@ def test_s3_r4a_ii_aggregate_tie_ends_without_respotted_black() -> None:
         aggregate=True,
     )
     assert kinds(result) == [] and result.winner == "A"
+
+
+def test_s3_r4a_foul_tying_on_the_last_black_goes_to_the_respotted_black_not_a_miss() -> None:
+    """S3 R4(a),(b), R14: A, seven ahead with Black only, misses it (seven to B): the scores
+    tie, the Black is re-spotted and the players draw lots, so no FOUL AND A MISS is due
+    (there is no stroke to replay) and nobody chooses."""
+    _, outcomes = replay(*_tie_on_black()[:-1], stroke(10, "B", ["black"]), stroke(11, "A", [], call=foul(7)), reds=1)
+    o = outcomes[-1]
+    assert o.foul and o.penalty == 7 and o.score == (14, 14)
+    assert not o.miss and not o.frame_over and o.next_striker is None

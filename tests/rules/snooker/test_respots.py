@@ -134,3 +134,91 @@ def test_s3_r12c_potted_free_ball_is_spotted_in_sequence() -> None:
         reds=0,
     )
     assert kinds(result) == [(2, RESPOT_MISSING)]
+
+
+# -- S3 R7(b): a colour potted in sequence and spotted in error ----------------------------
+
+YELLOW_IN_ERROR = stroke(1, "A", ["yellow"], ["yellow"], respots=[("yellow", "yellow")], score=[2, 0])
+YELLOW_AGAIN = stroke(2, "A", ["yellow"], ["yellow"], respots=[], score=[4, 0])
+
+
+def test_s3_r7b_colour_spotted_in_error_is_played_as_on_until_discovered() -> None:
+    """S3 R7(b),(c): the Yellow, potted in sequence, is put back in error. Until the error is
+    discovered it is played as correctly spotted: potting it again is no foul and scores,
+    then the Green is on. The error is reported once, where it was made."""
+    result, outcomes = replay(
+        YELLOW_IN_ERROR, YELLOW_AGAIN, stroke(3, "A", ["green"], ["green"], respots=[], score=[7, 0]), reds=0
+    )
+    assert [(o.ball_on, o.foul, o.scored) for o in outcomes[1:]] == [("yellow", False, 2), ("green", False, 3)]
+    assert kinds(result) == [(1, RESPOT_IN_ERROR)]
+    assert result.score == (7, 0)
+
+
+def test_s3_r7b_removed_without_penalty_when_discovered() -> None:
+    """S3 R7(b): discovered before it is potted again: the Yellow is taken off, no penalty,
+    and play goes on from the resulting position with the Green on."""
+    result, (_, o) = replay(
+        YELLOW_IN_ERROR,
+        event(1, "spot_correction", ball="yellow", remove=True),
+        stroke(2, "A", ["green"], ["green"], respots=[], score=[5, 0]),
+        reds=0,
+    )
+    assert o.ball_on == "green" and o.scored == 3 and not o.foul
+    assert kinds(result) == [(1, RESPOT_IN_ERROR)]
+    assert result.score == (5, 0)
+
+
+def test_s3_r7b_discovered_before_the_next_stroke_the_points_do_not_count() -> None:
+    """S3 R7(b): the Yellow is potted again and the error discovered before the next stroke:
+    "the points scored shall count after the next stroke is played", so these two do not;
+    they come off the score and off the break."""
+    result, _ = replay(
+        YELLOW_IN_ERROR,
+        YELLOW_AGAIN,
+        event(2, "spot_correction", ball="yellow", remove=True),
+        stroke(3, "A", ["green"], ["green"], respots=[], score=[5, 0]),
+        reds=0,
+    )
+    assert kinds(result) == [(1, RESPOT_IN_ERROR)]
+    assert result.score == (5, 0)
+    assert [(b.side, b.points) for b in result.breaks] == [("A", 5)]
+
+
+def test_s3_r7b_discovered_after_the_next_stroke_the_points_count() -> None:
+    """S3 R7(b): discovered only after the next stroke was played: the points count."""
+    result, _ = replay(
+        YELLOW_IN_ERROR,
+        YELLOW_AGAIN,
+        stroke(3, "A", ["green"], ["green"], respots=[], score=[7, 0]),
+        event(3, "spot_correction", ball="yellow", remove=True),
+        reds=0,
+    )
+    assert result.score == (7, 0)
+    assert kinds(result) == [(1, RESPOT_IN_ERROR)]
+
+
+def test_s3_r7b_an_infringement_before_the_next_stroke_makes_the_points_count() -> None:
+    """S3 R7(b): "or after an infringement is committed prior to playing the next stroke":
+    A touches a ball before striking (four to B); the later discovery takes nothing back."""
+    result, _ = replay(
+        YELLOW_IN_ERROR,
+        YELLOW_AGAIN,
+        event(2, "foul", side="A", code="touched_ball", points=4),
+        event(2, "spot_correction", ball="yellow", remove=True),
+        reds=0,
+    )
+    assert result.score == (4, 4)
+    assert kinds(result) == [(1, RESPOT_IN_ERROR)]
+
+
+def test_s3_r7b_wrong_scoreboard_after_discovery_is_a_mismatch() -> None:
+    """S3 R7(b): the marker leaves the two points on after the timely discovery: the next
+    scoreboard is two out."""
+    result, _ = replay(
+        YELLOW_IN_ERROR,
+        YELLOW_AGAIN,
+        event(2, "spot_correction", ball="yellow", remove=True),
+        stroke(3, "A", ["green"], ["green"], respots=[], score=[7, 0]),
+        reds=0,
+    )
+    assert [(f.n, f.kind, f.points) for f in result.findings] == [(1, RESPOT_IN_ERROR, 2), (3, "score_mismatch", 2)]

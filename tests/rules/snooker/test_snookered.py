@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cuelog.replay.model import CONDONED_FOUL, FREE_BALL_ERROR
-from cuelog.replay.snooker import snookered
+from cuelog.replay.snooker import snookered, snookered_in_hand
 
 from ._build import foul, kinds, replay, stroke
 
@@ -91,3 +91,40 @@ def test_s3_r19d_snookering_behind_the_colour_is_no_foul_in_snooker() -> None:
         stroke(1, "A", ["red"], ["red"]), stroke(2, "A", ["pink"], nominated="pink", positions=positions), reds=2
     )
     assert not o.foul
+
+
+# -- in hand: S2 R17(a), "from all possible positions on or within the lines of the D" --------
+
+RED_BEHIND_BLUE = [("red", 889.0, 3000.0), ("blue", 889.0, 2940.0)]
+RED_ONLY_HALF_HIDDEN = [("red", 889.0, 3000.0), ("blue", 889.0, 1800.0)]
+
+
+def test_s2_r17a_in_hand_snookered_from_every_position_in_the_d() -> None:
+    """S2 R17(a): a Blue just in front of the only Red hides one of its edges from every
+    point of the D; a Blue on its spot hides it from the middle of the D but not from its
+    ends, so the cue-ball in hand is not snookered."""
+    assert snookered_in_hand([(889.0, 3000.0)], [(889.0, 2940.0)])
+    assert not snookered_in_hand([(889.0, 3000.0)], [(889.0, 1800.0)])
+    assert snookered((889.0, 737.0), [(889.0, 3000.0)], [(889.0, 1800.0)]) is not None
+
+
+def test_s3_r12_free_ball_due_after_an_in_off_leaving_the_d_snookered() -> None:
+    """S3 R12, S2 R17(a): A goes in-off; from anywhere in the D the only Red is hidden by the
+    Blue: FREE BALL is due for B, and not calling it is a free_ball_error."""
+    result, (o,) = replay(stroke(1, "A", ["red"], ["white"], call=foul(4), positions=RED_BEHIND_BLUE), reds=1)
+    assert o.free_ball and o.foul and o.penalty == 4
+    assert kinds(result) == [(1, FREE_BALL_ERROR)]
+    result, (o,) = replay(
+        stroke(1, "A", ["red"], ["white"], call=foul(4, free_ball=True), positions=RED_BEHIND_BLUE), reds=1
+    )
+    assert kinds(result) == []
+
+
+def test_s3_r12_free_ball_called_in_hand_when_part_of_the_d_sees_the_red() -> None:
+    """S3 R12, S2 R17(a): after the in-off the Red can be hit at both edges from the ends of
+    the D: FREE BALL called is a free_ball_error."""
+    result, (o,) = replay(
+        stroke(1, "A", ["red"], ["white"], call=foul(4, free_ball=True), positions=RED_ONLY_HALF_HIDDEN), reds=1
+    )
+    assert not o.free_ball
+    assert kinds(result) == [(1, FREE_BALL_ERROR)]
