@@ -238,44 +238,81 @@ def delete_match(con: duckdb.DuckDBPyConnection, match_id: str) -> None:
     con.execute("DELETE FROM ingest_log WHERE list_contains(matches, ?)", [match_id])
 
 
-def match_conflict(
-    con: duckdb.DuckDBPyConnection, file: str, line: int, match: Match, file_hash: str, replace: bool
-) -> Problem | None:
-    """A Problem when another file holds ``match``'s id and ``replace`` is not set."""
-    row = first_row(con, "SELECT file_hash FROM matches WHERE match_id = ?", [match.match])
-    if row is None or replace or str(row[0]) == file_hash:
-        return None
-    held_by = str(row[0])
-    path = first_row(con, "SELECT path FROM ingest_log WHERE file_hash = ?", [held_by])
-    source = f"{path[0]} (sha256 {held_by[:12]})" if path else f"sha256 {held_by[:12]}"
-    return Problem(
-        file,
-        line,
-        "match",
-        "match_exists",
-        f"{match.match!r} already loaded from {source}",
-        "a new match id, or --replace to replace the loaded match",
-    )
+def match_conflicts(
+    con: duckdb.DuckDBPyConnection, file: str, claims: list[tuple[int, Match]], file_hash: str, replace: bool
+) -> list[Problem]:
+    """A Problem for each match of ``claims`` (line, match) whose id another file holds, unless ``replace``.
+
+    One query for the whole file: a statement costs milliseconds, a file holds many matches.
+    """
+    if not claims or replace:
+        return []
+    held = {
+        str(row[0]): (str(row[1]), row[2])
+        for row in con.execute(
+            "SELECT m.match_id, m.file_hash, l.path FROM matches m "
+            "LEFT JOIN ingest_log l ON l.file_hash = m.file_hash WHERE list_contains(?, m.match_id)",
+            [sorted({m.match for _, m in claims})],
+        ).fetchall()
+    }
+    problems = []
+    for line, match in claims:
+        if match.match not in held or held[match.match][0] == file_hash:
+            continue
+        held_by, path = held[match.match]
+        source = f"{path} (sha256 {held_by[:12]})" if path is not None else f"sha256 {held_by[:12]}"
+        problems.append(
+            Problem(
+                file,
+                line,
+                "match",
+                "match_exists",
+                f"{match.match!r} already loaded from {source}",
+                "a new match id, or --replace to replace the loaded match",
+            )
+        )
+    return problems
 
 
-def insert_match(con: duckdb.DuckDBPyConnection, match: Match, text: str, file_hash: str) -> None:
-    con.execute(
-        "INSERT INTO matches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [
-            match.match,
-            match.rules,
-            match.sides.get("A", ""),
-            match.sides.get("B", ""),
-            match.best_of,
-            match.event,
-            match.date,
-            match.venue,
-            match.table,
-            match.referee,
+MATCHES_SCHEMA = pa.schema(
+    [
+        ("match_id", pa.string()),
+        ("rules", pa.string()),
+        ("side_a", pa.string()),
+        ("side_b", pa.string()),
+        ("best_of", pa.int32()),
+        ("event", pa.string()),
+        ("date", pa.string()),
+        ("venue", pa.string()),
+        ("table_no", pa.string()),
+        ("referee", pa.string()),
+        ("file_hash", pa.string()),
+        ("body", pa.string()),
+    ]
+)
+
+
+def insert_matches(con: duckdb.DuckDBPyConnection, matches: list[tuple[Match, str]], file_hash: str) -> None:
+    """One ``matches`` row per match record (with its text), in one statement."""
+    rows = [
+        (
+            m.match,
+            m.rules,
+            m.sides.get("A", ""),
+            m.sides.get("B", ""),
+            m.best_of,
+            m.event,
+            m.date,
+            m.venue,
+            m.table,
+            m.referee,
             file_hash,
             text,
-        ],
-    )
+        )
+        for m, text in matches
+    ]
+    columns = [pa.array(values, type=f.type) for values, f in zip(zip(*rows, strict=True), MATCHES_SCHEMA, strict=True)]
+    insert_arrow(con, "matches", pa.Table.from_arrays(columns, schema=MATCHES_SCHEMA))
 
 
 STAGE = {"records": "cuelog_stage_records", "strokes": "cuelog_stage_strokes", "shot_clock": "cuelog_stage_shot_clock"}
@@ -314,14 +351,15 @@ def ingest_file(
             return FileResult(name, file_hash, "unchanged", list(seen[0]), int(seen[1]), [])
     # Pass 1: check the whole file (cheap, and nothing is written for a file that fails).
     problems: list[Problem] = []
+    claims: list[tuple[int, Match]] = []
     for checked in check_file(path):
         if progress is not None and checked.text is not None:
             progress(len(checked.text) + 1)
         problems.extend(checked.problems)
-        if isinstance(checked.record, Match) and file_hash is not None:
-            conflict = match_conflict(con, name, checked.line, checked.record, file_hash, replace)
-            if conflict is not None:
-                problems.append(conflict)
+        if isinstance(checked.record, Match):
+            claims.append((checked.line, checked.record))
+    if file_hash is not None:
+        problems += match_conflicts(con, name, claims, file_hash, replace)
     if not problems and file_hash is None:  # unreadable, yet no line said so
         problems.append(Problem(name, 0, "", "unreadable", "cannot read the file", "a readable file"))
     if problems or file_hash is None:
@@ -376,10 +414,16 @@ def _publish(
     """Move a file's staged rows into the store in one transaction."""
     con.begin()
     try:
-        for match, text in matches:
-            # Conflicts were refused while checking; what is left is a replacement.
-            delete_match(con, match.match)
-            insert_match(con, match, text, file_hash)
+        ids = [m.match for m, _ in matches]
+        # Conflicts were refused while checking; a match id already loaded is a replacement.
+        # Only those are deleted: a DELETE scans its table, so one per new match would make
+        # loading slower as the store grows.
+        for (match_id,) in con.execute(
+            "SELECT match_id FROM matches WHERE list_contains(?, match_id) ORDER BY match_id", [ids]
+        ).fetchall():
+            delete_match(con, match_id)
+        if matches:
+            insert_matches(con, matches, file_hash)
         for table, stage in STAGE.items():
             con.execute(f"INSERT INTO {table} SELECT * FROM {stage}")
         con.execute(
