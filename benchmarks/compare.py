@@ -26,14 +26,16 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # Run in a child process, with the tree to measure first on sys.path.
 CHILD = """
-import json, os, sys, tempfile, time
+import json, os, sys, time
 sys.path.insert(0, sys.argv[1])
 from cuelog.analytics.results import replay_db
 from cuelog.ingest.load import ingest_paths
 from cuelog.store import connect
 
 def main():
-    con = connect(os.path.join(tempfile.mkdtemp(), "bench.duckdb"))
+    if os.path.exists(sys.argv[4]):
+        os.remove(sys.argv[4])
+    con = connect(sys.argv[4])
     t0 = time.perf_counter()
     files = ingest_paths(con, [sys.argv[2]])
     t1 = time.perf_counter()
@@ -70,7 +72,7 @@ def make_logs(dest: Path, snooker: int, billiards: int, per_file: int) -> None:
 
 def measure(tree: Path, script: Path, logs: Path, workers: int) -> dict[str, float]:
     out = subprocess.run(
-        [sys.executable, str(script), str(tree), str(logs), str(workers)],
+        [sys.executable, str(script), str(tree), str(logs), str(workers), str(script.parent / "bench.duckdb")],
         capture_output=True,
         text=True,
         check=True,
