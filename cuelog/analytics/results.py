@@ -11,13 +11,14 @@ the output and the stored rows are the same whatever the number of workers.
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import itertools
 import json
 import multiprocessing
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 
 import duckdb
@@ -177,6 +178,10 @@ def replay_loaded(loaded: LoadedMatch) -> MatchResult | InputError | ReplayFaile
         )
 
 
+Tabulated = tuple[list[MatchResult | InputError | ReplayFailed], dict[str, pa.Table] | None]
+"""The outcomes of some matches, and the rows of every replay table for them when all replayed."""
+
+
 def replay_all(
     loaded: Iterable[LoadedMatch],
     workers: int | None = None,
@@ -185,29 +190,64 @@ def replay_all(
 ) -> list[MatchResult]:
     """Replay matches, in ``workers`` processes (default: every core), results by match id.
 
-    Matches are read and handed to the workers ``batch`` at a time, so only one batch of
-    raw records is in memory. ``progress(records)`` is called as each match is done.
-    Raises InputError (every unreadable record of every match) or ReplayFailed (the first
-    match, by id, that cannot be replayed).
+    Matches are read and handed to the workers a few at a time, so only the raw records
+    of the matches in flight are in memory. ``progress(records)`` is called as each match
+    is done. Raises InputError (every unreadable record of every match) or ReplayFailed
+    (the first match, by id, that cannot be replayed).
+    """
+    return _replay_tabulated(loaded, workers, progress, max(1, batch // 32))[0]
+
+
+def _replay_chunk(items: list[LoadedMatch]) -> Tabulated:
+    """Replay a few matches and build their replay table rows, in the worker that replayed them
+    (the rows cost as much to build as a fast engine takes to replay)."""
+    outcomes = [replay_loaded(item) for item in items]
+    results = [o for o in outcomes if isinstance(o, MatchResult)]
+    return outcomes, (result_tables(results) if len(results) == len(outcomes) else None)
+
+
+def _replay_tabulated(
+    loaded: Iterable[LoadedMatch],
+    workers: int | None,
+    progress: Callable[[int], None] | None,
+    chunk: int = 8,
+) -> tuple[list[MatchResult], dict[str, pa.Table] | None]:
+    """:func:`replay_all`, plus the replay tables of the results (None when they must be
+    built afresh: matches that did not come in id order).
+
+    ``chunk`` matches go to a worker at a time, and at most four chunks per worker are in
+    flight: the parent reads the next matches while the workers replay, and no more raw
+    records are held than the chunks in flight.
     """
     n = max(1, workers if workers is not None else (os.cpu_count() or 1))
     source = iter(loaded)
+    chunks = iter(lambda: list(itertools.islice(source, chunk)), [])
     outcomes: list[MatchResult | InputError | ReplayFailed] = []
+    parts: list[dict[str, pa.Table] | None] = []
 
-    def run(replay: Callable[[list[LoadedMatch]], Iterable[MatchResult | InputError | ReplayFailed]]) -> None:
-        while items := list(itertools.islice(source, batch)):
-            # Results come back in input order, whichever worker ends first.
-            for item, outcome in zip(items, replay(items), strict=True):
-                outcomes.append(outcome)
-                if progress:
-                    progress(len(item.lines))
+    def collect(items: list[LoadedMatch], done: Tabulated) -> None:
+        outcomes.extend(done[0])
+        parts.append(done[1])
+        if progress:
+            for item in items:
+                progress(len(item.lines))
 
     if n == 1:
-        run(lambda items: map(replay_loaded, items))
+        for items in chunks:
+            collect(items, _replay_chunk(items))
     else:
         # spawn, not fork: the parent holds an open DuckDB connection and rich consoles.
         with ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("spawn")) as pool:
-            run(lambda items: pool.map(replay_loaded, items, chunksize=max(1, len(items) // (n * 4))))
+            # Results are collected in input order, whichever worker ends first.
+            pending: collections.deque[tuple[list[LoadedMatch], Future[Tabulated]]] = collections.deque()
+            for items in chunks:
+                pending.append((items, pool.submit(_replay_chunk, items)))
+                if len(pending) >= 4 * n:
+                    first, future = pending.popleft()
+                    collect(first, future.result())
+            while pending:
+                first, future = pending.popleft()
+                collect(first, future.result())
     problems = [p for o in outcomes if isinstance(o, InputError) for p in o.problems]
     if problems:
         raise InputError(problems)
@@ -215,8 +255,13 @@ def replay_all(
         if isinstance(o, ReplayFailed):
             raise o
     results = [o for o in outcomes if isinstance(o, MatchResult)]
+    ids = [r.match for r in results]
+    in_order = ids == sorted(ids)
     results.sort(key=lambda r: r.match)
-    return results
+    if not in_order or not parts or any(part is None for part in parts):
+        return results, None
+    tables = {name: pa.concat_tables([part[name] for part in parts if part is not None]) for name in REPLAY_TABLES}
+    return results, tables
 
 
 # -- writing ---------------------------------------------------------------------------
@@ -380,14 +425,17 @@ def write_results(
     results: Sequence[MatchResult],
     *,
     every_match: bool = False,
+    tables: dict[str, pa.Table] | None = None,
 ) -> None:
     """Replace the stored replay results of ``match_ids`` with ``results``, in one transaction.
 
     ``match_ids`` are the matches that were replayed: their old rows go even if a match now
     has no frames, so no stale result survives a replay. ``every_match`` says these are all
     the loaded matches, so every old row goes (much faster than deleting match by match).
+    ``tables`` are the rows of ``results`` when already built (``result_tables``).
     """
-    tables = result_tables(results)
+    if tables is None:
+        tables = result_tables(results)
     ids = pa.table({"match_id": pa.array(sorted(set(match_ids)), type=pa.string())})
     con.execute("BEGIN TRANSACTION")
     try:
@@ -452,6 +500,6 @@ def replay_db(
         dataclasses.replace(lm, corrections=tuple(by_match[lm.match_id])) if lm.match_id in by_match else lm
         for lm in loaded_matches(con, chosen)
     )
-    results = replay_all(loaded, n, step)
-    write_results(con, chosen, results, every_match=not ids)
+    results, tables = _replay_tabulated(loaded, n, step)
+    write_results(con, chosen, results, every_match=not ids, tables=tables)
     return results

@@ -1,11 +1,12 @@
 """Load cuelog/1 logs into the DuckDB store, one file per transaction.
 
-A file is first checked line by line (:mod:`cuelog.ingest.validate`); only a file
-that checks clean is then streamed in batches into staging tables and published, in one
-transaction, so a file is either loaded completely or not at all, and after a
-rejected file the database is exactly as before. Memory stays flat whatever the file
-size: one batch of rows (:data:`BATCH` records) is held at a time, handed to DuckDB as an
-Arrow table (see ``docs/validation-benchmark.md`` for the measurements).
+A file is read once: each line is decoded and checked (:mod:`cuelog.ingest.validate`) and
+its rows batched; full batches are streamed into staging tables. Only a file that checks
+clean to its end is published, in one transaction, so a file is either loaded completely
+or not at all, and after a rejected file the database is exactly as before. Memory stays
+flat whatever the file size: one batch of rows (:data:`BATCH` records) is held at a time,
+handed to DuckDB as an Arrow table (see ``docs/validation-benchmark.md`` for the
+measurements).
 
 Loading is idempotent: ``ingest_log`` keeps the sha256 of every loaded file's content
 (decompressed for ``.gz``), and the same bytes are never loaded twice. A different file
@@ -19,7 +20,7 @@ from __future__ import annotations
 import hashlib
 import os
 import zlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -28,10 +29,10 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
-from cuelog.errors import InputError, Problem
-from cuelog.ingest.reader import log_files, open_log, scan
+from cuelog.errors import Problem
+from cuelog.ingest.reader import log_files, open_log
 from cuelog.ingest.validate import check_file, parse_time
-from cuelog.schemas.records import Choice, Clock, Event, Frame, FrameEnd, Match, Record, Stroke, decode
+from cuelog.schemas.records import Choice, Clock, Event, Frame, FrameEnd, Match, Record, Stroke
 
 BATCH = 20_000
 """Records per insert: large enough for Arrow to pay off, small enough to keep memory flat."""
@@ -95,7 +96,8 @@ SHOT_CLOCK_SCHEMA = pa.schema(
 )
 
 Progress = Callable[[int], None]
-"""Called with the number of bytes just read (decompressed), for a progress bar."""
+"""Called with twice the number of bytes just read (decompressed), for a progress bar: each
+byte counts once checked and once loaded, so a bar's total is twice the files' size."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,6 +159,11 @@ class _Batch:
 
     def __len__(self) -> int:
         return len(self.records)
+
+    def clear(self) -> None:
+        self.records.clear()
+        self.strokes.clear()
+        self.clocks.clear()
 
     def add(self, match_id: str, seq: int, line: int, text: str, record: Record) -> None:
         n: int | None = None
@@ -238,44 +245,81 @@ def delete_match(con: duckdb.DuckDBPyConnection, match_id: str) -> None:
     con.execute("DELETE FROM ingest_log WHERE list_contains(matches, ?)", [match_id])
 
 
-def match_conflict(
-    con: duckdb.DuckDBPyConnection, file: str, line: int, match: Match, file_hash: str, replace: bool
-) -> Problem | None:
-    """A Problem when another file holds ``match``'s id and ``replace`` is not set."""
-    row = first_row(con, "SELECT file_hash FROM matches WHERE match_id = ?", [match.match])
-    if row is None or replace or str(row[0]) == file_hash:
-        return None
-    held_by = str(row[0])
-    path = first_row(con, "SELECT path FROM ingest_log WHERE file_hash = ?", [held_by])
-    source = f"{path[0]} (sha256 {held_by[:12]})" if path else f"sha256 {held_by[:12]}"
-    return Problem(
-        file,
-        line,
-        "match",
-        "match_exists",
-        f"{match.match!r} already loaded from {source}",
-        "a new match id, or --replace to replace the loaded match",
-    )
+def match_conflicts(
+    con: duckdb.DuckDBPyConnection, file: str, claims: list[tuple[int, Match]], file_hash: str, replace: bool
+) -> list[Problem]:
+    """A Problem for each match of ``claims`` (line, match) whose id another file holds, unless ``replace``.
+
+    One query for the whole file: a statement costs milliseconds, a file holds many matches.
+    """
+    if not claims or replace:
+        return []
+    held = {
+        str(row[0]): (str(row[1]), row[2])
+        for row in con.execute(
+            "SELECT m.match_id, m.file_hash, l.path FROM matches m "
+            "LEFT JOIN ingest_log l ON l.file_hash = m.file_hash WHERE list_contains(?, m.match_id)",
+            [sorted({m.match for _, m in claims})],
+        ).fetchall()
+    }
+    problems = []
+    for line, match in claims:
+        if match.match not in held or held[match.match][0] == file_hash:
+            continue
+        held_by, path = held[match.match]
+        source = f"{path} (sha256 {held_by[:12]})" if path is not None else f"sha256 {held_by[:12]}"
+        problems.append(
+            Problem(
+                file,
+                line,
+                "match",
+                "match_exists",
+                f"{match.match!r} already loaded from {source}",
+                "a new match id, or --replace to replace the loaded match",
+            )
+        )
+    return problems
 
 
-def insert_match(con: duckdb.DuckDBPyConnection, match: Match, text: str, file_hash: str) -> None:
-    con.execute(
-        "INSERT INTO matches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [
-            match.match,
-            match.rules,
-            match.sides.get("A", ""),
-            match.sides.get("B", ""),
-            match.best_of,
-            match.event,
-            match.date,
-            match.venue,
-            match.table,
-            match.referee,
+MATCHES_SCHEMA = pa.schema(
+    [
+        ("match_id", pa.string()),
+        ("rules", pa.string()),
+        ("side_a", pa.string()),
+        ("side_b", pa.string()),
+        ("best_of", pa.int32()),
+        ("event", pa.string()),
+        ("date", pa.string()),
+        ("venue", pa.string()),
+        ("table_no", pa.string()),
+        ("referee", pa.string()),
+        ("file_hash", pa.string()),
+        ("body", pa.string()),
+    ]
+)
+
+
+def insert_matches(con: duckdb.DuckDBPyConnection, matches: list[tuple[Match, str]], file_hash: str) -> None:
+    """One ``matches`` row per match record (with its text), in one statement."""
+    rows = [
+        (
+            m.match,
+            m.rules,
+            m.sides.get("A", ""),
+            m.sides.get("B", ""),
+            m.best_of,
+            m.event,
+            m.date,
+            m.venue,
+            m.table,
+            m.referee,
             file_hash,
             text,
-        ],
-    )
+        )
+        for m, text in matches
+    ]
+    columns = [pa.array(values, type=f.type) for values, f in zip(zip(*rows, strict=True), MATCHES_SCHEMA, strict=True)]
+    insert_arrow(con, "matches", pa.Table.from_arrays(columns, schema=MATCHES_SCHEMA))
 
 
 STAGE = {"records": "cuelog_stage_records", "strokes": "cuelog_stage_strokes", "shot_clock": "cuelog_stage_shot_clock"}
@@ -296,13 +340,16 @@ def ingest_file(
 ) -> FileResult:
     """Check and load one log file atomically. Never raises for bad input: see ``problems``.
 
-    The rows are streamed in batches into staging tables, outside any transaction
-    (DuckDB keeps the rows of an open transaction in memory, so one transaction around
-    the whole file would grow with the file). Only when the whole file has checked clean
-    are they published: one transaction replaces any match being replaced, copies the
-    staged rows into the store tables and records the file in ``ingest_log``. Staging
-    tables are invisible to every reader and dropped afterwards, so a rejected or
-    interrupted load leaves the store tables exactly as they were.
+    One pass over the file: each line is decoded once, checked, and its rows added to the
+    current batch. Full batches go into staging tables, outside any transaction (DuckDB
+    keeps the rows of an open transaction in memory, so one transaction around the whole
+    file would grow with the file). At the first problem nothing more is staged, but
+    every line is still checked, so that every problem is reported. Only a file that has
+    checked clean to its end is published: one transaction replaces any match being
+    replaced, copies the staged rows and the last batch into the store tables and
+    records the file in ``ingest_log``. Staging tables are invisible to every reader and
+    dropped afterwards, so a rejected or interrupted load leaves the store tables exactly
+    as they were. A file of at most :data:`BATCH` records needs no staging table at all.
     """
     name = str(path)
     file_hash = content_hash(path)
@@ -310,78 +357,89 @@ def ingest_file(
         seen = first_row(con, "SELECT matches, records FROM ingest_log WHERE file_hash = ?", [file_hash])
         if seen is not None:
             if progress is not None:
-                progress(2 * _size(path))  # the bar counts both passes
+                progress(2 * _size(path))  # the bar counts every byte twice: checked, then loaded
             return FileResult(name, file_hash, "unchanged", list(seen[0]), int(seen[1]), [])
-    # Pass 1: check the whole file (cheap, and nothing is written for a file that fails).
     problems: list[Problem] = []
-    for checked in check_file(path):
-        if progress is not None and checked.text is not None:
-            progress(len(checked.text) + 1)
-        problems.extend(checked.problems)
-        if isinstance(checked.record, Match) and file_hash is not None:
-            conflict = match_conflict(con, name, checked.line, checked.record, file_hash, replace)
-            if conflict is not None:
-                problems.append(conflict)
-    if not problems and file_hash is None:  # unreadable, yet no line said so
-        problems.append(Problem(name, 0, "", "unreadable", "cannot read the file", "a readable file"))
-    if problems or file_hash is None:
-        problems.sort(key=lambda p: p.line)
-        return FileResult(name, file_hash, "rejected", [], 0, problems)
-    # Pass 2: stream the rows into staging tables, then publish them in one transaction.
+    claims: list[tuple[int, Match]] = []
     matches: list[tuple[Match, str]] = []
     batch = _Batch()
+    staged = False
     match_id = ""
     seq = 0
     records = 0
-    _drop_stage(con)  # left over from an interrupted load
     try:
-        for table, stage in STAGE.items():
-            con.execute(f"CREATE TABLE {stage} AS SELECT * FROM {table} LIMIT 0")
-        for line, text in _checked_lines(path):
-            if progress is not None:
-                progress(len(text) + 1)
-            record = decode(text)
+        for checked in check_file(path):
+            text, record = checked.text, checked.record
+            if progress is not None and text is not None:
+                progress(2 * (len(text) + 1))
+            if isinstance(record, Match):
+                claims.append((checked.line, record))
+            if checked.problems:
+                problems.extend(checked.problems)
+                batch.clear()  # the file will be rejected: stage nothing more
+            if problems or file_hash is None or record is None or text is None:
+                continue
             if isinstance(record, Match):
                 matches.append((record, text))
                 match_id, seq = record.match, 0
             else:
                 seq += 1
-            batch.add(match_id, seq, line, text, record)
+            batch.add(match_id, seq, line=checked.line, text=text, record=record)
             records += 1
             if len(batch) >= BATCH:
+                if not staged:
+                    _create_stage(con)
+                    staged = True
                 batch.flush(con, STAGE)
-        batch.flush(con, STAGE)
-        _publish(con, name, file_hash, matches, records)
+        if file_hash is not None:
+            problems += match_conflicts(con, name, claims, file_hash, replace)
+        if not problems and file_hash is None:  # unreadable, yet no line said so
+            problems.append(Problem(name, 0, "", "unreadable", "cannot read the file", "a readable file"))
+        if problems or file_hash is None:
+            problems.sort(key=lambda p: p.line)
+            return FileResult(name, file_hash, "rejected", [], 0, problems)
+        _publish(con, name, file_hash, matches, records, batch, staged)
     except duckdb.Error as exc:
         problem = Problem(name, 0, "", "load_failed", str(exc).splitlines()[0], "a file the store accepts")
         return FileResult(name, file_hash, "rejected", [], 0, [problem])
-    except InputError as exc:
-        return FileResult(name, file_hash, "rejected", [], 0, exc.problems)
     finally:
-        _drop_stage(con)
+        if staged:
+            _drop_stage(con)
     return FileResult(name, file_hash, "loaded", [m.match for m, _ in matches], records, [])
 
 
-def _checked_lines(path: str | os.PathLike[str]) -> Iterator[tuple[int, str]]:
-    """The lines of a file that has just checked clean (a Problem now means it changed under us)."""
-    for line, item in scan(path):
-        if isinstance(item, Problem):
-            raise InputError([item])
-        yield line, item
+def _create_stage(con: duckdb.DuckDBPyConnection) -> None:
+    _drop_stage(con)  # left over from an interrupted load
+    for table, stage in STAGE.items():
+        con.execute(f"CREATE TABLE {stage} AS SELECT * FROM {table} LIMIT 0")
 
 
 def _publish(
-    con: duckdb.DuckDBPyConnection, name: str, file_hash: str, matches: list[tuple[Match, str]], records: int
+    con: duckdb.DuckDBPyConnection,
+    name: str,
+    file_hash: str,
+    matches: list[tuple[Match, str]],
+    records: int,
+    last: _Batch,
+    staged: bool,
 ) -> None:
-    """Move a file's staged rows into the store in one transaction."""
+    """Move a file's staged rows and its last batch into the store in one transaction."""
     con.begin()
     try:
-        for match, text in matches:
-            # Conflicts were refused while checking; what is left is a replacement.
-            delete_match(con, match.match)
-            insert_match(con, match, text, file_hash)
-        for table, stage in STAGE.items():
-            con.execute(f"INSERT INTO {table} SELECT * FROM {stage}")
+        ids = [m.match for m, _ in matches]
+        # Conflicts were refused while checking; a match id already loaded is a replacement.
+        # Only those are deleted: a DELETE scans its table, so one per new match would make
+        # loading slower as the store grows.
+        for (match_id,) in con.execute(
+            "SELECT match_id FROM matches WHERE list_contains(?, match_id) ORDER BY match_id", [ids]
+        ).fetchall():
+            delete_match(con, match_id)
+        if matches:
+            insert_matches(con, matches, file_hash)
+        if staged:
+            for table, stage in STAGE.items():
+                con.execute(f"INSERT INTO {table} SELECT * FROM {stage}")
+        last.flush(con, {table: table for table in STAGE})
         con.execute(
             "INSERT INTO ingest_log VALUES (?, ?, ?, ?, now())",
             [file_hash, name, [m.match for m, _ in matches], records],

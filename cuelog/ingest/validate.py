@@ -44,6 +44,7 @@ Problem codes are stable (scripts match on them):
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections.abc import Iterable, Iterator
@@ -245,8 +246,13 @@ def check_positive(file: str, line: int, name: str, value: int | None, minimum: 
     return [Problem(file, line, name, "bad_number", str(value), f"an integer >= {minimum}")]
 
 
+@functools.lru_cache(maxsize=256)
 def parse_time(value: str) -> datetime | None:
-    """An ISO 8601 time with a UTC offset, or None when it is not one."""
+    """An ISO 8601 time with a UTC offset, or None when it is not one.
+
+    Cached: loading a checked line parses its times again (for the typed columns), and a
+    time parsed a moment ago costs a dictionary look-up instead of a regex and a parse.
+    """
     if not _ISO_TIME.match(value):
         return None
     try:
@@ -268,8 +274,8 @@ def check_time(file: str, line: int, name: str, value: str | None) -> list[Probl
 def check_balls(state: FileState, line: int, name: str, balls: Iterable[str | None]) -> list[Problem]:
     """Ball names the match's ruleset uses (unknown rules: reported once, on the match)."""
     rs = state.ruleset
-    if rs is None:
-        return []
+    if rs is None or (isinstance(balls, list) and rs.balls.issuperset(balls)):
+        return []  # the common case, without a loop in Python
     out = []
     for i, ball in enumerate(balls):
         if ball is not None and ball not in rs.balls:
