@@ -950,15 +950,8 @@ def _touching_ball(table: Mapping[str, Pos | None], ball: str) -> bool | None:
     p = table[ball]
     if p is None:
         return None
-    unknown = False
-    for b, q in table.items():
-        if b == ball:
-            continue
-        if q is None:
-            unknown = True
-        elif _touching(p, q):
-            return True
-    return None if unknown else False
+    # Touching another ball is the test of an occupied spot, taken where the ball rests.
+    return _occupied(table, p, ball)
 
 
 def _check_respots(
