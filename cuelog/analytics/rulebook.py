@@ -169,7 +169,8 @@ class RuleBook:
         parts = [self._paragraph(span, path) for path in _markers(tail)]
         if any(p is None for p in parts):
             return None
-        text = "\n".join(p for p in parts if p)
+        # A numbered rule that is one paragraph ("16. Failure to commence ...") is its own heading.
+        text = "\n".join(p for p in parts if p) or heading
         return Quote(citation=citation, heading=heading, text=text, source=self.source)
 
     def _paragraph(self, rule: _Span, path: list[str]) -> str | None:
