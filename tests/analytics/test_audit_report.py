@@ -148,10 +148,10 @@ def test_the_summary_counts_findings_by_kind_and_the_points_they_moved(tmp_path:
     for fr in m.frames:
         for f in fr.findings:
             kinds.setdefault(f.kind, []).append(f.points)
-    table = [text for a, text in page.find("table") if "kinds" in a.get("class", "")][0]
+    table = next(text for a, text in page.find("table") if "kinds" in a.get("class", ""))
     for kind, points in kinds.items():
         assert f"{kind}{len(points)}{sum(points)}" in table
-    summary = [a for a, _ in page.find("section") if a.get("id") == "summary"][0]
+    summary = next(a for a, _ in page.find("section") if a.get("id") == "summary")
     assert int(summary["data-findings"]) == sum(len(fr.findings) for fr in m.frames) > 0
     assert [a["data-frame"] for a, _ in page.find("section", "frame")] == ["1", "2"]
 
