@@ -30,7 +30,7 @@ from cuelog.ingest.corrections import Located, apply_corrections
 from cuelog.replay import replay_match
 from cuelog.replay.model import Finding, FrameResult, MatchResult, Outcome
 from cuelog.replay.rulesets import RULESETS
-from cuelog.schemas.records import Call, Correction, Event, FrameEnd, Match, Record, Stroke
+from cuelog.schemas.records import Call, Choice, Correction, Event, FrameEnd, Match, Record, Stroke
 
 if TYPE_CHECKING:
     import duckdb
@@ -392,19 +392,27 @@ def frame_section(audit: Audit, fr: FrameResult, rulebooks: Sequence[RuleBook]) 
             f"<h3>Uncertain findings ({len(uncertain)}): one unrecorded fact would excuse each</h3>\n"
             + findings_table(audit, fr.frame, uncertain, rulebooks, first=len(certain) + 1)
         )
-    events = [r for r in audit.records if isinstance(r, Event) and r.frame == fr.frame and r.kind != "referee_call"]
+    events = [r for r in audit.records if isinstance(r, Event | Choice) and r.frame == fr.frame]
     if events:
         items = "".join(f"<li>after stroke {e.after}: {esc(_event_text(e))}</li>" for e in events)
-        out.append(f"<h3>Events recorded</h3>\n<ul>{items}</ul>\n")
+        out.append(f"<h3>Events and choices recorded</h3>\n<ul>{items}</ul>\n")
     out.append("</section>\n")
     return "".join(out)
 
 
-def _event_text(e: Event) -> str:
-    detail = [
-        f"{k} {v}" for k in ("side", "reason", "ball", "spot", "points", "code") if (v := getattr(e, k)) is not None
-    ]
+def _event_text(e: Event | Choice) -> str:
+    if isinstance(e, Choice):
+        nominated = f", nominated {e.nominated}" if e.nominated else ""
+        return f"choice: {e.side} chose {e.option.replace('_', ' ')}{nominated}"
+    fields = ("side", "reason", "call", "ball", "spot", "remove", "group", "points", "code")
+    detail = [f"{k} {v}" for k in fields if (v := getattr(e, k)) is not None]
     return e.kind.replace("_", " ") + (f" ({', '.join(detail)})" if detail else "")
+
+
+def count_findings(audit: Audit) -> int:
+    """The certain findings the report lists (uncertain ones are listed apart, FORMAT.md 7)."""
+    found = findings_of(audit)
+    return sum(1 for _, f in found if is_certain(f))
 
 
 SIGNATURE = '<footer class="sign"><div>official: name</div><div>signature</div><div>date</div></footer>\n'

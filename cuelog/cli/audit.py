@@ -91,7 +91,14 @@ def audit(
     Examples: cuelog audit examples/snooker-officiating.jsonl --out report.html;
     cuelog audit --db cuelog.duckdb --match uk-2026-r1-07 --frame 3 --out f3.html --pdf f3.pdf
     """
-    from cuelog.analytics.audit_report import NoSuchFrame, NoSuchMatch, PdfUnavailable, render, write_pdf
+    from cuelog.analytics.audit_report import (
+        NoSuchFrame,
+        NoSuchMatch,
+        PdfUnavailable,
+        count_findings,
+        render,
+        write_pdf,
+    )
     from cuelog.analytics.rulebook import RuleBook, RuleBookError
     from cuelog.replay import NoEngine, UnknownRuleset
 
@@ -123,9 +130,7 @@ def audit(
             fail(str(exc))
         except OSError as exc:
             fail(f"cannot write {pdf}: {exc}")
-    findings = sum(1 for fr in report.chosen() for f in fr.findings if getattr(f, "certain", True))
-    if report.frames is None:
-        findings += len(report.result.findings)
+    findings = count_findings(report)
     done = {
         "match": report.match.match,
         "html": str(out),

@@ -121,6 +121,11 @@ def test_report_of_the_officiating_example_shows_the_replays_findings_and_scores
     head = page.find("header")[0][1]
     assert "snooker/wpbsa-2024" in head and "WPBSA Official Rules, September 2024" in head and AT in head
     assert "cuelog 0.1.0" in head
+    # Events of the frame, so the reader sees the spot correction and the concession.
+    assert [t for _, t in page.find("li")] == [
+        "after stroke 8: spot correction (ball pink, spot pink)",
+        "after stroke 15: concede (side A)",
+    ]
     # Findings by kind, with the points they moved: kind, count, points run together as text.
     assert [t for _, t in page.find("table", "kinds")] == [
         "kindfindingspoints they movedcondoned_foul16penalty_value13respot_missing16"
