@@ -94,7 +94,14 @@ def routes(html: str, folder: Path) -> dict[str, Callable[[], Path]]:
         def browser() -> Path:
             target = folder / "chromium.pdf"
             subprocess.run(
-                [chromium, "--headless", "--no-sandbox", "--no-pdf-header-footer", f"--print-to-pdf={target}", src.as_uri()],
+                [
+                    chromium,
+                    "--headless",
+                    "--no-sandbox",
+                    "--no-pdf-header-footer",
+                    f"--print-to-pdf={target}",
+                    src.as_uri(),
+                ],
                 capture_output=True,
                 check=True,
             )
