@@ -487,7 +487,11 @@ def audit_from_records(
 
 
 def stored_corrections(con: duckdb.DuckDBPyConnection, match_id: str, db: str) -> list[Located]:
-    """The corrections the last ``cuelog replay --db`` applied to a match, to apply again."""
+    """The corrections the last ``cuelog replay --db`` applied to a match, to apply again
+    (none in a database made before corrections were stored)."""
+    tables = con.execute("SELECT count(*) FROM information_schema.tables WHERE table_name = 'replay_corrections'")
+    if tables.fetchall()[0][0] == 0:
+        return []
     rows = con.execute(
         "SELECT frame, n, fields, note FROM replay_corrections WHERE match_id = ? ORDER BY frame, n", [match_id]
     ).fetchall()

@@ -4,7 +4,8 @@ cuelog ships no rule-book text. The audit report is given the official text as a
 text file (``--rulebook FILE``) and quotes, beside each finding, the paragraph its
 citation names. Citations follow the WPBSA layout: ``S3 R11(b)(iv)`` is Section 3,
 Rule 11, paragraph (b), item (iv); ``S3 R7(e)-(h)`` a run of paragraphs; ``S3 R3(b),(d)``
-two of them; ``SO 16`` rule 16 of the Snooker Shootout Competition Rules. One file may
+two of them; ``SO 16`` rule 16 of the Snooker Shootout Competition Rules; ``1R 2.11(15)`` item (15)
+of clause 2.11 of "Snooker - 1 Red". One file may
 hold several books (the WPBSA book holds snooker, the shootout and English billiards):
 the book is chosen by the match's discipline, the nearest heading naming it.
 
@@ -25,6 +26,9 @@ from cuelog.errors import CuelogError
 _SECTION = re.compile(r"^SECTION\s+(\d+)\.?\s+\S")
 _CITATION = re.compile(r"^S(\d+)\s+R(\d+)\s*(.*)$")
 _SHOOTOUT = re.compile(r"^SO\s+(\d+)\s*(.*)$")
+_ONE_RED = re.compile(r"^1R\s+(\d+(?:\.\d+)+)\s*(.*)$")
+_DOTTED = re.compile(r"^\s*(\d+(?:\.\d+)+)\.?\s")
+_ITEM = re.compile(r"^\s*(?:-\s*)?\((\d+)\)")
 _MARK = re.compile(r"^(\s*)(?:-\s*)?\(([a-zA-Z]+)\)")
 _ROMANS = ("i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii", "xiii", "xiv", "xv")
 _DISCIPLINES = ("BILLIARDS", "SNOOKER")
@@ -136,6 +140,9 @@ class RuleBook:
         m = _SHOOTOUT.match(citation.strip())
         if m:
             return self._quote(citation, self._shootout(int(m.group(1))), m.group(2))
+        m = _ONE_RED.match(citation.strip())
+        if m:
+            return self._quote(citation, self._one_red(m.group(1)), m.group(2))
         return None
 
     def _rule(self, discipline: str, section: int, rule: int) -> _Span | None:
@@ -162,6 +169,25 @@ class RuleBook:
         end = next((i for i, _ in self._headings() if i > start), len(self.lines))
         return self._numbered(_Span(start, end), number)
 
+    def _one_red(self, number: str) -> _Span | None:
+        """Clause ``number`` (``2.11``) of the rules of "Snooker - 1 Red", which follow the
+        first mention of that game; the clause ends at the next clause not inside it."""
+        begin = next((i for i, line in enumerate(self.lines) if "snooker - 1 red" in line.lower()), None)
+        if begin is None:
+            return None
+        start = next((i for i in range(begin, len(self.lines)) if self._clause(i) == number), None)
+        if start is None:
+            return None
+        end = next(
+            (i for i in range(start + 1, len(self.lines)) if (c := self._clause(i)) and not c.startswith(number + ".")),
+            len(self.lines),
+        )
+        return _Span(start, end)
+
+    def _clause(self, i: int) -> str:
+        m = _DOTTED.match(self.lines[i])
+        return m.group(1) if m else ""
+
     def _quote(self, citation: str, span: _Span | None, tail: str) -> Quote | None:
         if span is None:
             return None
@@ -179,6 +205,8 @@ class RuleBook:
         body = [
             i for i in range(rule.start + 1, rule.end) if self.lines[i].strip() and not _SECTION.match(self.lines[i])
         ]
+        if path and path[0].isdigit():
+            return self._item(body, path[0])
         letters = self._paragraphs(body)
         if not path:
             # A whole rule is cited: its opening words, and which paragraphs follow (quoting
@@ -199,6 +227,15 @@ class RuleBook:
         if item is None:
             return None
         return "\n".join([_clean(self.lines[lines[0]]), *(_clean(self.lines[i]) for i in item[1])])
+
+    def _item(self, body: list[int], number: str) -> str | None:
+        """Numbered item ``(15)`` of a clause, up to the next numbered item."""
+        marks = [(i, m.group(1)) for i in body if (m := _ITEM.match(self.lines[i]))]
+        for k, (i, mark) in enumerate(marks):
+            if mark == number:
+                end = marks[k + 1][0] if k + 1 < len(marks) else body[-1] + 1
+                return "\n".join(_clean(self.lines[j]) for j in body if i <= j < end)
+        return None
 
     def _paragraphs(self, body: list[int]) -> list[tuple[str, list[int], list[tuple[str, list[int]]]]]:
         """Split a rule's lines into lettered paragraphs, each with its roman items.

@@ -46,6 +46,7 @@ def rulebook(name: str) -> Path:
 
 WPBSA_2024 = "001_6c2190ea610341da.txt"
 OLDER = "000_b95baf52282f7652.txt"
+ONE_RED = "002_f24c1fcc91ac4ab2.txt"
 
 
 class Page(HTMLParser):
@@ -295,6 +296,17 @@ def test_the_older_book_numbers_its_items_without_indentation() -> None:
     book = RuleBook.read(rulebook(OLDER))
     q = book.quote("S3 R12(b)(iii)", "snooker")
     assert q is not None and q.text.endswith("(iii) causing a ball not on to enter a pocket;")
+
+
+def test_snooker_one_red_clauses_and_their_numbered_items() -> None:
+    from cuelog.analytics.rulebook import RuleBook
+
+    book = RuleBook.read(rulebook(ONE_RED))
+    miss = book.quote("1R 2.11(15)", "billiards")
+    assert miss is not None and miss.heading == "2.11. Fines"
+    assert miss.text == "(15) when the cue ball misses all object balls."
+    touching = book.quote("1R 2.10", "billiards")
+    assert touching is not None and "Touching ball!" in touching.text and "2.11" not in touching.text
 
 
 # -- determinism and PDF ------------------------------------------------------------------------
