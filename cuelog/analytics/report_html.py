@@ -78,7 +78,7 @@ svg.worm { width: 100%; height: auto; max-height: 320px; display: block; }
   table.findings tbody { display: block; border-bottom: 2px solid var(--rule); padding: 4px 0; }
   table.findings tr { display: block; }
   table.findings td { display: grid; grid-template-columns: 6em 1fr; border: 0; padding: 2px 4px; }
-  table.findings td::before { content: attr(data-label); color: var(--muted); }
+  table.findings td::before { content: attr(data-label); color: var(--muted); font-family: system-ui, sans-serif; }
   table.findings tr.why td { display: block; }
   div.why { grid-template-columns: 1fr; }
   td.num { text-align: left; }
