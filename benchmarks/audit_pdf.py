@@ -27,7 +27,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cuelog.analytics.audit_report import Audit, audit_from_records, render, write_pdf
+from cuelog.analytics.audit_report import Audit, render, write_pdf
+from cuelog.cli.audit_source import audit_from_records
 from cuelog.simulate.season import SeasonConfig, simulate_season
 
 AT = "2026-05-01T18:00:00Z"

@@ -13,27 +13,18 @@ same input gives the same bytes.
 
 from __future__ import annotations
 
-import json
 import os
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from cuelog import __version__
 from cuelog.analytics.report_html import Mark, esc, page, worm_svg
 from cuelog.analytics.rulebook import RuleBook
 from cuelog.errors import CuelogError
-from cuelog.ingest.corrections import Located, apply_corrections
-from cuelog.replay import replay_match
 from cuelog.replay.model import Finding, FrameResult, MatchResult, Outcome
-from cuelog.replay.rulesets import RULESETS
-from cuelog.schemas.records import Call, Choice, Correction, Event, FrameEnd, Match, Record, Stroke
-
-if TYPE_CHECKING:
-    import duckdb
+from cuelog.schemas.records import Call, Choice, Event, FrameEnd, Match, Record, Stroke
 
 
 class PdfUnavailable(CuelogError):
@@ -52,11 +43,18 @@ class NoSuchFrame(CuelogError, LookupError):
 
 @dataclass(slots=True)
 class Audit:
-    """What a report is made of: the match record, its other records and its replay."""
+    """What a report is made of: the match record, its other records and its replay, with
+    what the report says of the rules (the discipline, the rule book the ruleset follows)
+    and of the program that made it."""
 
     match: Match
     records: list[Record]
     result: MatchResult
+    discipline: str
+    """The match's discipline: which book of a rule-book file its citations point into."""
+    book: str | None = None
+    """The rule book the ruleset follows (its registry's ``source``)."""
+    made_by: str = "cuelog"
     frames: list[int] | None = None
     """Only these frames (``--frame``); None for all."""
     strokes: dict[tuple[int, int], Stroke] = field(default_factory=dict)
@@ -184,7 +182,6 @@ def _side(audit: Audit, side: str | None) -> str:
 
 def header(audit: Audit, at: str, rulebooks: Sequence[RuleBook]) -> str:
     m = audit.match
-    rs = RULESETS.get(m.rules)
     players = " v ".join(
         f"{m.sides.get(s, s)}" + (f" ({' & '.join(m.players[s])})" if m.players and s in m.players else "")
         for s in ("A", "B")
@@ -197,9 +194,9 @@ def header(audit: Audit, at: str, rulebooks: Sequence[RuleBook]) -> str:
         ("table", m.table),
         ("referee", m.referee),
         ("players", players),
-        ("rules", f"{m.rules}" + (f", following {rs.source}" if rs else "")),
+        ("rules", f"{m.rules}" + (f", following {audit.book}" if audit.book else "")),
         ("rule book quoted", ", ".join(b.source for b in rulebooks) or "none given (--rulebook FILE)"),
-        ("made by", f"cuelog {__version__}"),
+        ("made by", audit.made_by),
         ("report made", at),
     ]
     items = "".join(f"<dt>{esc(k)}</dt><dd>{esc(v if v is not None else '-')}</dd>" for k, v in rows)
@@ -277,10 +274,8 @@ def corrections(audit: Audit) -> str:
 def _quote(audit: Audit, f: Finding, rulebooks: Sequence[RuleBook]) -> str:
     if not rulebooks:
         return ""
-    rs = RULESETS.get(audit.match.rules)
-    discipline = rs.discipline if rs else audit.match.rules.split("/")[0]
     for book in rulebooks:
-        q = book.quote(f.rule, discipline)
+        q = book.quote(f.rule, audit.discipline)
         if q is not None:
             return (
                 f'<blockquote class="rule"><cite>{esc(q.citation)}, {esc(q.heading)} ({esc(q.source)})</cite>'
@@ -430,7 +425,7 @@ def render(audit: Audit, *, at: str | None = None, rulebooks: Sequence[RuleBook]
     )
     m = audit.match
     title = f"Audit: {m.match}, {m.sides.get('A', 'A')} v {m.sides.get('B', 'B')}"
-    return page(title=title, made_at=when, paper=paper, body=body, generator=f"cuelog {__version__}")
+    return page(title=title, made_at=when, paper=paper, body=body, generator=audit.made_by)
 
 
 def write_pdf(html_text: str, path: str | os.PathLike[str]) -> int:
@@ -443,77 +438,3 @@ def write_pdf(html_text: str, path: str | os.PathLike[str]) -> int:
     # A fixed identifier: the default one is random, and the same report must give the same bytes.
     document.write_pdf(Path(path), pdf_identifier=b"cuelog-audit-report")
     return len(document.pages)
-
-
-# -- where the match comes from ----------------------------------------------------------
-
-
-class NoSuchMatch(CuelogError, LookupError):
-    """The logs or the database hold no match with the id asked for, or several and none was named."""
-
-
-def _replayed(match: Match, body: list[Record], fixes: Sequence[Located], frames: list[int] | None) -> Audit:
-    applied: list[Correction] = []
-    if fixes:
-        corrected, applied = apply_corrections([match, *body], fixes)
-        body = corrected[1:]
-    result = replay_match(match, body)
-    result.corrections = applied
-    return Audit(match=match, records=body, result=result, frames=frames)
-
-
-def audit_from_records(
-    records: Sequence[Record], match_id: str | None, fixes: Sequence[Located] = (), frames: list[int] | None = None
-) -> Audit:
-    """The audit of one match of a record stream (log files); ``match_id`` may be left out
-    when the stream holds one match."""
-    matches: dict[str, tuple[Match, list[Record]]] = {}
-    current: list[Record] | None = None
-    for r in records:
-        if isinstance(r, Match):
-            current = matches.setdefault(r.match, (r, []))[1]
-        elif current is not None:
-            current.append(r)
-    if match_id is None:
-        if len(matches) != 1:
-            raise NoSuchMatch(
-                f"the logs hold {len(matches)} matches ({', '.join(sorted(matches))}); name one with --match"
-            )
-        match_id = next(iter(matches))
-    if match_id not in matches:
-        raise NoSuchMatch(f"no match {match_id!r} in the logs; they hold: {', '.join(sorted(matches)) or 'none'}")
-    match, body = matches[match_id]
-    return _replayed(match, body, [x for x in fixes if x[2].match == match_id], frames)
-
-
-def stored_corrections(con: duckdb.DuckDBPyConnection, match_id: str, db: str) -> list[Located]:
-    """The corrections the last ``cuelog replay --db`` applied to a match, to apply again
-    (none in a database made before corrections were stored)."""
-    tables = con.execute("SELECT count(*) FROM information_schema.tables WHERE table_name = 'replay_corrections'")
-    if tables.fetchall()[0][0] == 0:
-        return []
-    rows = con.execute(
-        "SELECT frame, n, fields, note FROM replay_corrections WHERE match_id = ? ORDER BY frame, n", [match_id]
-    ).fetchall()
-    return [(db, 0, Correction(match=match_id, frame=f, n=n, set=json.loads(s), note=note)) for f, n, s, note in rows]
-
-
-def audit_from_db(
-    con: duckdb.DuckDBPyConnection,
-    match_id: str,
-    fixes: Sequence[Located] | None = None,
-    frames: list[int] | None = None,
-    *,
-    db: str = "database",
-) -> Audit:
-    """The audit of one loaded match, replayed afresh from its stored records. Without
-    ``fixes`` the corrections stored with its last replay are applied again."""
-    from cuelog.store import match_ids, match_records
-
-    if match_id not in set(match_ids(con)):
-        raise NoSuchMatch(f"no loaded match {match_id!r} in {db}; `cuelog matches --db {db}` lists them")
-    _, records = next(match_records(con, [match_id]))
-    if not records or not isinstance(records[0], Match):
-        raise NoSuchMatch(f"match {match_id!r} in {db} has no match record")
-    chosen = stored_corrections(con, match_id, db) if fixes is None else list(fixes)
-    return _replayed(records[0], records[1:], chosen, frames)

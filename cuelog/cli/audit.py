@@ -32,7 +32,7 @@ def _check_at(at: str | None) -> None:
 
 
 def _load(paths: list[Path], db: Path | None, match: str | None, fixes: list[Path], frames: list[int] | None) -> Audit:
-    from cuelog.analytics.audit_report import audit_from_db, audit_from_records
+    from cuelog.cli.audit_source import audit_from_db, audit_from_records
     from cuelog.cli.replay import load
     from cuelog.ingest.corrections import read_corrections
 
@@ -91,15 +91,9 @@ def audit(
     Examples: cuelog audit examples/snooker-officiating.jsonl --out report.html;
     cuelog audit --db cuelog.duckdb --match uk-2026-r1-07 --frame 3 --out f3.html --pdf f3.pdf
     """
-    from cuelog.analytics.audit_report import (
-        NoSuchFrame,
-        NoSuchMatch,
-        PdfUnavailable,
-        count_findings,
-        render,
-        write_pdf,
-    )
+    from cuelog.analytics.audit_report import NoSuchFrame, PdfUnavailable, count_findings, render, write_pdf
     from cuelog.analytics.rulebook import RuleBook, RuleBookError
+    from cuelog.cli.audit_source import NoSuchMatch
     from cuelog.replay import NoEngine, UnknownRuleset
 
     if db is not None and paths:

@@ -173,7 +173,8 @@ def _headlines(con: Any) -> list[tuple[str, str]]:
 
 def _audit_report(con: Any, out: Path) -> Path | None:
     """The audit report of the match with the most findings (ties: the lowest id)."""
-    from cuelog.analytics.audit_report import audit_from_db, render
+    from cuelog.analytics.audit_report import render
+    from cuelog.cli.audit_source import audit_from_db
 
     row = con.execute(
         "SELECT match_id FROM replay_findings GROUP BY match_id ORDER BY count(*) DESC, match_id LIMIT 1"
