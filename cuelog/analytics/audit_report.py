@@ -84,10 +84,20 @@ def is_certain(f: Finding) -> bool:
 def made_at(records: Sequence[Record], match: Match) -> str:
     """When the report is dated when no ``--at`` is given: the last time the log records
     (a stroke's ``t``), else the match date. Never the clock, so the bytes stay the same."""
-    times = [(datetime.fromisoformat(r.t), r.t) for r in records if isinstance(r, Stroke) and r.t]
-    if times:
-        return max(times)[1]
+    times = [(_instant(r.t), r.t) for r in records if isinstance(r, Stroke) and r.t]
+    known = [(when, text) for when, text in times if when is not None]
+    if known:
+        return max(known)[1]
     return match.date or "undated"
+
+
+def _instant(text: str) -> datetime | None:
+    """A stroke time as an instant; None for one without a UTC offset (its instant is unknown)."""
+    try:
+        when = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    return when if when.tzinfo is not None else None
 
 
 def findings_of(audit: Audit) -> list[tuple[int | None, Finding]]:

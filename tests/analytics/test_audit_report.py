@@ -144,6 +144,19 @@ def test_every_field_of_the_match_record_is_in_the_header(tmp_path: Path) -> Non
     assert "2026-04-30T19:21:10.000Z" in head
 
 
+def test_the_default_date_is_the_last_instant_the_log_records_whatever_its_offset() -> None:
+    from cuelog.analytics.audit_report import made_at
+    from cuelog.schemas.records import Match, Stroke
+
+    match = Match(
+        format="cuelog/1", match="m", rules="snooker/wpbsa-2024", sides={"A": "a", "B": "b"}, date="2026-04-30"
+    )
+    late_in_utc = Stroke(frame=1, n=2, striker="B", first=[], potted=[], t="2026-04-30T19:30:00.000Z")
+    late_on_the_clock = Stroke(frame=1, n=1, striker="A", first=[], potted=[], t="2026-04-30T21:00:00.000+02:00")
+    assert made_at([late_on_the_clock, late_in_utc], match) == "2026-04-30T19:30:00.000Z"
+    assert made_at([], match) == "2026-04-30"
+
+
 def test_the_summary_counts_findings_by_kind_and_the_points_they_moved(tmp_path: Path) -> None:
     log = two_frames().write(tmp_path / "m.jsonl")
     out = tmp_path / "r.html"
