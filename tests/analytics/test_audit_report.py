@@ -210,6 +210,33 @@ def test_corrections_applied_are_listed(tmp_path: Path) -> None:
     assert "2" not in [a["data-n"] for a, _ in page.find("tr", "finding")]
 
 
+@pytest.mark.skipif(
+    "certain" not in __import__("cuelog.replay.model", fromlist=["Finding"]).Finding.__struct_fields__,
+    reason="findings carry no certain/unless fields in this tree",
+)
+def test_uncertain_findings_are_listed_apart_with_what_would_excuse_them(tmp_path: Path) -> None:
+    import msgspec
+
+    from cuelog.analytics.audit_report import count_findings, render
+    from cuelog.cli.audit_source import audit_from_records
+
+    path = two_frames().write(tmp_path / "m.jsonl")
+    audit_ = audit_from_records([r for _, r in read_records(path)], None)
+    first = audit_.result.frames[0]
+    doubt = msgspec.structs.replace(first.findings[0], certain=False, unless="the blue was the nominated free ball")
+    first.findings = [doubt, *first.findings[1:]]
+    page = Page(render(audit_, at=AT))
+    rows = page.find("tr", "finding")
+    assert [a["data-certain"] for a, _ in rows if a["data-n"] == str(doubt.n)][:1] == ["false"]
+    assert "unless the blue was the nominated free ball" in "".join(t for _, t in page.find("p", "unless"))
+    headings = [t for _, t in page.find("h3")]
+    assert any(t.startswith("Uncertain findings (1)") for t in headings)
+    total = sum(len(fr.findings) for fr in audit_.result.frames)
+    assert count_findings(audit_) == total - 1
+    summary = next(a for a, _ in page.find("section") if a.get("id") == "summary")
+    assert (summary["data-findings"], summary["data-uncertain"]) == (str(total - 1), "1")
+
+
 # -- safety ----------------------------------------------------------------------------------
 
 
