@@ -392,6 +392,23 @@ def test_pdf_has_the_summary_then_a_page_per_frame_and_the_same_bytes(tmp_path: 
     assert (round(float(a4.width)), round(float(a4.height))) == (595, 842)
 
 
+def test_a_long_findings_table_repeats_its_header_on_every_printed_page(tmp_path: Path) -> None:
+    pypdf = pytest.importorskip("pypdf")
+    try:
+        import weasyprint  # noqa: F401
+    except (ImportError, OSError) as exc:
+        pytest.skip(f"WeasyPrint cannot run here: {exc}")
+    log = kit.Log("r2-many-fouls", "Ann", "Bob").frame(breaker="A")
+    for _ in range(20):  # blue first with a red on: 5 is due (S3 R11(b)), 4 called, each time
+        log.stroke("A", ["red"], []).stroke("B", ["blue"], [], call={"foul": True, "points": 4})
+    path = log.write(tmp_path / "m.jsonl")
+    audit(str(path), "--out", str(tmp_path / "r.html"), "--pdf", str(tmp_path / "r.pdf"))
+    pages = [p.extract_text() for p in pypdf.PdfReader(tmp_path / "r.pdf").pages]
+    assert len(pages) > 3 and pages[1].startswith("Frame 1")
+    for text in pages[2:]:
+        assert text.startswith("# stroke time striker kind rule side points finding")
+
+
 def test_pdf_without_weasyprint_says_how_to_get_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(__import__("sys").modules, "weasyprint", None)  # import weasyprint fails
     result = audit(str(OFFICIATING), "--out", str(tmp_path / "r.html"), "--pdf", str(tmp_path / "r.pdf"))
