@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from cuelog.analytics.report_html import Mark, esc, page, worm_svg
 from cuelog.analytics.rulebook import RuleBook
@@ -438,13 +439,18 @@ def render(audit: Audit, *, at: str | None = None, rulebooks: Sequence[RuleBook]
     return page(title=title, made_at=when, paper=paper, body=body, generator=audit.made_by)
 
 
-def write_pdf(html_text: str, path: str | os.PathLike[str]) -> int:
-    """Print the report to PDF (WeasyPrint, the ``[pdf]`` extra); returns the number of pages."""
+def pdf_library() -> Any:
+    """The HTML-to-PDF library (WeasyPrint); raises PdfUnavailable when it cannot be used."""
     try:
         import weasyprint
     except (ImportError, OSError):  # OSError: WeasyPrint installed but the Pango library missing
         raise PdfUnavailable() from None
-    document = weasyprint.HTML(string=html_text).render()
+    return weasyprint
+
+
+def write_pdf(html_text: str, path: str | os.PathLike[str]) -> int:
+    """Print the report to PDF (WeasyPrint, the ``[pdf]`` extra); returns the number of pages."""
+    document = pdf_library().HTML(string=html_text).render()
     # A fixed identifier: the default one is random, and the same report must give the same bytes.
     document.write_pdf(Path(path), pdf_identifier=b"cuelog-audit-report")
     return len(document.pages)

@@ -55,6 +55,22 @@ def _load(paths: list[Path], db: Path | None, match: str | None, fixes: list[Pat
         con.close()
 
 
+def _write(text: str, out: Path, pdf: Path | None) -> int | None:
+    """Write the page, and print it to PDF when asked; the PDF's number of pages."""
+    from cuelog.analytics.audit_report import write_pdf
+
+    try:
+        out.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        fail(f"cannot write {out}: {exc}")
+    if pdf is None:
+        return None
+    try:
+        return write_pdf(text, pdf)
+    except OSError as exc:
+        fail(f"cannot write {pdf}: {exc}")
+
+
 def audit(
     paths: list[Path] | None = typer.Argument(None, help="Log files (.jsonl, .jsonl.gz) or directories."),
     db: Path | None = typer.Option(None, "--db", help="Report a match loaded in this cuelog database."),
@@ -91,7 +107,7 @@ def audit(
     Examples: cuelog audit examples/snooker-officiating.jsonl --out report.html;
     cuelog audit --db cuelog.duckdb --match uk-2026-r1-07 --frame 3 --out f3.html --pdf f3.pdf
     """
-    from cuelog.analytics.audit_report import NoSuchFrame, PdfUnavailable, count_findings, render, write_pdf
+    from cuelog.analytics.audit_report import NoSuchFrame, PdfUnavailable, count_findings, pdf_library, render
     from cuelog.analytics.rulebook import RuleBook, RuleBookError
     from cuelog.cli.audit_source import NoSuchMatch
     from cuelog.replay import NoEngine, UnknownRuleset
@@ -103,6 +119,11 @@ def audit(
     if paper not in ("a4", "letter"):
         fail(f"--paper {paper!r}: expected a4 or letter")
     _check_at(at)
+    if pdf is not None:
+        try:
+            pdf_library()
+        except PdfUnavailable as exc:
+            fail(str(exc))
     try:
         books = [RuleBook.read(p) for p in rulebooks or []]
         report = _load(paths or [], db, match, corrections or [], sorted(set(frames)) if frames else None)
@@ -112,18 +133,7 @@ def audit(
         raise typer.Exit(2) from None
     except (RuleBookError, NoSuchMatch, NoSuchFrame, UnknownRuleset, NoEngine, ValueError) as exc:
         fail(str(exc))
-    try:
-        out.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        fail(f"cannot write {out}: {exc}")
-    pages = None
-    if pdf is not None:
-        try:
-            pages = write_pdf(text, pdf)
-        except PdfUnavailable as exc:
-            fail(str(exc))
-        except OSError as exc:
-            fail(f"cannot write {pdf}: {exc}")
+    pages = _write(text, out, pdf)
     findings = count_findings(report)
     done = {
         "match": report.match.match,

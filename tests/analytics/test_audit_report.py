@@ -413,7 +413,8 @@ def test_pdf_without_weasyprint_says_how_to_get_it(tmp_path: Path, monkeypatch: 
     monkeypatch.setitem(__import__("sys").modules, "weasyprint", None)  # import weasyprint fails
     result = audit(str(OFFICIATING), "--out", str(tmp_path / "r.html"), "--pdf", str(tmp_path / "r.pdf"))
     assert result.exit_code == 2
-    assert "pip install 'cuelog[pdf]'" in result.stderr and not (tmp_path / "r.pdf").exists()
+    assert "pip install 'cuelog[pdf]'" in result.stderr
+    assert not (tmp_path / "r.pdf").exists() and not (tmp_path / "r.html").exists()  # nothing half done
 
 
 # -- bad input -----------------------------------------------------------------------------------
