@@ -695,7 +695,9 @@ def _stroke(st: State, s: Stroke) -> tuple[Outcome | None, list[Finding]]:
                     f"{what} called, the facts show a legal stroke",
                 )
             )
-        elif call.points is not None and call.points != PENALTY:
+        if call.points is not None and call.points != PENALTY:
+            # Whatever the facts, a foul or a miss is worth two (S3 R15, R16, S2 R16): the
+            # score books two and the called value is a discrepancy of its own.
             explained = True
             F.append(
                 Finding(
@@ -980,6 +982,8 @@ def _check_respots(
         if sp not in opts:
             where = sp or "an unnamed place"
             F.append(Finding(n, RESPOT_WRONG_SPOT, rule, striker, 0, f"{b} spotted on {where}; due on the {opts[0]}"))
+        elif sp != opts[0]:
+            F.append(_fallback_spot(n=n, ball=b, spot=sp, passed=opts[: opts.index(sp)], rule=rule, striker=striker))
     for b, (sp, p) in sorted(placed.items(), key=lambda kv: kv[0]):
         if b in due:
             continue
@@ -995,6 +999,36 @@ def _check_respots(
             )
         )
     return F
+
+
+_SPOT_WORDS: Final = {
+    "spot": "Spot",
+    "pyramid": "Pyramid Spot",
+    "centre": "Centre Spot",
+    "baulk_middle": "middle of the Baulk-line",
+    "d_right": "right-hand corner of the D",
+}
+
+
+def _fallback_spot(*, n: int, ball: str, spot: str, passed: Sequence[str], rule: str, striker: str) -> Finding:
+    """A ball put on a later spot of its chain while an earlier one may have been free.
+
+    S3 R9(b), R11(c), R14: each spot of a chain is taken only when the ones before it are
+    occupied (S2 R20). Whether they were is not in the facts when positions are unknown
+    (docs/rulings.md 14), so the call is almost certainly wrong but one fact excuses it.
+    """
+    names = " and ".join(f"the {_SPOT_WORDS.get(p, p)}" for p in passed)
+    verb = "were both" if len(passed) > 1 else "was"
+    return Finding(
+        n=n,
+        kind=RESPOT_WRONG_SPOT,
+        rule=rule,
+        side=striker,
+        points=0,
+        message=f"{ball} spotted on the {spot}; due on the {passed[0]}",
+        certain=False,
+        unless=f"{names} {verb} occupied",
+    )
 
 
 def _rule(st: State, reasons: Sequence[str]) -> str:
@@ -1105,6 +1139,8 @@ def _event_foul(st: State, e: Event, side: str) -> list[Finding]:
     if st.target is not None:
         pts = min(pts, max(st.target - st.ledger.official[0 if o == "A" else 1], 0))
     st.ledger.award(e.after, o, pts)
+    if e.points is not None and e.points != PENALTY:
+        st.ledger.excuse(o, pts, e.points)  # the penalty_value above: not again on the scoreboard
     _end_turn(st)
     st.striker, st.foul_by = o, side
     if st.target is not None and max(st.ledger.official) >= st.target:

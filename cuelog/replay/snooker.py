@@ -1027,7 +1027,8 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
         fouls.append((pen(VALUE.get(b, 0)), ed.cite(P, "(b)(x)"), "off_table"))
     if ed.no_cushion_foul and not potted and st.cushions is not None:
         cu = st.cushions
-        if cu.after_contact is False and (cu.objects or 0) == 0:
+        # "At least one ball": the cue-ball's own cushion before its first contact counts.
+        if cu.after_contact is False and (cu.objects or 0) == 0 and not cu.cue_first:
             fouls.append((max(5, on_value), "SO 17", "no_cushion"))
 
     # Fouls the rest positions show (S2 R17): after a non-scoring stroke, the cue-ball
@@ -1137,6 +1138,21 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
                 explained = True
         else:
             official_penalty = called_points if called_points is not None else max(ed.minimum, on_value)
+            low, high = max(ed.minimum, on_value), 7
+            if called_points is not None and not low <= called_points <= high:
+                # Whatever the facts, a foul is worth the ball on, four to seven (S3 R11):
+                # the score books the nearest value the rules give.
+                official_penalty = min(max(called_points, low), high)
+                _add(
+                    s,
+                    n,
+                    PENALTY_VALUE,
+                    ed.cite(P),
+                    striker,
+                    abs(official_penalty - called_points),
+                    f"foul called for {called_points}, a foul here is worth {low} to {high}",
+                )
+                explained = True
             if st.infringements is not None:
                 _add(
                     s,
@@ -1327,8 +1343,10 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
                 )
     if foul_stands and not s.over:
         needed = needed_before or penalty_points_required(s)
-        s.foul = _Foul(n, striker, snapshot, miss_called and ed.miss_rule, free_ball_due, False, needed, rest=rest)
-        s.free_ball = free_ball_due
+        # The next stroke is judged with the calls as made (S2 R13, S3 R12(a)(i)): a free ball
+        # due but not called is the one free_ball_error above, not a free ball taken.
+        s.foul = _Foul(n, striker, snapshot, miss_called and ed.miss_rule, free_ball_called, False, needed, rest=rest)
+        s.free_ball = free_ball_called
         if ed.in_hand_after_foul:
             s.in_hand = True
             s.anywhere = True
@@ -1522,7 +1540,12 @@ def _respots(s: State, n: int, striker: str, st: Stroke, due: list[tuple[str, st
             # Where a spot is occupied is only known from the positions (S2 R18).
             _add(s, n, RESPOT_WRONG_SPOT, "S3 R7(e)-(h)", None, 0, f"{ball} spotted on {got}, due on {spot}")
     for ball in recorded:
-        if ball not in due_map:
+        if ball not in due_map and s.missing & _BIT[ball]:
+            # S3 R7(c)(i): a colour left off in error is spotted without penalty when
+            # discovered; the respot_missing already reported is that error.
+            s.colours |= _BIT[ball]
+            s.missing &= ~_BIT[ball]
+        elif ball not in due_map:
             s.colours |= _BIT[ball]
             _add(s, n, RESPOT_IN_ERROR, "S3 R7(b)", None, VALUE[ball], f"{ball} spotted but had to stay off the table")
             if s.phase == SEQUENCE and COLOURS.index(ball) < s.seq:
@@ -1852,6 +1875,8 @@ def _event_foul(s: State, e: Event) -> None:
             f"penalty of {e.points} recorded, the rules give {due}",
         )
     s.ledger.award(n, other(side), points)
+    if e.points is not None and e.points != points:
+        s.ledger.excuse(other(side), points, e.points)  # reported above: not again on the scoreboard
     s.deferred = None  # S3 R7(b): an infringement makes the points of a re-potted colour count
     if e.kind == "foul" and s.to_play is not None and side != s.to_play and s.turn_of == s.to_play:
         # The non-striker infringed during the striker's turn: a PENALTY, the balls are
