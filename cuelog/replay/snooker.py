@@ -22,6 +22,7 @@ Editions (``snooker/six-reds-2024``, ``snooker/shootout-2024``, ``snooker/classi
 from __future__ import annotations
 
 import copy
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -100,6 +101,70 @@ SPOTS: Final[dict[str, tuple[float, float]]] = {
 }
 _BALL_MM: Final = 52.5
 """Ball diameter: a spot is occupied when a ball on it would touch another (S2 R18)."""
+
+Point = tuple[float, float]
+
+_TABLE_MM: Final = (1778.0, 3569.0)
+"""The standard playing area (FORMAT.md section 3): what ``SPOTS`` are measured on."""
+_D_RADIUS: Final = 292.0
+_D_STEP: Final = 10.0
+"""Spacing in mm of the positions in the "D" from which an in-hand snooker is judged."""
+
+
+def _d_positions(centre: Point = SPOTS["brown"], radius: float = _D_RADIUS) -> tuple[Point, ...]:
+    """Cue-ball positions on or within the lines of the "D" (S2 R17(a), S3 R5): a grid at
+    ``_D_STEP`` over the half-disc behind the Baulk-line plus points along its two lines."""
+    cx, cy = centre
+    r = radius
+    pts: list[Point] = []
+    steps = int(r // _D_STEP)
+    for i in range(-steps, steps + 1):
+        for j in range(0, steps + 1):
+            x, y = cx + i * _D_STEP, cy - j * _D_STEP
+            if (x - cx) ** 2 + (y - cy) ** 2 <= r * r:
+                pts.append((x, y))
+    arc = int(math.pi * r // _D_STEP)
+    for k in range(arc + 1):
+        a = math.pi * k / arc
+        pts.append((cx + r * math.cos(a), cy - r * math.sin(a)))
+    return tuple(pts)
+
+
+_D_POSITIONS: Final = _d_positions()
+
+
+_JAW_MM: Final = 2 * _BALL_MM
+"""How near a pocket a ball must be for a curved cushion face (a jaw) to come between it
+and the cue-ball; the log has no pocket geometry to say more (FORMAT 3)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """The spots, the "D" and the pockets of a playing area (S1 R1(d)-(f)): the standard
+    measures scaled to the match's ``table_mm``, as the billiards engine scales its spots."""
+
+    size: tuple[float, float]
+    spots: dict[str, Point]
+    d_positions: tuple[Point, ...]
+    pockets: tuple[Point, ...]
+
+    def near_jaw(self, p: Point) -> bool:
+        return any((p[0] - x) ** 2 + (p[1] - y) ** 2 < _JAW_MM * _JAW_MM for x, y in self.pockets)
+
+
+@functools.lru_cache(maxsize=16)
+def table_of(size: tuple[float, float] = _TABLE_MM) -> Table:
+    """The :class:`Table` of a playing area ``size`` (width, length) in mm."""
+    sx, sy = size[0] / _TABLE_MM[0], size[1] / _TABLE_MM[1]
+    spots = {c: (x * sx, y * sy) for c, (x, y) in SPOTS.items()}
+    w, length = size
+    pockets = ((0.0, 0.0), (w, 0.0), (0.0, length / 2), (w, length / 2), (0.0, length), (w, length))
+    standard = size == _TABLE_MM
+    d = _D_POSITIONS if standard else _d_positions(spots["brown"], _D_RADIUS * sx)
+    return Table(size, spots, d, pockets)
+
+
+STANDARD: Final = table_of()
 
 # Phases of the ball on (S3 R3(g),(h)).
 RED: Final = 0
@@ -383,6 +448,8 @@ class State:
     time_fouls: tuple[int, ...] = ()
     """``after`` of each time foul recorded (SO 16)."""
     last_n: int = 0
+    table: Table = STANDARD
+    """Spots, "D" and pockets of the match's table (``table_mm``, S1 R1)."""
     ledger: Ledger = field(default_factory=Ledger)
     recorded_end: FrameEnd | None = None
     findings: list[Finding] = field(default_factory=list)
@@ -446,6 +513,8 @@ def new_frame(match: Match, frame: Frame, previous: FrameResult | None = None) -
     s = State(edition, frame.frame, breaker, reds, phase=RED if reds > 0 else SEQUENCE, start_reds=reds)
     s.aggregate = bool(match.aggregate)
     s.to_play = breaker
+    if match.table_mm is not None and len(match.table_mm) == 2:
+        s.table = table_of((float(match.table_mm[0]), float(match.table_mm[1])))
     return s
 
 
@@ -533,8 +602,6 @@ def replay_frame(
 
 # -- snookered (S2 R17), from rest positions -------------------------------------------
 
-Point = tuple[float, float]
-
 
 def _seg_dist2(p: Point, a: Point, b: Point) -> float:
     dx, dy = b[0] - a[0], b[1] - a[1]
@@ -580,50 +647,15 @@ def snookered(cue: Point, on: Sequence[Point], not_on: Sequence[Point]) -> froze
     return frozenset(effective)
 
 
-_D_CENTRE: Final = SPOTS["brown"]
-_D_RADIUS: Final = 292.0
-_D_STEP: Final = 10.0
-"""Spacing in mm of the positions in the "D" from which an in-hand snooker is judged."""
-
-
-def _d_positions() -> tuple[Point, ...]:
-    """Cue-ball positions on or within the lines of the "D" (S2 R17(a), S3 R5): a grid at
-    ``_D_STEP`` over the half-disc behind the Baulk-line plus points along its two lines."""
-    cx, cy = _D_CENTRE
-    r = _D_RADIUS
-    pts: list[Point] = []
-    steps = int(r // _D_STEP)
-    for i in range(-steps, steps + 1):
-        for j in range(0, steps + 1):
-            x, y = cx + i * _D_STEP, cy - j * _D_STEP
-            if (x - cx) ** 2 + (y - cy) ** 2 <= r * r:
-                pts.append((x, y))
-    arc = int(math.pi * r // _D_STEP)
-    for k in range(arc + 1):
-        a = math.pi * k / arc
-        pts.append((cx + r * math.cos(a), cy - r * math.sin(a)))
-    return tuple(pts)
-
-
-_D_POSITIONS: Final = _d_positions()
-
-
-def snookered_in_hand(on: Sequence[Point], not_on: Sequence[Point]) -> bool:
+def snookered_in_hand(
+    on: Sequence[Point], not_on: Sequence[Point], *, d_positions: Sequence[Point] = _D_POSITIONS
+) -> bool:
     """Whether the cue-ball in hand is snookered: obstructed "from all possible positions on
-    or within the lines of the D" (S2 R17(a)), judged from the positions of ``_d_positions``."""
+    or within the lines of the D" (S2 R17(a)), judged from the positions of ``_d_positions``
+    (``d_positions``: those of a table of another size, :class:`Table`)."""
     if not on:
         return False
-    return all(snookered(p, on, not_on) is not None for p in _D_POSITIONS)
-
-
-_POCKETS: Final = ((0.0, 0.0), (1778.0, 0.0), (0.0, 1784.5), (1778.0, 1784.5), (0.0, 3569.0), (1778.0, 3569.0))
-_JAW_MM: Final = 2 * _BALL_MM
-"""How near a pocket a ball must be for a curved cushion face (a jaw) to come between it
-and the cue-ball; the log has no pocket geometry to say more (FORMAT 3)."""
-
-
-def _near_jaw(p: Point) -> bool:
-    return any((p[0] - x) ** 2 + (p[1] - y) ** 2 < _JAW_MM * _JAW_MM for x, y in _POCKETS)
+    return all(snookered(p, on, not_on) is not None for p in d_positions)
 
 
 def _snooker_from(
@@ -632,6 +664,7 @@ def _snooker_from(
     *,
     in_hand: bool = False,
     jaws: bool = False,
+    table: Table = STANDARD,
 ) -> frozenset[Point] | bool | None:
     """Snookered on ``on_balls`` from the recorded positions; ``False`` when they cannot tell.
 
@@ -642,11 +675,11 @@ def _snooker_from(
     on = [(x, y) for b, x, y in positions if b in on_balls]
     if not on:
         return False
-    if jaws and any(_near_jaw((x, y)) for b, x, y in positions if b in on_balls or (b == "white" and not in_hand)):
+    if jaws and any(table.near_jaw((x, y)) for b, x, y in positions if b in on_balls or (b == "white" and not in_hand)):
         return False
     not_on = [(x, y) for b, x, y in positions if b != "white" and b not in on_balls]
     if in_hand:
-        return frozenset() if snookered_in_hand(on, not_on) else None
+        return frozenset() if snookered_in_hand(on, not_on, d_positions=table.d_positions) else None
     cue = next(((x, y) for b, x, y in positions if b == "white"), None)
     if cue is None:
         return False
@@ -703,7 +736,7 @@ def _miss_geometry(rest: Positions, phase: int, on_names: Sequence[str]) -> tupl
     return clear, full, touching
 
 
-def _table_after(pos: Positions, st: Stroke, due: list[tuple[str, str]]) -> Positions | None:
+def _table_after(pos: Positions, st: Stroke, due: list[tuple[str, str]], spots: dict[str, Point]) -> Positions | None:
     """The rest positions with the colours spotted after the stroke on their spots;
     ``None`` when a spotted colour's place is not known (``near``)."""
     listed = {b for b, _, _ in pos}
@@ -714,14 +747,14 @@ def _table_after(pos: Positions, st: Stroke, due: list[tuple[str, str]]) -> Posi
                 continue
             if r.x is not None and r.y is not None:
                 placed.append((r.ball, r.x, r.y))
-            elif r.spot in SPOTS:
-                placed.append((r.ball, *SPOTS[r.spot]))
+            elif r.spot in spots:
+                placed.append((r.ball, *spots[r.spot]))
             else:
                 return None
     else:
-        if any(sp not in SPOTS for b, sp in due if b not in listed):
+        if any(sp not in spots for b, sp in due if b not in listed):
             return None
-        placed = [(b, *SPOTS[sp]) for b, sp in due if b not in listed]
+        placed = [(b, *spots[sp]) for b, sp in due if b not in listed]
     return [*pos, *placed] if placed else pos
 
 
@@ -810,7 +843,7 @@ def _clean_stroke(s: State, st: Stroke) -> Outcome | None:
             if (
                 len(respots) != 1
                 or respots[0].ball != ball
-                or _respot_name(respots[0].spot, respots[0].x, respots[0].y) != ball
+                or _respot_name(respots[0].spot, respots[0].x, respots[0].y, s.table.spots) != ball
             ):
                 return None
         elif respots:
@@ -1045,13 +1078,14 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
                 pos,
                 _incoming_on(pos, seq_colour) if s.phase == RED else (seq_colour,),
                 jaws=ed.cushion_face_unsnookers,
+                table=s.table,
             )
             fbp = _position(pos, fb)
             if not two_left and isinstance(eff, frozenset) and fbp is not None and eff == {fbp}:
                 fouls.append((pen(), ed.cite(P, "(a)(viii)"), "free_ball_snooker"))
         if non_scoring and ed.snooker_behind_nominated and s.phase == COLOUR and on_names:
             nxt = _incoming_on(pos, "yellow")
-            eff = _snooker_from(pos, nxt, jaws=ed.cushion_face_unsnookers)
+            eff = _snooker_from(pos, nxt, jaws=ed.cushion_face_unsnookers, table=s.table)
             cp = _position(pos, on_names[0])
             if isinstance(eff, frozenset) and cp is not None and eff == {cp}:
                 fouls.append((pen(), ed.cite(P, "(a)(ix)"), "snookered_behind_nominated"))
@@ -1071,7 +1105,7 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
             # Older S3 R12(d)(v): seven for failing to declare the ball on when snookered;
             # whether a declaration was made is not in the facts, so up to seven stands.
             names = ("red",) if s.phase == RED else COLOURS if s.phase == COLOUR else on_names
-            eff = _snooker_from(rest, names, jaws=True)
+            eff = _snooker_from(rest, names, jaws=True, table=s.table)
             if isinstance(eff, frozenset):
                 penalty_hi = 7
     else:
@@ -1246,7 +1280,7 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
     due_spots: list[tuple[str, str]] = []
     if not frame_ends and colours_gone:
         to_spot = sorted({b for b in colours_gone if b not in stays_off}, key=lambda b: -VALUE[b])
-        due_spots = _spots(to_spot, s.colours, st.positions)
+        due_spots = _spots(to_spot, s.colours, st.positions, s.table.spots)
 
     # -- the ledger: official score, recorded scoreboard, breaks -----------------------
     ledger = s.ledger
@@ -1279,7 +1313,7 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
     # tie the Black goes back (S3 R4(b)(i)): recorded here or by the respot_black event.
     tied = frame_ends and ed.respot_black_on_tie and not s.aggregate and ledger.official[0] == ledger.official[1]
     if tied and st.respots is not None and any(r.ball == "black" for r in st.respots):
-        due_spots = _spots(["black"], s.colours, st.positions)
+        due_spots = _spots(["black"], s.colours, st.positions, s.table.spots)
     _respots(s, n, striker, st, due_spots)
     _reds_back(s)
 
@@ -1321,6 +1355,7 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
             _incoming_on(pos, COLOURS[min(s.seq, _BLACK)]),
             in_hand=s.in_hand,
             jaws=ed.cushion_face_unsnookers,
+            table=s.table,
         )
         if eff is not False:
             outcome_free_ball = eff is not None
@@ -1396,7 +1431,7 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
                 0,
                 "FOUL AND A MISS not called though the cue-ball had a clear path to a ball on",
             )
-    table = _table_after(pos, st, due_spots) if pos is not None else None
+    table = _table_after(pos, st, due_spots, s.table.spots) if pos is not None else None
     s.rest = (n, table) if table is not None else None
     return Outcome(
         n=n,
@@ -1472,7 +1507,12 @@ def _miss_sequence(s: State, n: int, offender: str) -> None:
         s.due_award = other(offender)
 
 
-def _spots(to_spot: list[str], colours: int, positions: list[tuple[str, float, float]] | None) -> list[tuple[str, str]]:
+def _spots(
+    to_spot: list[str],
+    colours: int,
+    positions: list[tuple[str, float, float]] | None,
+    spots: dict[str, Point] = SPOTS,
+) -> list[tuple[str, str]]:
     """Where each colour goes (S3 R7(e)-(h)): own spot, else the highest free spot, else ``near``.
 
     The highest value colour is spotted first (R7(f)). A spot is occupied when a ball on
@@ -1489,7 +1529,7 @@ def _spots(to_spot: list[str], colours: int, positions: list[tuple[str, float, f
     def free(spot: str) -> bool:
         if spot in placed:
             return False
-        sx, sy = SPOTS[spot]
+        sx, sy = spots[spot]
         return all((x - sx) ** 2 + (y - sy) ** 2 >= _BALL_MM**2 for x, y in others)
 
     for ball in to_spot:
@@ -1500,12 +1540,12 @@ def _spots(to_spot: list[str], colours: int, positions: list[tuple[str, float, f
     return out
 
 
-def _respot_name(r_spot: str | None, x: float | None, y: float | None) -> str | None:
+def _respot_name(r_spot: str | None, x: float | None, y: float | None, spots: dict[str, Point] = SPOTS) -> str | None:
     if r_spot is not None:
         return r_spot
     if x is None or y is None:
         return None
-    for name, (sx, sy) in SPOTS.items():
+    for name, (sx, sy) in spots.items():
         if (x - sx) ** 2 + (y - sy) ** 2 < (_BALL_MM / 2) ** 2:
             return name
     return "near"
@@ -1527,7 +1567,7 @@ def _respots(s: State, n: int, striker: str, st: Stroke, due: list[tuple[str, st
             continue
         if r.ball not in _BIT:
             continue
-        recorded[r.ball] = _respot_name(r.spot, r.x, r.y)
+        recorded[r.ball] = _respot_name(r.spot, r.x, r.y, s.table.spots)
     positions_known = st.positions is not None
     for ball, spot in due:
         if ball not in recorded:

@@ -165,7 +165,9 @@ def test_foul_called_for_a_value_no_foul_carries_s3_r15(called: int) -> None:
     """S3 R15, R16: every foul is worth two. A foul called on a legal stroke for another value
     is ``unsupported_foul`` and ``penalty_value``; the official score books two."""
     result, _ = replay(
-        stroke(1, "A", ["red"], ["red"], placement="legal", call=foul(called), respots=[("red", "spot")], score=[0, called])
+        stroke(
+            1, "A", ["red"], ["red"], placement="legal", call=foul(called), respots=[("red", "spot")], score=[0, called]
+        )
     )
     assert kinds(result) == [(1, "unsupported_foul"), (1, "penalty_value")]
     assert result.findings[1].points == abs(called - 2)

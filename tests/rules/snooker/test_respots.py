@@ -240,7 +240,9 @@ def test_s3_r7c_i_missing_colour_put_back_on_a_later_stroke_is_the_correction() 
 
 
 def _scaled_match(table_mm: list[float]) -> Match:
-    return Match(format="cuelog/1", match="t", rules="snooker/wpbsa-2024", sides={"A": "a", "B": "b"}, table_mm=table_mm)
+    return Match(
+        format="cuelog/1", match="t", rules="snooker/wpbsa-2024", sides={"A": "a", "B": "b"}, table_mm=table_mm
+    )
 
 
 def test_s1_r1_spots_scale_with_the_table_size() -> None:
