@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final, TypeAlias
 
-from cuelog.replay.common import check_choice, check_frame_end, leader, parse_time
+from cuelog.replay.common import check_choice, check_frame_end, leader, parse_time, stroke_gap
 from cuelog.replay.ledger import Ledger
 from cuelog.replay.model import (
     CONDONED_FOUL,
@@ -345,6 +345,13 @@ class State:
     end_n: int = 0
     late_reported: bool = False
     breaker: str | None = None
+    seen_n: int = 0
+    """The last stroke read, whatever became of it (``last_n`` is the last one played)."""
+    resync: bool = False
+    """After a gap in the strokes, the recorded state does not yet agree with the rules
+    (docs/rulings.md 32)."""
+    gap_scored: bool = False
+    """After a gap, the official score has been taken from a recorded scoreboard."""
 
     def copy(self) -> State:
         c = State(
@@ -390,6 +397,9 @@ _SCALARS: Final = (
     "end_n",
     "late_reported",
     "breaker",
+    "seen_n",
+    "resync",
+    "gap_scored",
 )
 
 
@@ -920,8 +930,8 @@ def _void_opening(st: State, s: Stroke) -> tuple[Outcome | None, list[Finding]]:
 
 
 def _recorded_move(st: State, s: Stroke, striker: str) -> int | None:
-    if s.score is None:
-        return None
+    if s.score is None or (st.resync and not st.gap_scored):
+        return None  # the first scoreboard after a gap also holds the missing strokes' points
     i = 0 if striker == "A" else 1
     prev = st.ledger.recorded if st.ledger.recorded is not None else st.ledger.official
     return s.score[i] - prev[i]
@@ -1198,14 +1208,75 @@ def apply(state: State, record: FrameRecord) -> Step:
 def _fold(st: State, record: FrameRecord) -> tuple[Outcome | None, list[Finding]]:
     """Fold one record into ``st`` in place (the replay owns its state: no copy per stroke)."""
     if isinstance(record, Stroke):
+        if record.n > st.seen_n + 1 or st.resync:
+            return _stroke_after_gap(st, record)
+        st.seen_n = record.n
         return _stroke(st, record)
+    gap = _gap_before(st, record.after) if isinstance(record, Choice | Event) else []
     if isinstance(record, Choice):
-        return None, _choice(st, record)
+        if st.resync and st.foul_by is None:
+            # The foul this choice answers is in the missing strokes (docs/rulings.md 32).
+            st.foul_by = other(record.side)
+        return None, gap + _choice(st, record)
     if isinstance(record, Event):
-        return None, _event(st, record)
+        return None, gap + _event(st, record)
     if isinstance(record, FrameEnd):
+        if st.resync:
+            _resync_end(st, record)
         return None, _frame_end(st, record)
     return None, []
+
+
+def _gap_before(st: State, after: int) -> list[Finding]:
+    """A choice or an event after a stroke that is not in the log: the gap starts there."""
+    gap = stroke_gap(st.seen_n, after + 1)
+    if gap is None:
+        return []
+    st.seen_n = after
+    _open_gap(st)
+    return [gap]
+
+
+def _open_gap(st: State) -> None:
+    """What the missing strokes did is unknown: every ball may be anywhere on the table
+    (none in-hand), no foul is pending, and the recorded state is followed (ruling 32)."""
+    st.foul_by = None
+    st.table = {b: None for b in (RED, *st.cue.values())}
+    st.resync, st.gap_scored = True, False
+
+
+def _resync_end(st: State, fe: FrameEnd) -> None:
+    """A game that ends inside a gap's window: its recorded score is the official one."""
+    st.ledger.resync(fe.score)
+    st.gap_scored = True
+    score = st.ledger.official
+    if not st.over and st.target is not None and max(score) >= st.target:
+        _end(st, "A" if score[0] >= st.target else "B", "target", st.last_n)
+
+
+def _stroke_after_gap(st: State, s: Stroke) -> tuple[Outcome | None, list[Finding]]:
+    """A stroke played after strokes missing from the log (docs/rulings.md 32).
+
+    The gap is one ``invalid_record``. Until a stroke raises nothing after a recorded
+    scoreboard has given the official score, strokes are followed as recorded: the side
+    that played was entitled to, a ball played from in-hand (``placement``) was in-hand,
+    and nothing raised is charged to the officials.
+    """
+    gap = stroke_gap(st.seen_n, s.n)
+    st.seen_n = s.n
+    if gap is not None:
+        _open_gap(st)
+    if st.turn_side != s.striker:
+        _end_turn(st)
+    if s.placement is not None:
+        st.table.pop(st.cue.get(s.striker, ""), None)
+    st.striker = s.striker
+    outcome, raised = _stroke(st, s)
+    if s.score is not None and not st.gap_scored:
+        st.ledger.resync(s.score)
+        st.gap_scored = True
+    st.resync = bool(raised) or not st.gap_scored
+    return outcome, [gap] if gap is not None else []
 
 
 def replay_frame(

@@ -76,3 +76,21 @@ def check_frame_end(
             + (f" ({reason})" if reason else ""),
         )
     return None
+
+
+def stroke_gap(last_n: int, n: int) -> Finding | None:
+    """FORMAT 4: ``n`` counts the strokes of a frame from 1, none left out. A stroke whose
+    ``n`` skips some is one ``invalid_record`` for the gap (docs/rulings.md, "A gap in the
+    strokes"); ``None`` when nothing is missing."""
+    if n <= last_n + 1:
+        return None
+    missing = f"stroke {last_n + 1} is" if n == last_n + 2 else f"strokes {last_n + 1}-{n - 1} are"
+    return Finding(
+        n=n,
+        kind=INVALID_RECORD,
+        rule="FORMAT 4",
+        side=None,
+        points=0,
+        message=f"{missing} missing from the log: play is followed from the recorded state, and the "
+        "officials are not charged with what follows from the gap until it agrees with the rules again",
+    )

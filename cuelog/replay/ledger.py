@@ -154,6 +154,16 @@ class Ledger:
         alt[i] += booked - recorded
         self._alt = (alt[0], alt[1])
 
+    def resync(self, recorded: list[int] | None) -> None:
+        """Take the recorded scoreboard as the official score (after a gap in the strokes,
+        where the rules cannot know what the missing strokes scored)."""
+        if recorded is None or len(recorded) != 2:
+            return
+        self.official = [recorded[0], recorded[1]]
+        self.recorded = list(recorded)
+        self._base = list(self.official)
+        self._alt = None
+
     def retract(self, side: str, points: int) -> None:
         """Take back points ``side`` scored that the rules later say do not count (snooker
         S3 R3(h)(iv), R7(b)); they also come off ``side``'s break in progress."""

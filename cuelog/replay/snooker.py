@@ -22,12 +22,14 @@ Editions (``snooker/six-reds-2024``, ``snooker/shootout-2024``, ``snooker/classi
 from __future__ import annotations
 
 import copy
+import dataclasses
 import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
+from cuelog.replay.common import stroke_gap
 from cuelog.replay.ledger import Ledger
 from cuelog.replay.model import (
     CONDONED_FOUL,
@@ -39,6 +41,7 @@ from cuelog.replay.model import (
     RESPOT_IN_ERROR,
     RESPOT_MISSING,
     RESPOT_WRONG_SPOT,
+    SCORE_MISMATCH,
     TIME_FOUL_ERROR,
     TIME_FOUL_UNCALLED,
     UNSUPPORTED_FOUL,
@@ -447,6 +450,12 @@ class State:
     """Sides Warned for time wasting in this frame (S4 R3(a))."""
     time_fouls: tuple[int, ...] = ()
     """``after`` of each time foul recorded (SO 16)."""
+    resync: bool = False
+    """After a gap in the strokes, the recorded state does not yet agree with the rules (S51)."""
+    gap_scored: bool = False
+    """After a gap, the official score has been taken from a recorded scoreboard (S51)."""
+    gap_strokes: int = 0
+    """How many strokes the last gap left out."""
     last_n: int = 0
     table: Table = STANDARD
     """Spots, "D" and pockets of the match's table (``table_mm``, S1 R1)."""
@@ -540,10 +549,17 @@ def _apply(s: State, record: FrameRecord) -> tuple[Outcome | None, list[Finding]
         if outcome is not None:
             s.outcomes.append(outcome)
     elif isinstance(record, Choice):
-        _choice(s, record)
+        _open_gap(s, record.after + 1)
+        if s.resync:
+            _choice_after_gap(s, record)
+        else:
+            _choice(s, record)
     elif isinstance(record, Event):
+        _open_gap(s, record.after + 1)
         _event(s, record)
     elif isinstance(record, FrameEnd):
+        if s.resync:
+            _end_after_gap(s, record)
         _frame_end(s, record)
     elif isinstance(record, Clock):
         _clock(s, record)
@@ -901,6 +917,126 @@ def _clean_stroke(s: State, st: Stroke) -> Outcome | None:
 
 
 def _stroke(s: State, st: Stroke) -> Outcome | None:
+    if st.n > s.last_n + 1 or s.resync:
+        return _stroke_after_gap(s, st)
+    return _judge_stroke(s, st)
+
+
+def _stroke_after_gap(s: State, st: Stroke) -> Outcome | None:
+    """A stroke played after strokes missing from the log (docs/rulings.md S51).
+
+    The gap is one ``invalid_record``. What the missing strokes did is unknown: the stroke
+    is judged on each table they could have left (:func:`_gap_tables`), and the one it
+    agrees with best is taken (fewest findings, then the scoreboard's unexplained points
+    matching what that table says the missing strokes scored). Until a stroke raises
+    nothing, strokes are followed as recorded and nothing they raise is charged to the
+    officials; the official score is the recorded one from the first scoreboard on.
+    """
+    _open_gap(s, st.n)
+    s.to_play = st.striker
+    s.resync = False
+    before = len(s.findings)
+    best: tuple[tuple[int, int, int], State, Outcome | None, bool] | None = None
+    for order, (table, missing) in enumerate(_gap_tables(s, st)):
+        trial = table.copy()
+        outcome = _judge_stroke(trial, st)
+        counted = [f for f in trial.findings[before:] if f.kind != SCORE_MISMATCH or s.gap_scored]
+        key = (len(counted), _unexplained(s, trial, st, missing), order)
+        if best is None or key < best[0]:
+            best = (key, trial, outcome, bool(counted))
+    assert best is not None
+    _, trial, outcome, raised = best
+    del trial.findings[before:]
+    if st.score is not None and not s.gap_scored:
+        trial.ledger.resync(st.score)
+        trial.gap_scored = True
+    trial.resync = raised or not trial.gap_scored
+    _adopt(s, trial)
+    return outcome
+
+
+def _open_gap(s: State, n: int) -> None:
+    """Strokes before ``n`` are missing: one ``invalid_record``, and what they may have
+    left pending (a foul and its choice, a free ball, a Warning, positions) is forgotten."""
+    gap = stroke_gap(s.last_n, n)
+    if gap is None:
+        return
+    s.foul, s.free_ball, s.nomination, s.due_award, s.rest = None, False, None, None, None
+    s.replaced, s.miss_seq, s.warned = False, 0, False
+    s.findings.append(gap)
+    s.resync, s.gap_scored, s.gap_strokes = True, False, n - s.last_n - 1
+    s.last_n = n - 1
+
+
+def _choice_after_gap(s: State, c: Choice) -> None:
+    """A choice inside a gap's window answers a foul the log may not hold: it is followed
+    as recorded (docs/rulings.md S51), and nothing it raises is charged."""
+    if s.foul is None:
+        snapshot = (s.reds, s.colours, s.phase, s.seq, s.in_hand)
+        s.foul = _Foul(c.after, other(c.side), snapshot, True, False, False)
+    before = len(s.findings)
+    _choice(s, c)
+    del s.findings[before:]
+
+
+def _end_after_gap(s: State, fe: FrameEnd) -> None:
+    """A frame that ends inside a gap's window: the recorded score and end are followed."""
+    s.ledger.resync(fe.score)
+    s.gap_scored = True
+    if not s.over and fe.winner is not None:
+        _end(s, s.last_n, fe.winner, fe.reason or "recorded")
+
+
+def _unexplained(s: State, trial: State, st: Stroke, missing: int | None) -> int:
+    """0 when the scoreboard's movement, less the stroke's own points, is what the table
+    ``trial`` says the missing strokes scored for the striker (``None``: any colour, 2-7)."""
+    if s.gap_scored or st.score is None or len(st.score) != 2:
+        return 0
+    prev = s.ledger.recorded if s.ledger.recorded is not None else s.ledger.official
+    i = 0 if st.striker == "A" else 1
+    extra = [st.score[k] - prev[k] - (trial.ledger.official[k] - s.ledger.official[k]) for k in (0, 1)]
+    if extra[1 - i] != 0:
+        return 1
+    return 0 if (2 <= extra[i] <= 7 if missing is None else extra[i] == missing) else 1
+
+
+def _gap_tables(s: State, st: Stroke) -> list[tuple[State, int | None]]:
+    """The tables the missing strokes could have left, with the points they scored for the
+    striker: nothing changed (0); a Red potted by the striker, a colour on (1); a colour
+    after a Red potted and spotted, the turn going on (2-7); the colour on in sequence potted
+    (its value); with no more Reds than missing strokes, the Reds and the colours below the
+    one hit first all gone (not counted)."""
+    tables: list[tuple[State, int | None]] = [(s, 0)]
+    going_on = s.copy()
+    going_on.turn_of = st.striker
+    going_on.phase = RED if s.reds > 0 else SEQUENCE
+    if s.reds > 0:
+        red = going_on.copy()
+        red.reds, red.phase = s.reds - 1, COLOUR
+        tables.append((red, 1))
+    if s.phase != SEQUENCE:
+        tables.append((going_on, None))
+    if s.phase == SEQUENCE and s.seq < _BLACK and s.colours & _BIT[COLOURS[s.seq]]:
+        potted = going_on.copy()
+        potted.colours &= ~_BIT[COLOURS[s.seq]]
+        potted.seq = s.seq + 1
+        tables.append((potted, VALUE[COLOURS[s.seq]]))
+    first = st.first[0] if len(st.first) == 1 else None
+    if first in _BIT and s.reds <= s.gap_strokes:
+        colours = going_on.copy()
+        colours.reds, colours.phase, colours.seq = 0, SEQUENCE, COLOURS.index(first)
+        colours.colours &= ~(_BIT[first] - 1)
+        tables.append((colours, 0))
+    return tables
+
+
+def _adopt(s: State, other_state: State) -> None:
+    """Make ``s`` the state ``other_state`` (a stroke's result is kept in the caller's state)."""
+    for f in dataclasses.fields(State):
+        setattr(s, f.name, getattr(other_state, f.name))
+
+
+def _judge_stroke(s: State, st: Stroke) -> Outcome | None:
     if s.opener is None:
         s.opener = st.striker
     if _FAST:
