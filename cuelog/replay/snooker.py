@@ -1036,557 +1036,721 @@ def _adopt(s: State, other_state: State) -> None:
         setattr(s, f.name, getattr(other_state, f.name))
 
 
-def _judge_stroke(s: State, st: Stroke) -> Outcome | None:
-    if s.opener is None:
-        s.opener = st.striker
+@dataclass(slots=True)
+class _Play:
+    """What the rules make of one stroke, built up step by step by :func:`_judge_stroke`."""
+
+    stroke: Stroke
+    n: int
+    striker: str
+    spotting: tuple[str, bool, int] | None = None
+    free_ball: bool = False
+    """FREE BALL is in effect for this stroke (called after the opponent's foul, S3 R12)."""
+    snapshot: tuple[int, int, int, int, bool] = (0, 0, 0, 0, False)
+    rest: Positions | None = None
+    out_of_turn: bool = False
+    nom: str | None = None
+    fb: str | None = None
+    """The nominated free ball, when one is taken (S3 R12(a))."""
+    fb_without_call: bool = False
+    on_names: tuple[str, ...] = ()
+    on_value: int = 0
+    ball_on_word: str = "red"
+    fouls: list[tuple[int, str, str]] = field(default_factory=list)
+    """Every foul the facts show: (penalty, rule, code) (S3 R11)."""
+    miss_type: bool = False
+    unscored: int = 0
+    penalty: int = 0
+    penalty_hi: int = 0
+    rule: str = ""
+    what: str = ""
+    reasons: tuple[str, ...] = ()
+    reds_potted: int = 0
+    reds_off: int = 0
+    colours_gone: list[str] = field(default_factory=list)
+    fb_potted: bool = False
+    legal_points: int = 0
+    foul_stands: bool = False
+    scored: int = 0
+    official_penalty: int = 0
+    explained: bool = False
+    findings_before: int = 0
+    needed_before: bool = False
+    miss_called: bool = False
+    frame_ends: bool = False
+    tie: bool = False
+    due_spots: list[tuple[str, str]] = field(default_factory=list)
+    break_id: int | None = None
+    free_ball_called: bool = False
+    free_ball_due: bool = False
+    outcome_free_ball: bool = False
+
+    @property
+    def due_foul(self) -> bool:
+        return bool(self.fouls)
+
+
+def _judge_stroke(state: State, stroke: Stroke) -> Outcome | None:
+    """One stroke through the rules, step by step: the due call and the findings."""
+    if state.opener is None:
+        state.opener = stroke.striker
     if _FAST:
-        done = _clean_stroke(s, st)
+        done = _clean_stroke(state, stroke)
         if done is not None:
             return done
-    ed = s.edition
-    n, striker = st.n, st.striker
-    spotting = _being_spotted(s, st) if st.infringements else None
-    s.last_n = n
-    if s.over:
-        _frame_over_stroke(s, n)
+    play = _Play(stroke, stroke.n, stroke.striker)
+    play.spotting = _being_spotted(state, stroke) if stroke.infringements else None
+    state.last_n = play.n
+    if not _who_may_play(state, play):
         return None
-    if s.due_award is not None:
+    _ball_on(state, play)
+    _fouls(state, play)
+    _foul_value(state, play)
+    _scoring(state, play)
+    _calls(state, play)
+    _balls_after(state, play)
+    _book(state, play)
+    _respot_step(state, play)
+    _frame_end_step(state, play)
+    _next_turn(state, play)
+    _black_only_award(state, play.n)  # S2 R1(c)
+    due_miss = _miss_due(state, play)
+    table = (
+        _table_after(stroke.positions, stroke, play.due_spots, state.table.spots)
+        if stroke.positions is not None
+        else None
+    )
+    state.rest = (play.n, table) if table is not None else None
+    return _outcome(state, play, due_miss)
+
+
+# -- who may play (S3 R3(a),(b); after a foul S3 R10(h), R13) ----------------------------
+
+
+def _who_may_play(state: State, play: _Play) -> bool:
+    """Settle who was entitled to play; ``False`` when the frame is already over."""
+    ed, n, striker = state.edition, play.n, play.striker
+    if state.over:
+        _frame_over_stroke(state, n)
+        return False
+    if state.due_award is not None:
         _add(
-            s,
+            state,
             n,
             MISS_ERROR,
             "S3 R14(d)(ii)",
-            other(s.due_award),
+            other(state.due_award),
             0,
             "a further failure after the Warning must lose the frame, but play continued",
         )
-        s.due_award = None
-
-    # Who may play (S3 R3(a),(b); after a foul S3 R10(h), R13).
-    pending = s.foul
-    if pending is not None and striker == pending.offender and s.to_play != striker and ed.play_again:
+        state.due_award = None
+    pending = state.foul
+    if pending is not None and striker == pending.offender and state.to_play != striker and ed.play_again:
         # No choice recorded but the offender played: the non-offender asked them to
         # play again from the position left (S3 R10(h)(ii)); the free ball is void (R12(f)).
-        _play_again(s, pending, replace=False, incoming=False)
-    s.foul = None
-    out_of_turn = s.to_play is not None and striker != s.to_play
-    if out_of_turn and not (ed.out_of_turn_foul and st.call is not None and st.call.foul):
-        rule = "S3 R3(b),(d)" if n == 1 or s.ledger.visit_id == 0 else "S3 R3(a)"
-        _add(s, n, WRONG_STRIKER, rule, striker, 0, f"{striker} played but {s.to_play} was entitled to play")
-    if s.turn_of != striker and s.phase == COLOUR:
+        _play_again(state, pending, replace=False, incoming=False)
+    state.foul = None
+    play.out_of_turn = state.to_play is not None and striker != state.to_play
+    call = play.stroke.call
+    if play.out_of_turn and not (ed.out_of_turn_foul and call is not None and call.foul):
+        rule = "S3 R3(b),(d)" if n == 1 or state.ledger.visit_id == 0 else "S3 R3(a)"
+        _add(state, n, WRONG_STRIKER, rule, striker, 0, f"{striker} played but {state.to_play} was entitled to play")
+    if state.turn_of != striker and state.phase == COLOUR:
         # A new turn begins on a Red while Reds remain, else on the colours (S3 R3(g)).
-        s.phase = RED if s.reds > 0 else SEQUENCE
-    free_ball = s.free_ball and s.turn_of != striker
-    s.free_ball = False
+        state.phase = RED if state.reds > 0 else SEQUENCE
+    play.free_ball = state.free_ball and state.turn_of != striker
+    state.free_ball = False
+    play.snapshot = (state.reds, state.colours, state.phase, state.seq, state.in_hand)
+    if state.rest is not None and state.rest[0] == n - 1 and not state.in_hand:
+        play.rest = state.rest[1]
+    return True
 
-    snapshot = (s.reds, s.colours, s.phase, s.seq, s.in_hand)
-    rest = s.rest[1] if s.rest is not None and s.rest[0] == n - 1 and not s.in_hand else None
-    first = st.first
-    potted = st.potted
-    off = st.off_table or []
-    call = st.call
-    called = call is not None and call.foul
 
-    # The ball on (S3 R3(g),(h); S2 R11, R12) and the free ball (S3 R12(a)).
-    nom = st.nominated if st.nominated is not None else s.nomination if free_ball else None
-    s.nomination = None
-    fb: str | None = None
-    if s.phase == RED:
-        on_value = 1
-        on_names: tuple[str, ...] = ("red",)
-        if nom is not None and nom != "red" and nom in VALUE:
-            fb = nom
-    elif s.phase == COLOUR:
+# -- the ball on (S3 R3(g),(h); S2 R11, R12) --------------------------------------------
+
+
+def _ball_on(state: State, play: _Play) -> None:
+    stroke = play.stroke
+    play.nom = stroke.nominated if stroke.nominated is not None else state.nomination if play.free_ball else None
+    state.nomination = None
+    nom = play.nom
+    if state.phase == RED:
+        play.on_value, play.on_names = 1, ("red",)
+    elif state.phase == COLOUR:
         colour = nom if nom in _BIT else None
-        if colour is None and len(first) == 1 and first[0] in _BIT:
+        if colour is None and len(stroke.first) == 1 and stroke.first[0] in _BIT:
             # No nomination recorded: the colour hit first is taken as nominated (docs/rulings.md).
-            colour = first[0]
-        on_names = (colour,) if colour is not None else ()
-        on_value = VALUE[colour] if colour is not None else 0
+            colour = stroke.first[0]
+        play.on_names = (colour,) if colour is not None else ()
+        play.on_value = VALUE[colour] if colour is not None else 0
     else:
-        on = COLOURS[min(s.seq, _BLACK)]
-        on_names = (on,)
-        on_value = VALUE[on]
-        if nom is not None and nom != on and nom in VALUE:
-            fb = nom
-    if free_ball and fb is None and nom is None and first and first[0] in VALUE and first[0] not in (*on_names, "red"):
+        on = COLOURS[min(state.seq, _BLACK)]
+        play.on_names, play.on_value = (on,), VALUE[on]
+    _free_ball_taken(state, play)
+    play.ball_on_word = "red" if state.phase == RED else play.on_names[0] if play.on_names else "colour"
+
+
+# -- the free ball (S3 R12) -----------------------------------------------------------------
+
+
+def _free_ball_taken(state: State, play: _Play) -> None:
+    """S3 R12(a): after a foul that left the incoming player snookered and FREE BALL called,
+    any ball may be nominated as the ball on. A nomination with no FREE BALL called is no free
+    ball (``fb_without_call``): the stroke is judged with the calls as made (S2 R13)."""
+    nom, first = play.nom, play.stroke.first
+    fb: str | None = None
+    if state.phase != COLOUR and nom is not None and nom not in play.on_names and nom in VALUE:
+        fb = nom
+    hit_first = first[0] if first else None
+    if (
+        play.free_ball
+        and fb is None
+        and nom is None
+        and hit_first in VALUE
+        and hit_first not in (*play.on_names, "red")
+    ):
         # FREE BALL called, no nomination recorded: the ball hit first is taken as the
         # nominated free ball, as a colour hit first is taken as nominated (docs/rulings.md).
-        fb = first[0]
-    fb_without_call = fb is not None and not free_ball
-    ball_on_word = "red" if s.phase == RED else on_names[0] if on_names else "colour"
-    if fb_without_call:
-        fb = None
+        fb = hit_first
+    play.fb_without_call = fb is not None and not play.free_ball
+    play.fb = None if play.fb_without_call else fb
 
-    def pen(*values: int) -> int:
-        return max(ed.minimum, on_value, *values)
 
-    # Every foul the facts show: (penalty, rule, code) (S3 R11; highest counts, S3 R10(g)).
-    fouls: list[tuple[int, str, str]] = []
-    P = ed.pen
-    if out_of_turn and ed.out_of_turn_foul:
-        fouls.append((pen(), ed.cite(P, "(a)(iv)"), "out_of_turn"))
-    if s.in_hand and st.placement == "illegal" and not s.anywhere:
-        fouls.append((pen(), ed.cite(P, "(a)(v)"), "in_hand"))
-    unscored = 0
-    for inf in st.infringements or ():
+def _free_ball_snooker(state: State, play: _Play, pos: Positions, non_scoring: bool) -> None:
+    """S3 R12(b)(ii), R11(a)(viii): after a non-scoring stroke, the cue-ball left snookered by
+    the nominated free ball is a foul, unless only the Black and one other colour remain."""
+    ed, fb = state.edition, play.fb
+    if fb is None or not (non_scoring or ed.fb_snooker_after_scoring):
+        return
+    seq_colour = COLOURS[min(state.seq, _BLACK)]
+    left = [b for b, _, _ in pos if b != "white"]
+    two_left = len(left) == 2 and "black" in left and (ed.fb_snooker_black_and_any or "pink" in left)
+    eff = _snooker_from(
+        pos,
+        _incoming_on(pos, seq_colour) if state.phase == RED else (seq_colour,),
+        jaws=ed.cushion_face_unsnookers,
+        table=state.table,
+    )
+    fbp = _position(pos, fb)
+    if not two_left and isinstance(eff, frozenset) and fbp is not None and eff == {fbp}:
+        play.fouls.append((_pen(state, play), ed.cite(ed.pen, "(a)(viii)"), "free_ball_snooker"))
+
+
+def _free_ball_face_value(state: State, play: _Play, mismatch: Finding) -> Finding:
+    """S3 R12(a)(ii),(c): a potted free ball counts as the ball on; a scoreboard that booked
+    its face value is that error, reported as such."""
+    fb = play.fb
+    face = VALUE[fb] if fb is not None and play.fb_potted and not play.foul_stands else 0
+    red_phase_pot = play.snapshot[2] == RED and play.reds_potted
+    if not face or red_phase_pot or mismatch.points != abs(face - play.scored):
+        return mismatch
+    return Finding(
+        n=play.n,
+        kind=FREE_BALL_ERROR,
+        rule=state.edition.cite(state.edition.free_ball, "(c)"),
+        side=play.striker,
+        points=mismatch.points,
+        message=f"free ball {fb} scored as {face}; it is worth the ball on, {play.scored}",
+    )
+
+
+def _free_ball_after_foul(state: State, play: _Play) -> None:
+    """S3 R12: after a foul, FREE BALL is due exactly when the incoming player is snookered;
+    in hand, from every position in the D (S2 R17(a)). The due call says so even when the
+    foul was not called (the simulator asks with no call written). The next stroke is judged
+    with the call as made (S2 R13): a FREE BALL due and not called is one free_ball_error."""
+    ed, call = state.edition, play.stroke.call
+    play.free_ball_called = bool(call is not None and call.foul and call.free_ball)
+    play.free_ball_due = play.free_ball_called if play.foul_stands else False
+    play.outcome_free_ball = play.free_ball_due
+    pos = play.stroke.positions
+    if not (play.foul_stands or play.due_foul) or state.over or pos is None or ed.in_hand_after_foul:
+        return
+    eff = _snooker_from(
+        pos,
+        _incoming_on(pos, COLOURS[min(state.seq, _BLACK)]),
+        in_hand=state.in_hand,
+        jaws=ed.cushion_face_unsnookers,
+        table=state.table,
+    )
+    if eff is False:
+        return
+    play.outcome_free_ball = eff is not None
+    if not play.foul_stands:
+        return
+    play.free_ball_due = eff is not None
+    if play.free_ball_due != play.free_ball_called:
+        wrong = (
+            "called but the incoming player is not snookered"
+            if play.free_ball_called
+            else "not called though the incoming player is snookered"
+        )
+        _add(state, play.n, FREE_BALL_ERROR, ed.cite(ed.free_ball), play.striker, 0, "FREE BALL " + wrong)
+
+
+# -- fouls and their value (S3 R10, R11) -------------------------------------------------
+
+
+def _pen(state: State, play: _Play, *values: int) -> int:
+    """A penalty: the value of the ball on, or of a ball concerned, minimum four (S3 R11)."""
+    return max(state.edition.minimum, play.on_value, *values)
+
+
+def _fouls(state: State, play: _Play) -> None:
+    """Every foul the facts show (S3 R11; the highest counts, S3 R10(g))."""
+    ed, stroke, P = state.edition, play.stroke, state.edition.pen
+    if play.out_of_turn and ed.out_of_turn_foul:
+        play.fouls.append((_pen(state, play), ed.cite(P, "(a)(iv)"), "out_of_turn"))
+    if state.in_hand and stroke.placement == "illegal" and not state.anywhere:
+        play.fouls.append((_pen(state, play), ed.cite(P, "(a)(v)"), "in_hand"))
+    _infringement_fouls(state, play)
+    _contact_fouls(state, play)
+    _pot_fouls(state, play)
+    pos = stroke.positions
+    if pos is not None and "white" not in stroke.potted:
+        _positional_fouls(state, play, pos)
+
+
+def _infringement_fouls(state: State, play: _Play) -> None:
+    """Referee-judged infringements (FORMAT ``infringements``), S3 R11(a),(b),(d)."""
+    ed, P = state.edition, state.edition.pen
+    for inf in play.stroke.infringements or ():
         spec = _INFRINGEMENTS.get(inf.code)
         if spec is None:
             continue
         kind, item = spec
         concerned = inf.ball
-        if inf.code == "before_spotted" and spotting is not None:
+        if inf.code == "before_spotted" and play.spotting is not None:
             # S3 R3(h)(iv): striking before the referee has completed spotting the colour
             # just potted; R11(a)(i) when that colour was a free ball, else R11(b)(ii).
-            colour, was_free_ball, points = spotting
+            colour, was_free_ball, points = play.spotting
             concerned = concerned or colour
             if was_free_ball:
                 kind, item = "a", "(a)(i)"
-            unscored = points
+            play.unscored = points
         if kind == "7":
-            fouls.append((7, ed.cite(P, item), inf.code))
+            play.fouls.append((7, ed.cite(P, item), inf.code))
         elif kind == "b":
-            fouls.append((pen(VALUE.get(concerned or "", 0)), ed.cite(P, item), inf.code))
+            play.fouls.append((_pen(state, play, VALUE.get(concerned or "", 0)), ed.cite(P, item), inf.code))
         else:
-            fouls.append((pen(), ed.cite(P, item), inf.code))
-    miss_type = False
+            play.fouls.append((_pen(state, play), ed.cite(P, item), inf.code))
+
+
+def _contact_fouls(state: State, play: _Play) -> None:
+    """The first contact (S3 R11(a)(vi), (b)(iv), (c), (d)(iii); S2 R21 for the miss)."""
+    ed, P, first, fb = state.edition, state.edition.pen, play.stroke.first, play.fb
     if not first:
-        fouls.append((pen(), ed.cite(P, "(a)(vi)"), "no_contact"))
-        miss_type = True
+        play.fouls.append((_pen(state, play), ed.cite(P, "(a)(vi)"), "no_contact"))
+        play.miss_type = True
     elif len(first) == 1:
         b = first[0]
-        if fb is not None:
-            if b != fb:
-                fouls.append((pen(VALUE.get(b, 0)), ed.cite(P, "(b)(iv)"), "first_contact"))
-                miss_type = True
-        elif s.phase == RED:
-            if b != "red":
-                fouls.append((pen(VALUE.get(b, 0)), ed.cite(P, "(b)(iv)"), "first_contact"))
-                miss_type = True
-        elif s.phase == COLOUR:
-            if b == "red" and not on_names:
-                # Playing at a Red straight after a Red (S3 R11(d)(iii)).
-                fouls.append((7, ed.cite(P, "(d)(iii)"), "reds_successive"))
-                miss_type = True
-            elif b not in on_names:
-                fouls.append((pen(VALUE.get(b, 0)), ed.cite(P, "(b)(iv)"), "first_contact"))
-                miss_type = True
-        elif b not in on_names:
-            fouls.append((pen(VALUE.get(b, 0)), ed.cite(P, "(b)(iv)"), "first_contact"))
-            miss_type = True
+        if state.phase == COLOUR and fb is None and b == "red" and not play.on_names:
+            # Playing at a Red straight after a Red (S3 R11(d)(iii)).
+            play.fouls.append((7, ed.cite(P, "(d)(iii)"), "reds_successive"))
+            play.miss_type = True
+        elif b not in ((fb,) if fb is not None else ("red",) if state.phase == RED else play.on_names):
+            play.fouls.append((_pen(state, play, VALUE.get(b, 0)), ed.cite(P, "(b)(iv)"), "first_contact"))
+            play.miss_type = True
     else:
         pair = set(first)
-        legal_pair = (s.phase == RED and fb is None and pair == {"red"}) or (
-            fb is not None and fb in pair and bool(pair & ({"red"} if s.phase == RED else set(on_names)))
+        legal_pair = (state.phase == RED and fb is None and pair == {"red"}) or (
+            fb is not None and fb in pair and bool(pair & ({"red"} if state.phase == RED else set(play.on_names)))
         )
         if not legal_pair:
-            fouls.append((pen(*(VALUE.get(b, 0) for b in first)), ed.cite(P, "(c)"), "simultaneous"))
-            miss_type = not (pair & set(on_names)) and (fb is None or fb not in pair)
+            play.fouls.append((_pen(state, play, *(VALUE.get(b, 0) for b in first)), ed.cite(P, "(c)"), "simultaneous"))
+            play.miss_type = not (pair & set(play.on_names)) and (fb is None or fb not in pair)
 
-    # What may be potted without a foul.
-    pottable = set(on_names) if s.phase != RED else {"red"}
-    if fb is not None:
-        pottable.add(fb)
-    if "white" in potted:
-        fouls.append((pen(), ed.cite(P, "(a)(vii)"), "cue_ball_potted"))
-    for b in potted:
+
+def _pot_fouls(state: State, play: _Play) -> None:
+    """Balls pocketed or forced off (S3 R11(a)(vii), (b)(iii), (b)(x)) and SO 17."""
+    ed, P, stroke = state.edition, state.edition.pen, play.stroke
+    pottable = set(play.on_names) if state.phase != RED else {"red"}
+    if play.fb is not None:
+        pottable.add(play.fb)
+    if "white" in stroke.potted:
+        play.fouls.append((_pen(state, play), ed.cite(P, "(a)(vii)"), "cue_ball_potted"))
+    for b in stroke.potted:
         if b != "white" and b not in pottable:
-            fouls.append((pen(VALUE.get(b, 0)), ed.cite(P, "(b)(iii)"), "ball_not_on_potted"))
-    for b in off:
-        fouls.append((pen(VALUE.get(b, 0)), ed.cite(P, "(b)(x)"), "off_table"))
-    if ed.no_cushion_foul and not potted and st.cushions is not None:
-        cu = st.cushions
-        # "At least one ball": the cue-ball's own cushion before its first contact counts.
-        if cu.after_contact is False and (cu.objects or 0) == 0 and not cu.cue_first:
-            fouls.append((max(5, on_value), "SO 17", "no_cushion"))
+            play.fouls.append((_pen(state, play, VALUE.get(b, 0)), ed.cite(P, "(b)(iii)"), "ball_not_on_potted"))
+    for b in stroke.off_table or []:
+        play.fouls.append((_pen(state, play, VALUE.get(b, 0)), ed.cite(P, "(b)(x)"), "off_table"))
+    cu = stroke.cushions
+    # "At least one ball": the cue-ball's own cushion before its first contact counts.
+    no_cushion = cu is not None and cu.after_contact is False and (cu.objects or 0) == 0 and not cu.cue_first
+    if ed.no_cushion_foul and not stroke.potted and no_cushion:
+        play.fouls.append((max(5, play.on_value), "SO 17", "no_cushion"))
 
-    # Fouls the rest positions show (S2 R17): after a non-scoring stroke, the cue-ball
-    # snookered by the nominated free ball (S3 R12(b)(ii), R11(a)(viii)); in six reds,
-    # the opponent snookered behind the colour nominated after a Red (S3 R19(d), R11(a)(ix)).
-    pos = st.positions
-    non_scoring = not any(b in potted for b in (*on_names, *(fb,)) if b)
-    if pos is not None and "white" not in potted:
-        if fb is not None and (non_scoring or ed.fb_snooker_after_scoring):
-            seq_colour = COLOURS[min(s.seq, _BLACK)]
-            left = [b for b, _, _ in pos if b != "white"]
-            two_left = len(left) == 2 and "black" in left and (ed.fb_snooker_black_and_any or "pink" in left)
-            eff = _snooker_from(
-                pos,
-                _incoming_on(pos, seq_colour) if s.phase == RED else (seq_colour,),
-                jaws=ed.cushion_face_unsnookers,
-                table=s.table,
-            )
-            fbp = _position(pos, fb)
-            if not two_left and isinstance(eff, frozenset) and fbp is not None and eff == {fbp}:
-                fouls.append((pen(), ed.cite(P, "(a)(viii)"), "free_ball_snooker"))
-        if non_scoring and ed.snooker_behind_nominated and s.phase == COLOUR and on_names:
-            nxt = _incoming_on(pos, "yellow")
-            eff = _snooker_from(pos, nxt, jaws=ed.cushion_face_unsnookers, table=s.table)
-            cp = _position(pos, on_names[0])
-            if isinstance(eff, frozenset) and cp is not None and eff == {cp}:
-                fouls.append((pen(), ed.cite(P, "(a)(ix)"), "snookered_behind_nominated"))
 
-    # R11(d)(vi): a foul after potting a Red before a colour is nominated is worth seven.
-    # Whether the nomination was made is a fact the log may not hold: without one the
-    # penalty may lie anywhere from the value shown up to seven.
-    penalty_hi = 0
-    if fouls:
-        fouls.sort(key=lambda f: -f[0])
-        penalty, rule, top = fouls[0]
-        what = _describe(top, st, fb or ball_on_word)
-        penalty_hi = penalty
-        if s.phase == COLOUR and not on_names and nom is None:
-            penalty_hi = 7
-        elif ed.declare_when_snookered and nom is None and rest is not None:
-            # Older S3 R12(d)(v): seven for failing to declare the ball on when snookered;
-            # whether a declaration was made is not in the facts, so up to seven stands.
-            names = ("red",) if s.phase == RED else COLOURS if s.phase == COLOUR else on_names
-            eff = _snooker_from(rest, names, jaws=True, table=s.table)
-            if isinstance(eff, frozenset):
-                penalty_hi = 7
-    else:
-        penalty, rule, what = 0, "", ""
-    due_foul = bool(fouls)
-    reasons = tuple(code for _, _, code in fouls)
+def _positional_fouls(state: State, play: _Play, pos: Positions) -> None:
+    """Fouls the rest positions show (S2 R17): the free-ball snooker (S3 R12(b)(ii)); in six
+    reds, the opponent snookered behind the colour nominated after a Red (S3 R19(d), R11(a)(ix))."""
+    ed = state.edition
+    non_scoring = not any(b in play.stroke.potted for b in (*play.on_names, *(play.fb,)) if b)
+    _free_ball_snooker(state, play, pos, non_scoring)
+    if non_scoring and ed.snooker_behind_nominated and state.phase == COLOUR and play.on_names:
+        nxt = _incoming_on(pos, "yellow")
+        eff = _snooker_from(pos, nxt, jaws=ed.cushion_face_unsnookers, table=state.table)
+        cp = _position(pos, play.on_names[0])
+        if isinstance(eff, frozenset) and cp is not None and eff == {cp}:
+            play.fouls.append((_pen(state, play), ed.cite(ed.pen, "(a)(ix)"), "snookered_behind_nominated"))
 
-    # Scoring as if legal (S3 R3(g),(h), R12(c)-(e)): used for a legal stroke, and for a
-    # foul nobody called, which stands as played (S3 R10(c)).
-    reds_potted = potted.count("red")
-    reds_off = reds_potted + off.count("red") if off else reds_potted
-    colours_gone = [b for b in potted if b in _BIT]
+
+def _foul_value(state: State, play: _Play) -> None:
+    """The penalty is the highest of the fouls (S3 R10(g)); ``penalty_hi`` the most a called
+    value may be where a fact the log does not hold could raise it to seven."""
+    play.reasons = tuple(code for _, _, code in play.fouls)
+    if not play.fouls:
+        return
+    play.fouls.sort(key=lambda f: -f[0])
+    play.penalty, play.rule, top = play.fouls[0]
+    play.reasons = tuple(code for _, _, code in play.fouls)
+    play.what = _describe(top, play.stroke, play.fb or play.ball_on_word)
+    play.penalty_hi = play.penalty
+    ed = state.edition
+    if state.phase == COLOUR and not play.on_names and play.nom is None:
+        # R11(d)(vi): a foul after potting a Red before a colour is nominated is worth seven;
+        # without a nomination recorded the penalty may lie anywhere up to seven.
+        play.penalty_hi = 7
+    elif ed.declare_when_snookered and play.nom is None and play.rest is not None:
+        # Older S3 R12(d)(v): seven for failing to declare the ball on when snookered;
+        # whether a declaration was made is not in the facts, so up to seven stands.
+        names = ("red",) if state.phase == RED else COLOURS if state.phase == COLOUR else play.on_names
+        eff = _snooker_from(play.rest, names, jaws=True, table=state.table)
+        if isinstance(eff, frozenset):
+            play.penalty_hi = 7
+
+
+# -- scoring (S3 R3(g),(h), R12(c)-(e)) -----------------------------------------------------
+
+
+def _scoring(state: State, play: _Play) -> None:
+    """What the stroke scores as if legal: used for a legal stroke, and for a foul nobody
+    called, which stands as played (S3 R10(c)). Balls not on the table are invalid records."""
+    stroke, n, striker = play.stroke, play.n, play.striker
+    potted, off = stroke.potted, stroke.off_table or []
+    play.reds_potted = potted.count("red")
+    play.reds_off = play.reds_potted + off.count("red") if off else play.reds_potted
+    play.colours_gone = [b for b in potted if b in _BIT]
     if off:
-        colours_gone += [b for b in off if b in _BIT]
-    for b in colours_gone:
-        if s.missing & _BIT[b]:
-            s.missing &= ~_BIT[b]
-        elif not s.colours & _BIT[b]:
-            _add(s, n, INVALID_RECORD, "FORMAT 4", striker, 0, f"{b} potted or forced off but it was not on the table")
-    if reds_off > s.reds:
+        play.colours_gone += [b for b in off if b in _BIT]
+    for b in play.colours_gone:
+        if state.missing & _BIT[b]:
+            state.missing &= ~_BIT[b]
+        elif not state.colours & _BIT[b]:
+            _add(
+                state,
+                n,
+                INVALID_RECORD,
+                "FORMAT 4",
+                striker,
+                0,
+                f"{b} potted or forced off but it was not on the table",
+            )
+    if play.reds_off > state.reds:
         _add(
-            s,
+            state,
             n,
             INVALID_RECORD,
             "FORMAT 4",
             striker,
             0,
-            f"{reds_off} red(s) potted or forced off but only {s.reds} on the table",
+            f"{play.reds_off} red(s) potted or forced off but only {state.reds} on the table",
         )
-    fb_potted = fb is not None and fb in potted
-    if s.phase == RED:
-        legal_points = reds_potted + (1 if fb_potted else 0)
-    elif s.phase == COLOUR:
-        legal_points = VALUE[on_names[0]] if on_names and on_names[0] in potted else 0
+    play.fb_potted = play.fb is not None and play.fb in potted
+    on_names = play.on_names
+    if state.phase == RED:
+        play.legal_points = play.reds_potted + (1 if play.fb_potted else 0)
+    elif state.phase == COLOUR:
+        play.legal_points = VALUE[on_names[0]] if on_names and on_names[0] in potted else 0
     else:
-        on_potted = on_names[0] in potted
-        legal_points = on_value if (on_potted or fb_potted) else 0
+        play.legal_points = play.on_value if (on_names[0] in potted or play.fb_potted) else 0
 
-    # The calls as made decide how play went on (S3 R10(c)).
-    foul_stands = called
-    scored = 0 if foul_stands else legal_points
 
-    # The penalty the score carries: the rules' value for a called foul (a wrong value is
-    # corrected); the called value when the facts show no foul (docs/rulings.md).
+# -- the calls as made (S3 R10(b),(c), R11, R14) ------------------------------------------
+
+
+def _calls(state: State, play: _Play) -> None:
+    """The calls as made decide how play went on (S3 R10(c)); where they differ from the
+    due call, a finding."""
+    call = play.stroke.call
+    play.foul_stands = call is not None and call.foul
+    play.scored = 0 if play.foul_stands else play.legal_points
+    play.findings_before = len(state.findings)
+    if play.foul_stands:
+        _called_foul(state, play)
+    elif play.due_foul and play.reasons != ("out_of_turn",):  # out of turn alone: wrong_striker
+        _uncalled_foul(state, play)
+    _miss_called(state, play)
+
+
+def _called_foul(state: State, play: _Play) -> None:
+    """The penalty the score carries: the rules' value for a called foul (a wrong value is
+    corrected); a value in range stands when the facts show no foul (docs/rulings.md S8, S54)."""
+    ed, n, striker, call = state.edition, play.n, play.striker, play.stroke.call
     called_points = call.points if call is not None and call.points is not None else None
-    official_penalty = 0
-    findings_before = len(s.findings)
-    explained = False
-    if foul_stands:
-        if due_foul:
-            if called_points is None or penalty <= called_points <= penalty_hi:
-                official_penalty = called_points if called_points is not None else penalty
-            else:
-                official_penalty = penalty if called_points < penalty else penalty_hi
-                _add(
-                    s,
-                    n,
-                    PENALTY_VALUE,
-                    rule,
-                    striker,
-                    abs(official_penalty - called_points),
-                    f"{what}: foul called for {called_points}, the rules give {official_penalty}",
-                )
-                explained = True
-        else:
-            official_penalty = called_points if called_points is not None else max(ed.minimum, on_value)
-            low, high = max(ed.minimum, on_value), 7
-            if called_points is not None and not low <= called_points <= high:
-                # Whatever the facts, a foul is worth the ball on, four to seven (S3 R11):
-                # the score books the nearest value the rules give.
-                official_penalty = min(max(called_points, low), high)
-                _add(
-                    s,
-                    n,
-                    PENALTY_VALUE,
-                    ed.cite(P),
-                    striker,
-                    abs(official_penalty - called_points),
-                    f"foul called for {called_points}, a foul here is worth {low} to {high}",
-                )
-                explained = True
-            if st.infringements is not None:
-                _add(
-                    s,
-                    n,
-                    UNSUPPORTED_FOUL,
-                    ed.cite(P),
-                    striker,
-                    official_penalty,
-                    "foul called but the facts show no foul",
-                )
-    elif due_foul and reasons != ("out_of_turn",):  # out of turn alone: the wrong_striker finding
-        if fb_without_call:
-            _add(
-                s,
-                n,
-                FREE_BALL_ERROR,
-                ed.cite(ed.free_ball),
-                striker,
-                penalty,
-                f"{nom} taken as a free ball but no FREE BALL was called ({what}, worth {penalty})",
-            )
-        else:
-            _add(
-                s,
-                n,
-                CONDONED_FOUL,
-                rule,
-                striker,
-                penalty,
-                f"{what}: foul not called (worth {penalty}), condoned",
-            )
+    if play.due_foul:
+        if called_points is None or play.penalty <= called_points <= play.penalty_hi:
+            play.official_penalty = called_points if called_points is not None else play.penalty
+            return
+        play.official_penalty = play.penalty if called_points < play.penalty else play.penalty_hi
+        _add(
+            state,
+            n,
+            PENALTY_VALUE,
+            play.rule,
+            striker,
+            abs(play.official_penalty - called_points),
+            f"{play.what}: foul called for {called_points}, the rules give {play.official_penalty}",
+        )
+        play.explained = True
+        return
+    low, high = max(ed.minimum, play.on_value), 7
+    play.official_penalty = called_points if called_points is not None else low
+    if called_points is not None and not low <= called_points <= high:
+        # Whatever the facts, a foul is worth the ball on, four to seven (S3 R11):
+        # the score books the nearest value the rules give.
+        play.official_penalty = min(max(called_points, low), high)
+        _add(
+            state,
+            n,
+            PENALTY_VALUE,
+            ed.cite(ed.pen),
+            striker,
+            abs(play.official_penalty - called_points),
+            f"foul called for {called_points}, a foul here is worth {low} to {high}",
+        )
+        play.explained = True
+    if play.stroke.infringements is not None:
+        message = "foul called but the facts show no foul"
+        _add(state, n, UNSUPPORTED_FOUL, ed.cite(ed.pen), striker, play.official_penalty, message)
 
-    # FOUL AND A MISS (S3 R14): due when the foul is a miss (S2 R21) and nobody needed
-    # penalty points before or as a result of the stroke (R14(a)(i), (c)). Whether a
-    # clear path existed is not in the facts, so a missing call raises nothing.
-    needed_before = (due_foul or called) and penalty_points_required(s)
-    miss_called = bool(call is not None and call.foul and call.miss)
-    if miss_called:
-        if not ed.miss_rule:
-            _add(s, n, MISS_ERROR, "SO 19(i)", striker, 0, "FOUL AND A MISS called but the rule does not apply")
-        elif due_foul and not miss_type:
-            _add(s, n, MISS_ERROR, "S2 R21", striker, 0, "FOUL AND A MISS called but the ball on was hit first")
-        elif not ed.miss_black_only and s.black_only:
-            _add(s, n, MISS_ERROR, "S3 R14", striker, 0, "FOUL AND A MISS called with only the Black left")
 
-    # -- the table after the stroke (as it really was) ---------------------------------
-    legal_as_played = not foul_stands
-    s.reds = max(0, s.reds - reds_off)
-    for b in colours_gone:
-        s.colours &= ~_BIT[b]
-    if "white" in potted or "white" in off:
-        s.in_hand = True
-        s.anywhere = False
+def _uncalled_foul(state: State, play: _Play) -> None:
+    """A foul nobody called is condoned (S3 R10(c)); a free ball taken with no FREE BALL
+    called is that error (S3 R12)."""
+    ed, penalty = state.edition, play.penalty
+    if play.fb_without_call:
+        message = f"{play.nom} taken as a free ball but no FREE BALL was called ({play.what}, worth {penalty})"
+        _add(state, play.n, FREE_BALL_ERROR, ed.cite(ed.free_ball), play.striker, penalty, message)
     else:
-        s.in_hand = False
-        s.anywhere = False
-    frame_ends = False
-    tie = False
-    next_phase = s.phase
+        message = f"{play.what}: foul not called (worth {penalty}), condoned"
+        _add(state, play.n, CONDONED_FOUL, play.rule, play.striker, penalty, message)
+
+
+def _miss_called(state: State, play: _Play) -> None:
+    """FOUL AND A MISS (S3 R14): due when the foul is a miss (S2 R21) and nobody needed
+    penalty points before or as a result of the stroke (R14(a)(i), (c)). A call where the
+    rule does not exist, or for a foul that is no miss, is a miss_error."""
+    ed, n, striker, call = state.edition, play.n, play.striker, play.stroke.call
+    play.needed_before = (play.due_foul or play.foul_stands) and penalty_points_required(state)
+    play.miss_called = bool(call is not None and call.foul and call.miss)
+    if not play.miss_called:
+        return
+    if not ed.miss_rule:
+        _add(state, n, MISS_ERROR, "SO 19(i)", striker, 0, "FOUL AND A MISS called but the rule does not apply")
+    elif play.due_foul and not play.miss_type:
+        _add(state, n, MISS_ERROR, "S2 R21", striker, 0, "FOUL AND A MISS called but the ball on was hit first")
+    elif not ed.miss_black_only and state.black_only:
+        _add(state, n, MISS_ERROR, "S3 R14", striker, 0, "FOUL AND A MISS called with only the Black left")
+
+
+# -- the table after the stroke, as it really was ------------------------------------------
+
+
+def _balls_after(state: State, play: _Play) -> None:
+    """The balls off the table, the cue-ball in hand, the ball on next (S3 R3(g),(h))."""
+    stroke = play.stroke
+    state.reds = max(0, state.reds - play.reds_off)
+    for b in play.colours_gone:
+        state.colours &= ~_BIT[b]
+    state.in_hand = "white" in stroke.potted or "white" in (stroke.off_table or [])
+    state.anywhere = False
     stays_off: set[str] = set()
-    if s.phase == RED:
-        if legal_as_played and scored > 0:
-            next_phase = COLOUR
-        elif s.reds == 0:
-            next_phase = SEQUENCE
-    elif s.phase == COLOUR:
+    if state.phase == RED:
+        if not play.foul_stands and play.scored > 0:
+            state.phase = COLOUR
+        elif state.reds == 0:
+            state.phase = SEQUENCE
+    elif state.phase == COLOUR:
         # Potted or not, the colour after a Red is spotted (S3 R3(h)(i)) and Red is on
         # again; after the last Red the colours follow in order (S3 R3(h)(ii)).
-        next_phase = RED if s.reds > 0 else SEQUENCE
-    else:
-        if legal_as_played and on_names[0] in potted:
-            stays_off.add(on_names[0])  # S3 R3(h)(iii)
-            if s.seq == _BLACK:
-                frame_ends = True
-            bit = _BIT[on_names[0]]
-            if s.in_error & bit:
-                # Potted again after being spotted in error (S3 R7(b)): scored, but only
-                # for good once the next stroke is played or an infringement committed.
-                s.in_error &= ~bit
-                if ed.deferred_points:
-                    s.deferred = (n, striker, on_names[0], legal_points)
-                _resume(s)
-            else:
-                s.seq += 1
-        elif foul_stands and s.seq == _BLACK:
-            frame_ends = True  # S3 R4(a): the first foul with Black only ends the frame
-    s.phase = next_phase
-
+        state.phase = RED if state.reds > 0 else SEQUENCE
+    elif not play.foul_stands and play.on_names[0] in stroke.potted:
+        stays_off.add(play.on_names[0])  # S3 R3(h)(iii)
+        _colour_in_sequence(state, play)
+    elif play.foul_stands and state.seq == _BLACK:
+        play.frame_ends = True  # S3 R4(a): the first foul with Black only ends the frame
     # Colours to spot (S3 R7): every colour potted, pocketed or forced off, except the
     # colour potted in sequence, and nothing once the frame is over.
-    due_spots: list[tuple[str, str]] = []
-    if not frame_ends and colours_gone:
-        to_spot = sorted({b for b in colours_gone if b not in stays_off}, key=lambda b: -VALUE[b])
-        due_spots = _spots(to_spot, s.colours, st.positions, s.table.spots)
+    if not play.frame_ends and play.colours_gone:
+        to_spot = sorted({b for b in play.colours_gone if b not in stays_off}, key=lambda b: -VALUE[b])
+        play.due_spots = _spots(to_spot, state.colours, stroke.positions, state.table.spots)
 
-    # -- the ledger: official score, recorded scoreboard, breaks -----------------------
-    ledger = s.ledger
-    if foul_stands and unscored and "before_spotted" in reasons:
+
+def _colour_in_sequence(state: State, play: _Play) -> None:
+    """The colour on potted in sequence stays off (S3 R3(h)(iii)); the Black ends the frame."""
+    colour = play.on_names[0]
+    if state.seq == _BLACK:
+        play.frame_ends = True
+    bit = _BIT[colour]
+    if state.in_error & bit:
+        # Potted again after being spotted in error (S3 R7(b)): scored, but only for good
+        # once the next stroke is played or an infringement committed.
+        state.in_error &= ~bit
+        if state.edition.deferred_points:
+            state.deferred = (play.n, play.striker, colour, play.legal_points)
+        _resume(state)
+    else:
+        state.seq += 1
+
+
+# -- the scoreboard (S3 R1) ---------------------------------------------------------------
+
+
+def _book(state: State, play: _Play) -> None:
+    """The official score, the recorded scoreboard and the break."""
+    ledger, ed = state.ledger, state.edition
+    if play.foul_stands and play.unscored and "before_spotted" in play.reasons:
         # S3 R3(h)(iv): "the value of the colour shall not be scored".
-        ledger.retract(striker, unscored)
-    explained = explained or (
-        len(s.findings) > findings_before
-        and any(f.kind in (PENALTY_VALUE, FREE_BALL_ERROR, INVALID_RECORD) for f in s.findings[findings_before:])
-    )
+        ledger.retract(play.striker, play.unscored)
+    explaining = (PENALTY_VALUE, FREE_BALL_ERROR, INVALID_RECORD)
+    play.explained = play.explained or any(f.kind in explaining for f in state.findings[play.findings_before :])
     mismatch = ledger.stroke(
-        n, striker, scored, official_penalty, st.score, explained=explained, rule=ed.cite(P) if foul_stands else "S3 R1"
+        play.n,
+        play.striker,
+        play.scored,
+        play.official_penalty,
+        play.stroke.score,
+        explained=play.explained,
+        rule=ed.cite(ed.pen) if play.foul_stands else "S3 R1",
     )
     if mismatch is not None:
-        face = VALUE[fb] if fb is not None and fb_potted and legal_as_played else 0
-        if face and not (snapshot[2] == RED and reds_potted) and mismatch.points == abs(face - scored):
-            # The free ball counted at its face value, not the ball on's (S3 R12(a)(ii),(c)).
-            mismatch = Finding(
-                n,
-                FREE_BALL_ERROR,
-                ed.cite(ed.free_ball, "(c)"),
-                striker,
-                mismatch.points,
-                f"free ball {fb} scored as {face}; it is worth the ball on, {scored}",
-            )
-        s.findings.append(mismatch)
-    break_id = len(ledger.breaks) + 1 if scored > 0 else None
+        state.findings.append(_free_ball_face_value(state, play, mismatch))
+    play.break_id = len(ledger.breaks) + 1 if play.scored > 0 else None
 
-    # Respots as recorded (S3 R7, R7(b), R7(d)) and the table as it really was. On a
-    # tie the Black goes back (S3 R4(b)(i)): recorded here or by the respot_black event.
-    tied = frame_ends and ed.respot_black_on_tie and not s.aggregate and ledger.official[0] == ledger.official[1]
-    if tied and st.respots is not None and any(r.ball == "black" for r in st.respots):
-        due_spots = _spots(["black"], s.colours, st.positions, s.table.spots)
-    _respots(s, n, striker, st, due_spots)
-    _reds_back(s)
 
-    # Frame end (S3 R4; S2 R1).
-    if frame_ends:
-        if tied:
-            tie = True
-            s.respotted_black = True
-            s.opener = None
-            s.colours = _BIT["black"]
-            s.seq = _BLACK
-            s.phase = SEQUENCE
-            s.in_hand = True
-        else:
-            _end(s, n, _leader(s), "foul" if foul_stands else "pot")
+# -- respots (S3 R7) and the end of the frame (S3 R4) --------------------------------------
 
-    # The turn (S2 R5) and who plays next.
-    continues = not foul_stands and scored > 0 and not s.over and not tie
-    turn_ends = not continues
-    opponent = other(striker)
-    if continues:
-        s.turn_of = striker
-        s.to_play = striker
+
+def _respot_step(state: State, play: _Play) -> None:
+    """Respots as recorded (S3 R7, R7(b), R7(d)) and the table as it really was. On a tie
+    the Black goes back (S3 R4(b)(i)): recorded here or by the respot_black event."""
+    ed, ledger, stroke = state.edition, state.ledger, play.stroke
+    tied = play.frame_ends and ed.respot_black_on_tie and not state.aggregate
+    play.tie = tied and ledger.official[0] == ledger.official[1]
+    if play.tie and stroke.respots is not None and any(r.ball == "black" for r in stroke.respots):
+        play.due_spots = _spots(["black"], state.colours, stroke.positions, state.table.spots)
+    _respots(state, play.n, play.striker, stroke, play.due_spots)
+    _reds_back(state)
+
+
+def _frame_end_step(state: State, play: _Play) -> None:
+    """The last Black potted or fouled ends the frame, or re-spots it on a tie (S3 R4)."""
+    if not play.frame_ends:
+        return
+    if play.tie:
+        state.respotted_black = True
+        state.opener = None
+        state.colours = _BIT["black"]
+        state.seq = _BLACK
+        state.phase = SEQUENCE
+        state.in_hand = True
     else:
-        ledger.end_visit()
-        s.turn_of = None
-        s.to_play = None if tie else opponent
-        if s.phase == COLOUR:
-            s.phase = RED if s.reds > 0 else SEQUENCE
-    free_ball_called = bool(call is not None and call.foul and call.free_ball)
-    free_ball_due = free_ball_called if foul_stands else False
-    outcome_free_ball = free_ball_due
-    if (foul_stands or due_foul) and not s.over and pos is not None and not ed.in_hand_after_foul:
-        # S3 R12: after a foul, FREE BALL is due exactly when the incoming player is
-        # snookered; in hand, from every position in the D (S2 R17(a)). The due call says
-        # so even when the foul was not called (the simulator asks with no call written).
-        eff = _snooker_from(
-            pos,
-            _incoming_on(pos, COLOURS[min(s.seq, _BLACK)]),
-            in_hand=s.in_hand,
-            jaws=ed.cushion_face_unsnookers,
-            table=s.table,
-        )
-        if eff is not False:
-            outcome_free_ball = eff is not None
-        if eff is not False and foul_stands:
-            free_ball_due = eff is not None
-            if free_ball_due != free_ball_called:
-                _add(
-                    s,
-                    n,
-                    FREE_BALL_ERROR,
-                    ed.cite(ed.free_ball),
-                    striker,
-                    0,
-                    "FREE BALL "
-                    + (
-                        "called but the incoming player is not snookered"
-                        if free_ball_called
-                        else "not called though the incoming player is snookered"
-                    ),
-                )
-    if foul_stands and not s.over:
-        needed = needed_before or penalty_points_required(s)
-        # The next stroke is judged with the calls as made (S2 R13, S3 R12(a)(i)): a free ball
-        # due but not called is the one free_ball_error above, not a free ball taken.
-        s.foul = _Foul(n, striker, snapshot, miss_called and ed.miss_rule, free_ball_called, False, needed, rest=rest)
-        s.free_ball = free_ball_called
-        if ed.in_hand_after_foul:
-            s.in_hand = True
-            s.anywhere = True
-        if miss_called and ed.miss_rule:
-            if not s.replaced:
-                # A new sequence: could the ball on be hit full, or was it touching (S3 R14(d))?
-                geo = _miss_geometry(rest, snapshot[2], on_names) if rest is not None else None
-                s.full_ball = None if geo is None else geo[1] or (geo[2] and ed.touching_starts_sequence)
-            _miss_sequence(s, n, striker)
-        else:
-            # A foul without FOUL AND A MISS breaks the run of consecutive calls (S3 R14(d)).
-            s.replaced, s.miss_seq, s.warned = False, 0, False
-    elif not foul_stands:
-        s.replaced = False
-        s.miss_seq = 0
-        s.warned = False
-    if tie:
-        s.foul = None
-        s.free_ball = False
+        _end(state, play.n, _leader(state), "foul" if play.foul_stands else "pot")
 
-    # Black only with the player to play more than seven behind (S2 R1(c)).
-    _black_only_award(s, n)
 
+# -- the next turn (S2 R5, S3 R10(h), R12, R14) ---------------------------------------------
+
+
+def _next_turn(state: State, play: _Play) -> None:
+    """Who plays next, the free ball and the foul the incoming player answers."""
+    striker = play.striker
+    continues = not play.foul_stands and play.scored > 0 and not state.over and not play.tie
+    if continues:
+        state.turn_of = state.to_play = striker
+    else:
+        state.ledger.end_visit()
+        state.turn_of = None
+        state.to_play = None if play.tie else other(striker)
+        if state.phase == COLOUR:
+            state.phase = RED if state.reds > 0 else SEQUENCE
+    _free_ball_after_foul(state, play)
+    if play.foul_stands and not state.over:
+        _foul_stands(state, play)
+    elif not play.foul_stands:
+        state.replaced, state.miss_seq, state.warned = False, 0, False
+    if play.tie:
+        state.foul = None
+        state.free_ball = False
+
+
+def _foul_stands(state: State, play: _Play) -> None:
+    """A called foul: the incoming player's choice is pending (S3 R10(h)); the free ball as
+    called (S2 R13); a FOUL AND A MISS sequence goes on or ends (S3 R14(d))."""
+    ed, n, striker = state.edition, play.n, play.striker
+    needed = play.needed_before or penalty_points_required(state)
+    miss = play.miss_called and ed.miss_rule
+    state.foul = _Foul(n, striker, play.snapshot, miss, play.free_ball_called, False, needed, rest=play.rest)
+    state.free_ball = play.free_ball_called
+    if ed.in_hand_after_foul:
+        state.in_hand = True
+        state.anywhere = True
+    if not miss:
+        # A foul without FOUL AND A MISS breaks the run of consecutive calls (S3 R14(d)).
+        state.replaced, state.miss_seq, state.warned = False, 0, False
+        return
+    if not state.replaced:
+        # A new sequence: could the ball on be hit full, or was it touching (S3 R14(d))?
+        geo = _miss_geometry(play.rest, play.snapshot[2], play.on_names) if play.rest is not None else None
+        state.full_ball = None if geo is None else geo[1] or (geo[2] and ed.touching_starts_sequence)
+    _miss_sequence(state, n, striker)
+
+
+def _miss_due(state: State, play: _Play) -> bool:
+    """Whether FOUL AND A MISS is due (S3 R14(a),(c)); with the rest positions before the
+    stroke, a missing call where the cue-ball had a clear path is a miss_error (S3 R14(c))."""
+    ed = state.edition
     due_miss = (
-        due_foul
-        and miss_type
+        play.due_foul
+        and play.miss_type
         and ed.miss_rule
-        and not needed_before
-        and not penalty_points_required(s)
-        and (ed.miss_black_only or not s.black_only)
+        and not play.needed_before
+        and not penalty_points_required(state)
+        and (ed.miss_black_only or not state.black_only)
         # A foul that ends the frame, or ties it on the last Black (S3 R4(a),(b)), leaves
         # no stroke to replay: FOUL AND A MISS has nothing to offer.
-        and not s.over
-        and not tie
+        and not state.over
+        and not play.tie
     )
-    if due_miss and foul_stands and not miss_called and not free_ball and rest is not None:
-        # S3 R14(c): with a clear straight path to a ball that is or could be on, FOUL AND
-        # A MISS is compulsory (R14(a)(i) excepted, which due_miss already says).
-        geo = _miss_geometry(rest, snapshot[2], on_names)
+    if due_miss and play.foul_stands and not play.miss_called and not play.free_ball and play.rest is not None:
+        geo = _miss_geometry(play.rest, play.snapshot[2], play.on_names)
         if geo is not None and geo[0] and not geo[2]:
-            _add(
-                s,
-                n,
-                MISS_ERROR,
-                "S3 R14(c)",
-                striker,
-                0,
-                "FOUL AND A MISS not called though the cue-ball had a clear path to a ball on",
-            )
-    table = _table_after(pos, st, due_spots, s.table.spots) if pos is not None else None
-    s.rest = (n, table) if table is not None else None
+            message = "FOUL AND A MISS not called though the cue-ball had a clear path to a ball on"
+            _add(state, play.n, MISS_ERROR, "S3 R14(c)", play.striker, 0, message)
+    return due_miss
+
+
+def _outcome(state: State, play: _Play, due_miss: bool) -> Outcome:
+    ledger = state.ledger
+    continues = not play.foul_stands and play.scored > 0 and not state.over and not play.tie
     return Outcome(
-        n=n,
-        striker=striker,
-        scored=0 if due_foul else legal_points,
-        penalty=penalty,
-        foul=due_foul,
-        reasons=reasons,
-        ball_on=ball_on_word,
+        n=play.n,
+        striker=play.striker,
+        scored=0 if play.due_foul else play.legal_points,
+        penalty=play.penalty,
+        foul=play.due_foul,
+        reasons=play.reasons,
+        ball_on=play.ball_on_word,
         miss=due_miss,
-        free_ball=outcome_free_ball,
-        respots=tuple(due_spots),
-        turn_ends=turn_ends or s.over,
-        next_striker=s.to_play,
+        free_ball=play.outcome_free_ball,
+        respots=tuple(play.due_spots),
+        turn_ends=not continues or state.over,
+        next_striker=state.to_play,
         score=ledger.score(),
-        break_id=break_id,
+        break_id=play.break_id,
         visit_id=ledger.visit_id,
-        frame_over=s.over,
-        winner=s.winner,
+        frame_over=state.over,
+        winner=state.winner,
         credited=ledger.credited,
     )
 
