@@ -557,355 +557,452 @@ def _limit(st: State, call: str, at: int, limit: int, n: int) -> int:
     return best
 
 
-def _stroke(st: State, s: Stroke) -> tuple[Outcome | None, list[Finding]]:
-    F: list[Finding] = []
-    ed = st.ed
-    n = s.n
-    if st.over:
-        if not st.late_reported:
-            st.late_reported = True
-            F.append(
-                Finding(
-                    n,
-                    FRAME_END_ERROR,
-                    st.cite("end"),
-                    s.striker,
-                    0,
-                    f"stroke played after the game ended at {st.end_n}",
-                )
-            )
-        return None, F
-    t = parse_time(s.t)
-    if st.t0 is None:
-        st.t0 = t
-    elif st.time_limit is not None and t is not None and t - st.t0 > st.time_limit:
+_Recorded: TypeAlias = list[tuple[str, str | None, Pos | None]] | None
+"""Respots as recorded: (ball, spot name, where), ``None`` when the stroke has none."""
+
+
+@dataclass(slots=True)
+class _Play:
+    """What the rules make of one stroke, built up step by step by :func:`_stroke`."""
+
+    stroke: Stroke
+    n: int
+    striker: str
+    findings: list[Finding] = field(default_factory=list)
+    opponent: str = ""
+    cue_ball: str = ""
+    object_ball: str = ""
+    """The opponent's cue ball, an object ball for the striker."""
+    in_hand: bool = False
+    out_of_turn: bool = False
+    red_spot0: str | None = None
+    facts: _Facts | None = None
+    hit: set[str] = field(default_factory=set)
+    hazard: int = 0
+    cannon: bool = False
+    points: int = 0
+    break_before: int = 0
+    due_foul: bool | None = False
+    due_miss: bool = False
+    reasons: tuple[str, ...] = ()
+    called_foul: bool = False
+    called_miss: bool = False
+    explained: bool = False
+    due_scored: int = 0
+    due_penalty: int = 0
+    break_points: int = 0
+    continues: bool = False
+    due_spots: dict[str, tuple[list[str], str]] = field(default_factory=dict)
+    chain: tuple[str, ...] = ()
+    seq: int = 0
+    next_striker: str = ""
+
+
+def _stroke(state: State, stroke: Stroke) -> tuple[Outcome | None, list[Finding]]:
+    """One stroke through the rules, step by step: the due call and the findings."""
+    play = _Play(stroke, stroke.n, stroke.striker)
+    early = _who_may_play(state, play)
+    if early is not None:
+        return early
+    _balls_played(state, play)
+    _scoring(state, play)
+    _limits(state, play)
+    _calls(state, play)
+    _book(state, play)
+    _runs(state, play)
+    table = _table_after_stroke(state, play)
+    _respot_step(state, play, table)
+    _baulk_line_windows(state, play)
+    _next_turn(state, play)
+    return _outcome(state, play), play.findings
+
+
+# -- who may play (S3 R2, R5(a), R15(e)) ----------------------------------------------------
+
+
+def _who_may_play(state: State, play: _Play) -> tuple[Outcome | None, list[Finding]] | None:
+    """The stroke may be played: the game is on, the time not up, the striker a side; a
+    wrong striker is reported. Returns the result when the stroke goes no further."""
+    stroke, n, ed = play.stroke, play.n, state.ed
+    if state.over:
+        if not state.late_reported:
+            state.late_reported = True
+            message = f"stroke played after the game ended at {state.end_n}"
+            play.findings.append(_finding(n, FRAME_END_ERROR, state.cite("end"), stroke.striker, 0, message))
+        return None, play.findings
+    t = parse_time(stroke.t)
+    if state.t0 is None:
+        state.t0 = t
+    elif state.time_limit is not None and t is not None and t - state.t0 > state.time_limit:
         # S3 R5(a): TIME ends the game; only a stroke already made may finish.
-        _end(st, leader(st.ledger.score()), "time", st.last_n)
-        st.late_reported = True
-        F.append(Finding(n, FRAME_END_ERROR, st.cite("time"), s.striker, 0, "stroke struck after the time limit"))
-        return None, F
+        _end(state, leader(state.ledger.score()), "time", state.last_n)
+        state.late_reported = True
+        message = "stroke struck after the time limit"
+        play.findings.append(_finding(n, FRAME_END_ERROR, state.cite("time"), stroke.striker, 0, message))
+        return None, play.findings
+    striker = play.striker
+    if striker not in state.cue:
+        message = f"striker {striker!r} is not a side (A or B)"
+        return None, [_finding(n, INVALID_RECORD, "FORMAT 3", None, 0, message)]
+    opening = state.last_n == 0 and ed.wrong_ball_opening_void
+    if opening and any(i.code == "wrong_cue_ball" for i in stroke.infringements or ()):
+        return _void_opening(state, stroke)
+    if state.breaker is None:
+        state.breaker = striker
+    play.opponent = other(striker)
+    play.cue_ball, play.object_ball = state.cue[striker], state.cue[play.opponent]
+    _order_of_play(state, play)
+    if state.turn_side != striker:
+        _begin_turn(state, striker, n)
+    return None
 
-    striker = s.striker
-    if striker not in st.cue:
-        return None, [Finding(n, INVALID_RECORD, "FORMAT 3", None, 0, f"striker {striker!r} is not a side (A or B)")]
-    if st.last_n == 0 and ed.wrong_ball_opening_void and any(i.code == "wrong_cue_ball" for i in s.infringements or ()):
-        return _void_opening(st, s)
-    if st.breaker is None:
-        st.breaker = striker
-    o = other(striker)
-    cb, ob = st.cue[striker], st.cue[o]
-    due = st.striker
-    out_of_turn = due is not None and striker != due
-    if out_of_turn:
-        start = st.last_n == 0
-        F.append(
-            Finding(
-                n,
-                WRONG_STRIKER,
-                st.cite("start") if start else ed.fouls.get("out_of_turn", st.cite("order")),
-                striker,
-                0 if start or (s.call is not None and s.call.foul) else PENALTY,
-                f"{striker} played, {due} was entitled to"
-                + (" (wrong player started the game)" if start else " (playing out of turn is a foul)"),
-            )
+
+def _order_of_play(state: State, play: _Play) -> None:
+    """Playing out of turn (S3 R15(e)); the wrong player opening a game (S3 R2(d))."""
+    due, striker, call, ed = state.striker, play.striker, play.stroke.call, state.ed
+    play.out_of_turn = due is not None and striker != due
+    if not play.out_of_turn:
+        return
+    start = state.last_n == 0
+    play.findings.append(
+        _finding(
+            play.n,
+            WRONG_STRIKER,
+            state.cite("start") if start else ed.fouls.get("out_of_turn", state.cite("order")),
+            striker,
+            0 if start or (call is not None and call.foul) else PENALTY,
+            f"{striker} played, {due} was entitled to"
+            + (" (wrong player started the game)" if start else " (playing out of turn is a foul)"),
         )
-        out_of_turn = not start and "out_of_turn" in ed.fouls
-    if st.turn_side != striker:
-        _begin_turn(st, striker, n)
-    red_spot0 = st.red_spot
-    st.foul_by = None
-    in_hand = cb not in st.table
-    if ob not in st.table and (ob in s.first or ob in (s.then or ())):
-        F.append(Finding(n, INVALID_RECORD, st.cite("scoring"), striker, 0, f"{ob} hit but it was not on the table"))
-    if RED not in st.table and (RED in s.first or RED in (s.then or ()) or RED in s.potted):
-        # The Red left off the table by mistake (already reported) was put back: follow the facts.
-        st.table[RED] = None
-    for b in s.potted:
-        if b not in st.table and b != cb:
-            F.append(
-                Finding(n, INVALID_RECORD, st.cite("scoring"), striker, 0, f"{b} potted but it was not on the table")
-            )
-    facts = _facts(st, s, cb, ob, in_hand, out_of_turn)
+    )
+    play.out_of_turn = not start and "out_of_turn" in ed.fouls
 
-    # -- what the stroke scores if legal (S3 R4) --
-    then = s.then
-    hit = set(s.first) | set(then or ())
+
+def _balls_played(state: State, play: _Play) -> None:
+    """The balls the stroke names must be on the table (FORMAT 4); the facts it shows."""
+    stroke, n, striker, ob = play.stroke, play.n, play.striker, play.object_ball
+    play.red_spot0 = state.red_spot
+    state.foul_by = None
+    play.in_hand = play.cue_ball not in state.table
+    if ob not in state.table and (ob in stroke.first or ob in (stroke.then or ())):
+        message = f"{ob} hit but it was not on the table"
+        play.findings.append(_finding(n, INVALID_RECORD, state.cite("scoring"), striker, 0, message))
+    if RED not in state.table and (RED in stroke.first or RED in (stroke.then or ()) or RED in stroke.potted):
+        # The Red left off the table by mistake (already reported) was put back: follow the facts.
+        state.table[RED] = None
+    for b in stroke.potted:
+        if b not in state.table and b != play.cue_ball:
+            message = f"{b} potted but it was not on the table"
+            play.findings.append(_finding(n, INVALID_RECORD, state.cite("scoring"), striker, 0, message))
+    play.facts = _facts(state, stroke, play.cue_ball, ob, play.in_hand, play.out_of_turn)
+
+
+# -- scoring (S3 R4, S2 R9) ---------------------------------------------------------------------
+
+
+def _scoring(state: State, play: _Play) -> None:
+    """What the stroke scores if legal: hazards and a cannon (S3 R4)."""
+    stroke, cb, ob, table = play.stroke, play.cue_ball, play.object_ball, state.table
+    then = stroke.then
+    play.hit = set(stroke.first) | set(then or ())
     hazard = 0
-    if RED in s.potted and RED in st.table:
+    if RED in stroke.potted and RED in table:
         hazard += 3
-    if ob in s.potted and ob in st.table:
+    if ob in stroke.potted and ob in table:
         hazard += 2
-    if cb in s.potted and s.first and all(b in st.table for b in s.first):
+    if cb in stroke.potted and stroke.first and all(b in table for b in stroke.first):
         # S2 R9: in-off the first object ball hit; S3 R4(d): 3 off the Red, 2 off the
         # opponent's ball or when both were hit at once.
-        hazard += 3 if s.first == [RED] else 2
+        hazard += 3 if stroke.first == [RED] else 2
     cannon: bool | None = False
-    if ob in st.table and RED in st.table:
-        if {ob, RED} <= hit:
+    if ob in table and RED in table:
+        if {ob, RED} <= play.hit:
             cannon = True
-        elif then is None and len(s.first) == 1:
+        elif then is None and len(stroke.first) == 1:
             cannon = None
     if cannon is None:
         # ``then`` unknown: trust the scoreboard on whether a cannon was made.
-        moved = _recorded_move(st, s, striker)
+        moved = _recorded_move(state, stroke, play.striker)
         cannon = moved is not None and moved == hazard + 2
-    points = hazard + (2 if cannon else 0)
+    play.hazard, play.cannon = hazard, cannon
+    play.points = hazard + (2 if cannon else 0)
 
-    brk0 = st.ledger.break_of(striker)
-    # -- the limits (S3 R10, R11) and the baulk-line rule (S3 R8) --
+
+def _limits(state: State, play: _Play) -> None:
+    """The limits on hazards and cannons (S3 R10, R11) and the Baulk-line rule (S3 R8)."""
+    n, points, facts = play.n, play.points, play.facts
+    assert facts is not None
+    play.break_before = state.ledger.break_of(play.striker)
     legal_so_far = not facts.fouls and not facts.miss and not facts.no_contact_unknown
     if legal_so_far and points:
-        if cannon and not hazard and st.cannons + 1 > _limit(st, "seventy_cannons", 70, 75, n):
+        if play.cannon and not play.hazard and state.cannons + 1 > _limit(state, "seventy_cannons", 70, 75, n):
             facts.fouls.append("cannons")
-        if hazard and not cannon and st.hazards + 1 > _limit(st, "ten_hazards", 10, 15, n):
+        if play.hazard and not play.cannon and state.hazards + 1 > _limit(state, "ten_hazards", 10, 15, n):
             facts.fouls.append("hazards")
-    crossed = _crossed(st, s, cb, in_hand)
-    if st.baulk_line and st.bl_deadline is not None and legal_so_far:
+    crossed = _crossed(state, play.stroke, play.cue_ball, play.in_hand)
+    if state.baulk_line and state.bl_deadline is not None and legal_so_far:
         if crossed is True:
-            st.bl_crossed = True
-        elif crossed is None and st.bl_crossed is False:
-            st.bl_crossed = None
-        if points and brk0 + points >= st.bl_deadline and st.bl_crossed is False and "baulk_line" in ed.fouls:
+            state.bl_crossed = True
+        elif crossed is None and state.bl_crossed is False:
+            state.bl_crossed = None
+        reached = points and play.break_before + points >= state.bl_deadline
+        if reached and state.bl_crossed is False and "baulk_line" in state.ed.fouls:
             facts.fouls.append("baulk_line")
+    play.due_foul = True if facts.fouls else (None if facts.unknown else False)
+    play.due_miss = facts.miss and play.due_foul is False
+    play.reasons = tuple(dict.fromkeys(facts.fouls))
 
-    due_foul: bool | None = True if facts.fouls else (None if facts.unknown else False)
-    due_miss = facts.miss and due_foul is False
-    reasons = tuple(dict.fromkeys(facts.fouls))
 
-    # -- the calls as made, checked against the due call --
-    call = s.call
-    called_foul = call is not None and call.foul
-    called_miss = call is not None and not call.foul and call.miss
-    explained = False
-    if called_foul or called_miss:
-        what = "foul" if called_foul else "miss"
-        assert call is not None
-        if called_foul and due_miss:
-            F.append(Finding(n, MISS_ERROR, st.cite("miss"), striker, 0, "FOUL called for a miss (S2 R16), not a foul"))
-        elif called_miss and due_foul is True:
-            F.append(
-                Finding(
-                    n,
-                    MISS_ERROR,
-                    _rule(st, reasons),
-                    striker,
-                    0,
-                    f"MISS called, the facts show a foul ({', '.join(reasons)})",
-                )
-            )
-        elif due_foul is False and not due_miss and not facts.no_contact_unknown:
-            kind = UNSUPPORTED_FOUL if called_foul else MISS_ERROR
-            F.append(
-                Finding(
-                    n,
-                    kind,
-                    st.cite("penalty" if called_foul else "miss"),
-                    striker,
-                    PENALTY,
-                    f"{what} called, the facts show a legal stroke",
-                )
-            )
-        if call.points is not None and call.points != PENALTY:
-            # Whatever the facts, a foul or a miss is worth two (S3 R15, R16, S2 R16): the
-            # score books two and the called value is a discrepancy of its own.
-            explained = True
-            F.append(
-                Finding(
-                    n,
-                    PENALTY_VALUE,
-                    st.cite("penalty" if called_foul else "miss"),
-                    striker,
-                    abs(call.points - PENALTY),
-                    f"{what} called for {call.points} points, the penalty is {PENALTY}",
-                )
-            )
-    elif due_foul is True:
-        limit = [r for r in reasons if r in LIMIT_FOULS]
-        other_fouls = [r for r in reasons if r != "out_of_turn"]
-        if limit:
-            F.append(
-                Finding(n, LIMIT_EXCEEDED, _rule(st, tuple(limit)), striker, PENALTY, _limit_message(st, limit[0], n))
-            )
-        elif other_fouls:
-            F.append(
-                Finding(
-                    n,
-                    CONDONED_FOUL,
-                    _rule(st, tuple(other_fouls)),
-                    striker,
-                    PENALTY,
-                    f"foul not called ({', '.join(other_fouls)}); condoned when the next stroke was made",
-                )
-            )
-    elif due_miss:
-        F.append(Finding(n, MISS_ERROR, st.cite("miss"), striker, PENALTY, "MISS not called (S2 R16)"))
-    elif facts.no_contact_unknown:
-        F.append(
-            Finding(
-                n,
-                MISS_ERROR,
-                st.cite("miss"),
-                striker,
-                PENALTY,
-                "no object ball hit from in-hand and no MISS or FOUL called",
-            )
-        )
+# -- the calls as made, checked against the due call (S3 R15, R16, S2 R16) ------------------
 
-    # -- book the stroke --
-    if called_foul or called_miss:
-        scored, penalty, brk_pts = 0, PENALTY, 0
+
+def _calls(state: State, play: _Play) -> None:
+    call = play.stroke.call
+    play.called_foul = call is not None and call.foul
+    play.called_miss = call is not None and not call.foul and call.miss
+    if play.called_foul or play.called_miss:
+        _called(state, play)
     else:
-        scored, penalty, brk_pts = points, 0, points
-    # The due call (Outcome.scored/penalty) follows the facts whatever was called; where
-    # the facts are unknown (due_foul None) the call as made stands.
-    due_penal = due_foul is True or due_miss or (due_foul is None and (called_foul or called_miss))
-    due_scored, due_penalty = (0, PENALTY) if due_penal else (points, 0)
-    i = 0 if striker == "A" else 1
-    official = st.ledger.official
-    if st.target is not None:
+        _uncalled(state, play)
+
+
+def _called(state: State, play: _Play) -> None:
+    """A foul or a miss called: confused with each other, against the facts, or for a value
+    other than two."""
+    n, striker, call, F, facts = play.n, play.striker, play.stroke.call, play.findings, play.facts
+    assert call is not None and facts is not None
+    what = "foul" if play.called_foul else "miss"
+    if play.called_foul and play.due_miss:
+        message = "FOUL called for a miss (S2 R16), not a foul"
+        F.append(_finding(n, MISS_ERROR, state.cite("miss"), striker, 0, message))
+    elif play.called_miss and play.due_foul is True:
+        message = f"MISS called, the facts show a foul ({', '.join(play.reasons)})"
+        F.append(_finding(n, MISS_ERROR, _rule(state, play.reasons), striker, 0, message))
+    elif play.due_foul is False and not play.due_miss and not facts.no_contact_unknown:
+        kind = UNSUPPORTED_FOUL if play.called_foul else MISS_ERROR
+        rule = state.cite("penalty" if play.called_foul else "miss")
+        F.append(_finding(n, kind, rule, striker, PENALTY, f"{what} called, the facts show a legal stroke"))
+    if call.points is not None and call.points != PENALTY:
+        # Whatever the facts, a foul or a miss is worth two (S3 R15, R16, S2 R16): the
+        # score books two and the called value is a discrepancy of its own.
+        play.explained = True
+        message = f"{what} called for {call.points} points, the penalty is {PENALTY}"
+        rule = state.cite("penalty" if play.called_foul else "miss")
+        F.append(_finding(n, PENALTY_VALUE, rule, striker, abs(call.points - PENALTY), message))
+
+
+def _uncalled(state: State, play: _Play) -> None:
+    """Nothing called: a foul condoned (S3 R16(d)), a limit exceeded, a miss not called."""
+    n, striker, F, facts = play.n, play.striker, play.findings, play.facts
+    assert facts is not None
+    if play.due_foul is True:
+        limit = [r for r in play.reasons if r in LIMIT_FOULS]
+        other_fouls = [r for r in play.reasons if r != "out_of_turn"]
+        if limit:
+            message = _limit_message(state, limit[0], n)
+            F.append(_finding(n, LIMIT_EXCEEDED, _rule(state, tuple(limit)), striker, PENALTY, message))
+        elif other_fouls:
+            message = f"foul not called ({', '.join(other_fouls)}); condoned when the next stroke was made"
+            F.append(_finding(n, CONDONED_FOUL, _rule(state, tuple(other_fouls)), striker, PENALTY, message))
+    elif play.due_miss:
+        F.append(_finding(n, MISS_ERROR, state.cite("miss"), striker, PENALTY, "MISS not called (S2 R16)"))
+    elif facts.no_contact_unknown:
+        message = "no object ball hit from in-hand and no MISS or FOUL called"
+        F.append(_finding(n, MISS_ERROR, state.cite("miss"), striker, PENALTY, message))
+
+
+# -- the scoreboard (S3 R5(d), R16) ----------------------------------------------------------
+
+
+def _book(state: State, play: _Play) -> None:
+    """Book the stroke as called; the due call (Outcome) follows the facts whatever was
+    called, and where the facts are unknown the call as made stands."""
+    penal = play.called_foul or play.called_miss
+    scored, penalty = (0, PENALTY) if penal else (play.points, 0)
+    play.break_points = 0 if penal else play.points
+    due_penal = (
+        play.due_foul is True or play.due_miss or (play.due_foul is None and (play.called_foul or play.called_miss))
+    )
+    play.due_scored, play.due_penalty = (0, PENALTY) if due_penal else (play.points, 0)
+    i = 0 if play.striker == "A" else 1
+    official = state.ledger.official
+    if state.target is not None:
         # S3 R5(d): only the points required count; the break keeps them all.
-        room, room_other = max(st.target - official[i], 0), max(st.target - official[1 - i], 0)
+        room, room_other = max(state.target - official[i], 0), max(state.target - official[1 - i], 0)
         scored, penalty = min(scored, room), min(penalty, room_other)
-        due_scored, due_penalty = min(due_scored, room), min(due_penalty, room_other)
-    mismatch = st.ledger.stroke(
-        n, striker, scored, penalty, s.score, explained=explained, break_points=brk_pts, rule=st.cite("scoring")
+        play.due_scored, play.due_penalty = min(play.due_scored, room), min(play.due_penalty, room_other)
+    mismatch = state.ledger.stroke(
+        play.n,
+        play.striker,
+        scored,
+        penalty,
+        play.stroke.score,
+        explained=play.explained,
+        break_points=play.break_points,
+        rule=state.cite("scoring"),
     )
     if mismatch is not None:
-        F.append(mismatch)
-    legal = not (called_foul or called_miss)
-    continues = legal and points > 0
+        play.findings.append(mismatch)
+    play.continues = not penal and play.points > 0
 
-    # -- runs of hazards and cannons --
-    if continues:
-        if cannon and not hazard:
-            if not st.cannons:
-                st.run_first = n
-            st.cannons, st.hazards = st.cannons + 1, 0
-        elif hazard and not cannon:
-            if not st.hazards:
-                st.run_first = n
-            st.hazards, st.cannons = st.hazards + 1, 0
-        else:
-            st.hazards = st.cannons = 0
 
-    # -- the table after the stroke --
-    before = st.table
-    table: dict[str, Pos | None] = {b: p for b, p in before.items() if b not in s.potted}
-    if cb not in s.potted:
+def _runs(state: State, play: _Play) -> None:
+    """Consecutive hazards and cannons in the break (S3 R10, R11)."""
+    if not play.continues:
+        return
+    if play.cannon and not play.hazard:
+        if not state.cannons:
+            state.run_first = play.n
+        state.cannons, state.hazards = state.cannons + 1, 0
+    elif play.hazard and not play.cannon:
+        if not state.hazards:
+            state.run_first = play.n
+        state.hazards, state.cannons = state.hazards + 1, 0
+    else:
+        state.hazards = state.cannons = 0
+
+
+# -- the table after the stroke, and respots (S3 R9, R11(c), R14) ------------------------------
+
+
+def _table_after_stroke(state: State, play: _Play) -> dict[str, Pos | None]:
+    """The balls left on the table and where they rest, as far as the facts tell."""
+    stroke, cb = play.stroke, play.cue_ball
+    before = state.table
+    table: dict[str, Pos | None] = {b: p for b, p in before.items() if b not in stroke.potted}
+    if cb not in stroke.potted:
         table[cb] = before.get(cb)
-    for b in s.off_table or ():
+    for b in stroke.off_table or ():
         table.pop(b, None)
-    if s.positions is not None:
-        listed = {b: (x, y) for b, x, y in s.positions}
+    if stroke.positions is not None:
+        listed = {b: (x, y) for b, x, y in stroke.positions}
         for b in table:
             table[b] = listed.get(b)
     else:
         # Without recorded positions, every ball may have moved once the cue ball hit one
         # (the object balls can kiss each other, ``then`` may be incomplete).
-        stirred = list(table) if s.first else [cb]
+        stirred = list(table) if stroke.first else [cb]
         for b in stirred:
             if b in table:
                 table[b] = None
-    if RED in hit or RED not in table:
-        st.red_spot = None
+    if RED in play.hit or RED not in table:
+        state.red_spot = None
+    return table
 
-    # -- the due respots --
-    due_spots: dict[str, tuple[list[str], str]] = {}
-    seq = 0
-    chain: tuple[str, ...] = _SPOT_CHAIN
-    if RED not in table:
-        # S3 R9(b): potted alone from the Spot (or Pyramid) twice, "or more by mistake", in
-        # consecutive strokes of a break, the Red goes to the Centre Spot; potted from there
-        # it goes back to the Spot, so that continued pots go Spot twice, then the Centre
-        # once (R9(c)).
-        lone = legal and RED in s.potted and points == 3 and not cannon
-        if lone and red_spot0 in ("spot", "pyramid"):
-            seq = st.red_seq + 1
-        chain = _CENTRE_CHAIN if seq >= 2 else _SPOT_CHAIN
-        due_spots[RED] = (
-            _chain_options(st, table, chain, RED),
-            st.cite("sequence" if chain is _CENTRE_CHAIN else "spot_red"),
-        )
-    st.red_seq = seq
-    if continues and not cannon and st.hazards == 15 and ob not in table and st.ob_off_at_turn_start:
-        due_spots[ob] = (_chain_options(st, table, _HAZARD_CHAIN, ob), st.cite("hazard_spot"))
-    nxt = striker if continues else o
-    nxt_ball = st.cue[nxt]
+
+def _red_due(state: State, play: _Play, table: dict[str, Pos | None]) -> None:
+    """S3 R9(b): potted alone from the Spot (or Pyramid) twice, "or more by mistake", in
+    consecutive strokes of a break, the Red goes to the Centre Spot; potted from there it
+    goes back to the Spot, so that continued pots go Spot twice, then the Centre once (R9(c))."""
+    play.chain = _SPOT_CHAIN
+    if RED in table:
+        return
+    lone = not (play.called_foul or play.called_miss) and RED in play.stroke.potted
+    if lone and play.points == 3 and not play.cannon and play.red_spot0 in ("spot", "pyramid"):
+        play.seq = state.red_seq + 1
+    play.chain = _CENTRE_CHAIN if play.seq >= 2 else _SPOT_CHAIN
+    rule = state.cite("sequence" if play.chain is _CENTRE_CHAIN else "spot_red")
+    play.due_spots[RED] = (_chain_options(state, table, play.chain, RED), rule)
+
+
+def _touching_due(state: State, play: _Play, table: dict[str, Pos | None], recorded: _Recorded) -> bool | None:
+    """S3 R14(a): the next striker's cue ball touching another ball; without positions a
+    recorded TOUCHING BALL re-spot is trusted; 1R 2.10 only by consent."""
+    nxt_ball = state.cue[play.next_striker]
     touching = _touching_ball(table, nxt_ball)
-    recorded = None if s.respots is None else _respots_recorded(st, s.respots)
+    non = state.cue[other(play.next_striker)]
     if touching is None and recorded is not None:
-        # Positions unknown: trust a recorded TOUCHING BALL re-spot (S3 R14(a)).
-        non = st.cue[other(nxt)]
         marks = {b: sp for b, sp, _ in recorded}
         if nxt_ball in table and (marks.get(non) == "centre" or (RED in table and marks.get(RED) == "spot")):
             touching = True
-    if touching and ed.touching_by_consent:
+    if touching and state.ed.touching_by_consent:
         # 1R 2.10: only with both players' consent; without a recorded re-spot, play on.
-        non = st.cue[other(nxt)]
         marks = {b: sp for b, sp, _ in recorded or ()}
         touching = marks.get(non) == "centre" or (RED in table and marks.get(RED) == "spot")
+    return touching
+
+
+def _respot_step(state: State, play: _Play, table: dict[str, Pos | None]) -> None:
+    """The due respots (S3 R9, R11(c), R14(a)) against the recorded ones; the table after."""
+    stroke, ob = play.stroke, play.object_ball
+    _red_due(state, play, table)
+    state.red_seq = play.seq
+    if play.continues and not play.cannon and state.hazards == 15 and ob not in table and state.ob_off_at_turn_start:
+        play.due_spots[ob] = (_chain_options(state, table, _HAZARD_CHAIN, ob), state.cite("hazard_spot"))
+    play.next_striker = play.striker if play.continues else play.opponent
+    recorded = None if stroke.respots is None else _respots_recorded(state, stroke.respots)
+    touching = _touching_due(state, play, table, recorded)
     if touching:
-        due_spots[RED] = (["spot"], st.cite("touching"))
-        non = st.cue[other(nxt)]
+        play.due_spots[RED] = (["spot"], state.cite("touching"))
+        non = state.cue[other(play.next_striker)]
         if non in table:
-            due_spots[non] = (["centre"], st.cite("touching"))
-    due_list = tuple((b, opts[0]) for b, (opts, _) in sorted(due_spots.items()))
-    F.extend(_check_respots(st, n, striker, due_spots, recorded, table))
+            play.due_spots[non] = (["centre"], state.cite("touching"))
+    play.findings.extend(_check_respots(state, play.n, play.striker, play.due_spots, recorded, table))
     if touching:
-        table.pop(nxt_ball, None)
-    st.table = table
-    if RED in table and (RED in due_spots or (recorded and any(b == RED for b, _, _ in recorded))):
+        table.pop(state.cue[play.next_striker], None)
+    state.table = table
+    if RED in table and (RED in play.due_spots or (recorded and any(b == RED for b, _, _ in recorded))):
         placed = table[RED]
-        st.red_spot = st.geo.spot_named(*placed) if placed is not None else None
-        fallback = chain is _CENTRE_CHAIN and st.red_spot == "spot" and "spot" in due_spots[RED][0]
-        if seq and ed.sequence_fallback_resets and fallback:
+        state.red_spot = state.geo.spot_named(*placed) if placed is not None else None
+        fallback = play.chain is _CENTRE_CHAIN and state.red_spot == "spot" and "spot" in play.due_spots[RED][0]
+        if play.seq and state.ed.sequence_fallback_resets and fallback:
             # S3 R9(b)(ii): back on the Spot because the Centre and Pyramid are occupied, it
             # is not part of a sequence (put there by mistake, it is: "or more by mistake").
-            st.red_seq = 0
+            state.red_seq = 0
 
-    # -- the baulk-line windows (S3 R8(c),(d)) --
-    if st.baulk_line and continues:
-        brk1 = brk0 + points
-        if st.bl_deadline is not None and brk1 >= st.bl_deadline:
-            st.bl_next, st.bl_deadline, st.bl_crossed = st.bl_next + 100, None, False
-        if st.bl_deadline is None and brk1 >= st.bl_next:
-            st.bl_deadline, st.bl_crossed, st.bl_open_n = st.bl_next + 20, False, n
 
-    # -- whose turn --
-    st.last_n = n
-    st.striker = nxt
-    if continues:
-        st.turn_side = striker
+# -- the Baulk-line rule (S3 R8(c),(d)), the next turn and the game's end (S3 R5) ---------------
+
+
+def _baulk_line_windows(state: State, play: _Play) -> None:
+    if not (state.baulk_line and play.continues):
+        return
+    brk1 = play.break_before + play.points
+    if state.bl_deadline is not None and brk1 >= state.bl_deadline:
+        state.bl_next, state.bl_deadline, state.bl_crossed = state.bl_next + 100, None, False
+    if state.bl_deadline is None and brk1 >= state.bl_next:
+        state.bl_deadline, state.bl_crossed, state.bl_open_n = state.bl_next + 20, False, play.n
+
+
+def _next_turn(state: State, play: _Play) -> None:
+    state.last_n = play.n
+    state.striker = play.next_striker
+    if play.continues:
+        state.turn_side = play.striker
     else:
-        _end_turn(st)
-        if called_foul:
-            st.foul_by = striker
-    i_score = st.ledger.official
-    if st.target is not None and max(i_score) >= st.target:
-        _end(st, "A" if i_score[0] >= st.target else "B", "target", n)
-    return (
-        Outcome(
-            n,
-            striker,
-            due_scored,
-            due_penalty,
-            due_foul is True,
-            reasons,
-            None,
-            due_miss,
-            False,
-            due_list,
-            not continues,
-            nxt,
-            st.ledger.score(),
-            st.ledger.visit_id if brk_pts else None,
-            st.ledger.visit_id,
-            st.over,
-            st.winner,
-            st.ledger.credited,
-        ),
-        F,
+        _end_turn(state)
+        if play.called_foul:
+            state.foul_by = play.striker
+    score = state.ledger.official
+    if state.target is not None and max(score) >= state.target:
+        _end(state, "A" if score[0] >= state.target else "B", "target", play.n)
+
+
+def _outcome(state: State, play: _Play) -> Outcome:
+    return Outcome(
+        n=play.n,
+        striker=play.striker,
+        scored=play.due_scored,
+        penalty=play.due_penalty,
+        foul=play.due_foul is True,
+        reasons=play.reasons,
+        ball_on=None,
+        miss=play.due_miss,
+        free_ball=False,
+        respots=tuple((b, opts[0]) for b, (opts, _) in sorted(play.due_spots.items())),
+        turn_ends=not play.continues,
+        next_striker=play.next_striker,
+        score=state.ledger.score(),
+        break_id=state.ledger.visit_id if play.break_points else None,
+        visit_id=state.ledger.visit_id,
+        frame_over=state.over,
+        winner=state.winner,
+        credited=state.ledger.credited,
     )
+
+
+def _finding(n: int, kind: str, rule: str, side: str | None, points: int, message: str) -> Finding:
+    return Finding(n=n, kind=kind, rule=rule, side=side, points=points, message=message)
 
 
 def _void_opening(st: State, s: Stroke) -> tuple[Outcome | None, list[Finding]]:
