@@ -25,7 +25,7 @@ import copy
 import dataclasses
 import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -1999,147 +1999,177 @@ def _choice(s: State, c: Choice) -> None:
 
 
 def _event(s: State, e: Event) -> None:
-    ed = s.edition
-    n = e.after
+    """An event between strokes, handled by the rule it concerns."""
     kind = e.kind
     if kind in ("spot_correction", "rerack", "respot_black"):
         s.rest = None  # the balls were moved: the recorded positions no longer hold
-    if kind == "spot_correction":
-        _spot_correction(s, e)
-        return
-    if kind == "warning":
-        if e.reason == "miss":
-            if s.miss_seq < ed.warn_after:
-                _add(
-                    s,
-                    n,
-                    MISS_ERROR,
-                    "S3 R19(b)" if ed.miss_cap else "S3 R14(d)(ii)",
-                    e.side,
-                    0,
-                    f"Warning given after {s.miss_seq} FOUL AND A MISS call(s); due after {ed.warn_after}",
-                )
-            elif s.full_ball is False and ed.miss_award:
-                _add(
-                    s,
-                    n,
-                    MISS_ERROR,
-                    "S3 R14(d)",
-                    e.side,
-                    0,
-                    "Warning given but the original position offered no full-ball contact with a ball on",
-                )
-            s.warned = True
-        elif e.reason == "time_wasting" and e.side is not None:
-            s.time_wasting_warned = (*s.time_wasting_warned, e.side)
-        return
-    if kind == "respot_black":
-        if s.aggregate and s.over and s.winner is None and s.reds == 0 and s.seq >= _BLACK:
-            # S3 R4(c): aggregate level after the last frame: a re-spotted Black decides.
-            s.over, s.end_reason, s.respotted_black = False, None, True
-            s.colours, s.seq, s.in_hand = _BIT["black"], _BLACK, True
-        if not s.respotted_black:
-            _add(
-                s,
-                n,
-                FRAME_END_ERROR,
-                "S3 R4(b)",
-                e.side,
-                0,
-                "re-spotted Black but the scores were not tied on the last Black",
-            )
-        s.to_play = e.side
-        s.turn_of = None
-        s.opener = None
-        return
-    if kind == "rerack":
-        # Stalemate (S3 R17(b),(c)): scores nullified, balls reset, same opener.
-        if s.respotted_black and ed.rerack_respotted_black_only:
-            s.colours = _BIT["black"]  # S3 R17(d): only the Black, scores stand
-        else:
-            s.reds = s.start_reds
-            s.colours, s.seq, s.in_error, s.deferred = _ALL_COLOURS, 0, 0, None
-            s.respotted_black = False  # older S3 R16: the frame starts again (DIFF A21)
-            s.phase = RED if s.reds > 0 else SEQUENCE
-            # Scores nullified; the breaks made before the re-rack were made and stay.
-            old = s.ledger
-            old.close()
-            s.ledger = Ledger()
-            s.ledger.breaks = list(old.breaks)
-            s.ledger.visits = list(old.visits)
-            s.ledger.visit_id = old.visit_id
-        s.in_hand, s.foul, s.free_ball, s.turn_of = True, None, False, None
-        s.miss_seq, s.warned, s.replaced = 0, False, False
-        s.to_play = s.opener
-        return
-    if s.over:
-        # The frame already ended (e.g. awarded under S2 R1(c)); a concession, claim or
-        # award that gives it to the same side only confirms it.
-        if kind in ("concede", "claim", "award") and e.side is not None:
-            winner = other(e.side) if kind == "concede" else e.side
-            if winner != s.winner:
-                _frame_over_stroke(s, n)
-        elif kind in ("foul", "time_foul"):
-            _frame_over_stroke(s, n)
-        return
-    if kind == "foul" or kind == "time_foul":
+    before_end = _TABLE_EVENTS.get(kind)
+    if before_end is not None:
+        before_end(s, e)
+    elif s.over:
+        _event_after_end(s, e)
+    elif kind in ("foul", "time_foul"):
         _event_foul(s, e)
-        return
-    if kind == "concede" and e.side is not None:
-        if s.due_award is not None:
-            s.due_award = None
-        if ed.concede_striker_only and s.to_play is not None and e.side != s.to_play:
-            _add(s, n, FRAME_END_ERROR, "S4 R5(a)", e.side, 0, "conceded while not the striker")
-        elif not penalty_points_required(s):
+    elif e.side is not None and kind in _FRAME_EVENTS:
+        _FRAME_EVENTS[kind](s, e)
+
+
+def _warning(s: State, e: Event) -> None:
+    """A Warning: for FOUL AND A MISS (S3 R14(d), R19(b)) or time wasting (S4 R3(a))."""
+    ed = s.edition
+    n = e.after
+    if e.reason == "miss":
+        if s.miss_seq < ed.warn_after:
             _add(
                 s,
                 n,
-                FRAME_END_ERROR,
-                "S4 R2(b)",
+                MISS_ERROR,
+                "S3 R19(b)" if ed.miss_cap else "S3 R14(d)(ii)",
                 e.side,
                 0,
-                f"conceded with {points_remaining(s)} points on the table and nobody needing penalty points",
+                f"Warning given after {s.miss_seq} FOUL AND A MISS call(s); due after {ed.warn_after}",
             )
-        if s.aggregate:
-            # S4 R2(f): the opponent receives the value of the balls left, Reds eight each.
-            s.ledger.award(n, other(e.side), points_remaining(s))
-        _end(s, n, other(e.side), "concede")
-        return
-    if kind == "claim" and e.side is not None:
-        a, b = s.ledger.official
-        lead = (a - b) if e.side == "A" else (b - a)
-        striker_ok = s.to_play is None or s.to_play == e.side
-        if not (s.black_only and lead > 7 and striker_ok and not s.aggregate):
+        elif s.full_ball is False and ed.miss_award:
             _add(
                 s,
                 n,
-                FRAME_END_ERROR,
-                "S2 R1(b)",
+                MISS_ERROR,
+                "S3 R14(d)",
                 e.side,
                 0,
-                "claim without Black only and a lead of more than seven as striker",
+                "Warning given but the original position offered no full-ball contact with a ball on",
             )
-        _end(s, n, e.side, "claim")
-        return
-    if kind == "award" and e.side is not None:
-        if e.reason == "miss":
-            due = s.due_award
-            if due is None or due != e.side:
-                rule = "S3 R19" if not ed.miss_award else "S3 R14(d)(ii)"
-                _add(
-                    s,
-                    n,
-                    FRAME_END_ERROR,
-                    rule,
-                    other(e.side),
-                    0,
-                    "frame awarded for a miss without a further failure after the Warning",
-                )
-        elif e.reason in ("time_wasting", "unsporting"):
-            _forfeit(s, n, e)
+        s.warned = True
+    elif e.reason == "time_wasting" and e.side is not None:
+        s.time_wasting_warned = (*s.time_wasting_warned, e.side)
+
+
+def _respot_black(s: State, e: Event) -> None:
+    """The re-spotted Black after a tie (S3 R4(b),(c))."""
+    n = e.after
+    if s.aggregate and s.over and s.winner is None and s.reds == 0 and s.seq >= _BLACK:
+        # S3 R4(c): aggregate level after the last frame: a re-spotted Black decides.
+        s.over, s.end_reason, s.respotted_black = False, None, True
+        s.colours, s.seq, s.in_hand = _BIT["black"], _BLACK, True
+    if not s.respotted_black:
+        _add(
+            s,
+            n,
+            FRAME_END_ERROR,
+            "S3 R4(b)",
+            e.side,
+            0,
+            "re-spotted Black but the scores were not tied on the last Black",
+        )
+    s.to_play = e.side
+    s.turn_of = None
+    s.opener = None
+
+
+def _rerack(s: State, e: Event) -> None:
+    """Stalemate (S3 R17(b)-(d)): the frame re-racked, or the Black re-spotted only."""
+    ed = s.edition
+    # Stalemate (S3 R17(b),(c)): scores nullified, balls reset, same opener.
+    if s.respotted_black and ed.rerack_respotted_black_only:
+        s.colours = _BIT["black"]  # S3 R17(d): only the Black, scores stand
+    else:
+        s.reds = s.start_reds
+        s.colours, s.seq, s.in_error, s.deferred = _ALL_COLOURS, 0, 0, None
+        s.respotted_black = False  # older S3 R16: the frame starts again (DIFF A21)
+        s.phase = RED if s.reds > 0 else SEQUENCE
+        # Scores nullified; the breaks made before the re-rack were made and stay.
+        old = s.ledger
+        old.close()
+        s.ledger = Ledger()
+        s.ledger.breaks = list(old.breaks)
+        s.ledger.visits = list(old.visits)
+        s.ledger.visit_id = old.visit_id
+    s.in_hand, s.foul, s.free_ball, s.turn_of = True, None, False, None
+    s.miss_seq, s.warned, s.replaced = 0, False, False
+    s.to_play = s.opener
+
+
+def _event_after_end(s: State, e: Event) -> None:
+    """An event after the frame ended: a concession, claim or award to the same side confirms it (S2 R1(c))."""
+    n = e.after
+    kind = e.kind
+    # The frame already ended (e.g. awarded under S2 R1(c)); a concession, claim or
+    # award that gives it to the same side only confirms it.
+    if kind in ("concede", "claim", "award") and e.side is not None:
+        winner = other(e.side) if kind == "concede" else e.side
+        if winner != s.winner:
+            _frame_over_stroke(s, n)
+    elif kind in ("foul", "time_foul"):
+        _frame_over_stroke(s, n)
+
+
+def _concede(s: State, e: Event) -> None:
+    """A concession (S4 R2(b); older S4 R5(a): the striker only)."""
+    assert e.side is not None  # _FRAME_EVENTS are dispatched with a side
+    ed = s.edition
+    n = e.after
+    if s.due_award is not None:
         s.due_award = None
-        _end(s, n, e.side, "award")
-        return
+    if ed.concede_striker_only and s.to_play is not None and e.side != s.to_play:
+        _add(s, n, FRAME_END_ERROR, "S4 R5(a)", e.side, 0, "conceded while not the striker")
+    elif not penalty_points_required(s):
+        _add(
+            s,
+            n,
+            FRAME_END_ERROR,
+            "S4 R2(b)",
+            e.side,
+            0,
+            f"conceded with {points_remaining(s)} points on the table and nobody needing penalty points",
+        )
+    if s.aggregate:
+        # S4 R2(f): the opponent receives the value of the balls left, Reds eight each.
+        s.ledger.award(n, other(e.side), points_remaining(s))
+    _end(s, n, other(e.side), "concede")
+
+
+def _claim(s: State, e: Event) -> None:
+    """A claim with Black only and a lead of more than seven (S2 R1(b))."""
+    assert e.side is not None  # _FRAME_EVENTS are dispatched with a side
+    n = e.after
+    a, b = s.ledger.official
+    lead = (a - b) if e.side == "A" else (b - a)
+    striker_ok = s.to_play is None or s.to_play == e.side
+    if not (s.black_only and lead > 7 and striker_ok and not s.aggregate):
+        _add(
+            s,
+            n,
+            FRAME_END_ERROR,
+            "S2 R1(b)",
+            e.side,
+            0,
+            "claim without Black only and a lead of more than seven as striker",
+        )
+    _end(s, n, e.side, "claim")
+
+
+def _award(s: State, e: Event) -> None:
+    """A frame awarded by the referee: for a miss (S3 R14(d)(ii)) or conduct (Section 4)."""
+    assert e.side is not None  # _FRAME_EVENTS are dispatched with a side
+    ed = s.edition
+    n = e.after
+    if e.reason == "miss":
+        due = s.due_award
+        if due is None or due != e.side:
+            rule = "S3 R19" if not ed.miss_award else "S3 R14(d)(ii)"
+            _add(
+                s,
+                n,
+                FRAME_END_ERROR,
+                rule,
+                other(e.side),
+                0,
+                "frame awarded for a miss without a further failure after the Warning",
+            )
+    elif e.reason in ("time_wasting", "unsporting"):
+        _forfeit(s, n, e)
+    s.due_award = None
+    _end(s, n, e.side, "award")
 
 
 def _forfeit(s: State, n: int, e: Event) -> None:
@@ -2278,6 +2308,22 @@ def _spot_correction(s: State, e: Event) -> None:
     else:
         s.colours |= _BIT[ball]  # S3 R7(c)(i)
         s.missing &= ~_BIT[ball]
+
+
+_TABLE_EVENTS: Final[dict[str, Callable[[State, Event], None]]] = {
+    "spot_correction": _spot_correction,
+    "warning": _warning,
+    "respot_black": _respot_black,
+    "rerack": _rerack,
+}
+"""Events that apply whether or not the frame is over."""
+
+_FRAME_EVENTS: Final[dict[str, Callable[[State, Event], None]]] = {
+    "concede": _concede,
+    "claim": _claim,
+    "award": _award,
+}
+"""Events that end the frame (need a side)."""
 
 
 def _clock(s: State, c: Clock) -> None:
