@@ -628,7 +628,11 @@ def _who_may_play(state: State, play: _Play) -> tuple[Outcome | None, list[Findi
         if not state.late_reported:
             state.late_reported = True
             message = f"stroke played after the game ended at {state.end_n}"
-            play.findings.append(_finding(n, FRAME_END_ERROR, state.cite("end"), stroke.striker, 0, message))
+            play.findings.append(
+                _finding(
+                    n=n, kind=FRAME_END_ERROR, rule=state.cite("end"), side=stroke.striker, points=0, message=message
+                )
+            )
         return None, play.findings
     t = parse_time(stroke.t)
     if state.t0 is None:
@@ -638,12 +642,14 @@ def _who_may_play(state: State, play: _Play) -> tuple[Outcome | None, list[Findi
         _end(state, leader(state.ledger.score()), "time", state.last_n)
         state.late_reported = True
         message = "stroke struck after the time limit"
-        play.findings.append(_finding(n, FRAME_END_ERROR, state.cite("time"), stroke.striker, 0, message))
+        play.findings.append(
+            _finding(n=n, kind=FRAME_END_ERROR, rule=state.cite("time"), side=stroke.striker, points=0, message=message)
+        )
         return None, play.findings
     striker = play.striker
     if striker not in state.cue:
         message = f"striker {striker!r} is not a side (A or B)"
-        return None, [_finding(n, INVALID_RECORD, "FORMAT 3", None, 0, message)]
+        return None, [_finding(n=n, kind=INVALID_RECORD, rule="FORMAT 3", side=None, points=0, message=message)]
     opening = state.last_n == 0 and ed.wrong_ball_opening_void
     if opening and any(i.code == "wrong_cue_ball" for i in stroke.infringements or ()):
         return _void_opening(state, stroke)
@@ -666,12 +672,12 @@ def _order_of_play(state: State, play: _Play) -> None:
     start = state.last_n == 0
     play.findings.append(
         _finding(
-            play.n,
-            WRONG_STRIKER,
-            state.cite("start") if start else ed.fouls.get("out_of_turn", state.cite("order")),
-            striker,
-            0 if start or (call is not None and call.foul) else PENALTY,
-            f"{striker} played, {due} was entitled to"
+            n=play.n,
+            kind=WRONG_STRIKER,
+            rule=state.cite("start") if start else ed.fouls.get("out_of_turn", state.cite("order")),
+            side=striker,
+            points=0 if start or (call is not None and call.foul) else PENALTY,
+            message=f"{striker} played, {due} was entitled to"
             + (" (wrong player started the game)" if start else " (playing out of turn is a foul)"),
         )
     )
@@ -686,14 +692,18 @@ def _balls_played(state: State, play: _Play) -> None:
     play.in_hand = play.cue_ball not in state.table
     if ob not in state.table and (ob in stroke.first or ob in (stroke.then or ())):
         message = f"{ob} hit but it was not on the table"
-        play.findings.append(_finding(n, INVALID_RECORD, state.cite("scoring"), striker, 0, message))
+        play.findings.append(
+            _finding(n=n, kind=INVALID_RECORD, rule=state.cite("scoring"), side=striker, points=0, message=message)
+        )
     if RED not in state.table and (RED in stroke.first or RED in (stroke.then or ()) or RED in stroke.potted):
         # The Red left off the table by mistake (already reported) was put back: follow the facts.
         state.table[RED] = None
     for b in stroke.potted:
         if b not in state.table and b != play.cue_ball:
             message = f"{b} potted but it was not on the table"
-            play.findings.append(_finding(n, INVALID_RECORD, state.cite("scoring"), striker, 0, message))
+            play.findings.append(
+                _finding(n=n, kind=INVALID_RECORD, rule=state.cite("scoring"), side=striker, points=0, message=message)
+            )
     play.facts = _facts(state, stroke, play.cue_ball, ob, play.in_hand, play.out_of_turn)
 
 
@@ -774,21 +784,36 @@ def _called(state: State, play: _Play) -> None:
     what = "foul" if play.called_foul else "miss"
     if play.called_foul and play.due_miss:
         message = "FOUL called for a miss (S2 R16), not a foul"
-        F.append(_finding(n, MISS_ERROR, state.cite("miss"), striker, 0, message))
+        F.append(_finding(n=n, kind=MISS_ERROR, rule=state.cite("miss"), side=striker, points=0, message=message))
     elif play.called_miss and play.due_foul is True:
         message = f"MISS called, the facts show a foul ({', '.join(play.reasons)})"
-        F.append(_finding(n, MISS_ERROR, _rule(state, play.reasons), striker, 0, message))
+        F.append(
+            _finding(n=n, kind=MISS_ERROR, rule=_rule(state, play.reasons), side=striker, points=0, message=message)
+        )
     elif play.due_foul is False and not play.due_miss and not facts.no_contact_unknown:
         kind = UNSUPPORTED_FOUL if play.called_foul else MISS_ERROR
         rule = state.cite("penalty" if play.called_foul else "miss")
-        F.append(_finding(n, kind, rule, striker, PENALTY, f"{what} called, the facts show a legal stroke"))
+        F.append(
+            _finding(
+                n=n,
+                kind=kind,
+                rule=rule,
+                side=striker,
+                points=PENALTY,
+                message=f"{what} called, the facts show a legal stroke",
+            )
+        )
     if call.points is not None and call.points != PENALTY:
         # Whatever the facts, a foul or a miss is worth two (S3 R15, R16, S2 R16): the
         # score books two and the called value is a discrepancy of its own.
         play.explained = True
         message = f"{what} called for {call.points} points, the penalty is {PENALTY}"
         rule = state.cite("penalty" if play.called_foul else "miss")
-        F.append(_finding(n, PENALTY_VALUE, rule, striker, abs(call.points - PENALTY), message))
+        F.append(
+            _finding(
+                n=n, kind=PENALTY_VALUE, rule=rule, side=striker, points=abs(call.points - PENALTY), message=message
+            )
+        )
 
 
 def _uncalled(state: State, play: _Play) -> None:
@@ -800,15 +825,42 @@ def _uncalled(state: State, play: _Play) -> None:
         other_fouls = [r for r in play.reasons if r != "out_of_turn"]
         if limit:
             message = _limit_message(state, limit[0], n)
-            F.append(_finding(n, LIMIT_EXCEEDED, _rule(state, tuple(limit)), striker, PENALTY, message))
+            F.append(
+                _finding(
+                    n=n,
+                    kind=LIMIT_EXCEEDED,
+                    rule=_rule(state, tuple(limit)),
+                    side=striker,
+                    points=PENALTY,
+                    message=message,
+                )
+            )
         elif other_fouls:
             message = f"foul not called ({', '.join(other_fouls)}); condoned when the next stroke was made"
-            F.append(_finding(n, CONDONED_FOUL, _rule(state, tuple(other_fouls)), striker, PENALTY, message))
+            F.append(
+                _finding(
+                    n=n,
+                    kind=CONDONED_FOUL,
+                    rule=_rule(state, tuple(other_fouls)),
+                    side=striker,
+                    points=PENALTY,
+                    message=message,
+                )
+            )
     elif play.due_miss:
-        F.append(_finding(n, MISS_ERROR, state.cite("miss"), striker, PENALTY, "MISS not called (S2 R16)"))
+        F.append(
+            _finding(
+                n=n,
+                kind=MISS_ERROR,
+                rule=state.cite("miss"),
+                side=striker,
+                points=PENALTY,
+                message="MISS not called (S2 R16)",
+            )
+        )
     elif facts.no_contact_unknown:
         message = "no object ball hit from in-hand and no MISS or FOUL called"
-        F.append(_finding(n, MISS_ERROR, state.cite("miss"), striker, PENALTY, message))
+        F.append(_finding(n=n, kind=MISS_ERROR, rule=state.cite("miss"), side=striker, points=PENALTY, message=message))
 
 
 # -- the scoreboard (S3 R5(d), R16) ----------------------------------------------------------
@@ -1001,7 +1053,7 @@ def _outcome(state: State, play: _Play) -> Outcome:
     )
 
 
-def _finding(n: int, kind: str, rule: str, side: str | None, points: int, message: str) -> Finding:
+def _finding(*, n: int, kind: str, rule: str, side: str | None, points: int, message: str) -> Finding:
     return Finding(n=n, kind=kind, rule=rule, side=side, points=points, message=message)
 
 
@@ -1011,12 +1063,12 @@ def _void_opening(st: State, s: Stroke) -> tuple[Outcome | None, list[Finding]]:
     if s.call is not None and (s.call.foul or s.call.miss):
         F.append(
             Finding(
-                s.n,
-                UNSUPPORTED_FOUL,
-                st.cite("start"),
-                s.striker,
-                PENALTY,
-                "opening stroke with the wrong ball is void",
+                n=s.n,
+                kind=UNSUPPORTED_FOUL,
+                rule=st.cite("start"),
+                side=s.striker,
+                points=PENALTY,
+                message="opening stroke with the wrong ball is void",
             )
         )
     mismatch = st.ledger.check(s.n, s.striker, s.score, rule=st.cite("start"))
@@ -1082,13 +1134,31 @@ def _check_respots(
         placed[b] = (sp, p)
     for b, (opts, rule) in sorted(due.items()):
         if b not in placed:
-            F.append(Finding(n, RESPOT_MISSING, rule, striker, 0, f"{b} not spotted; due on the {opts[0]}"))
+            F.append(
+                Finding(
+                    n=n,
+                    kind=RESPOT_MISSING,
+                    rule=rule,
+                    side=striker,
+                    points=0,
+                    message=f"{b} not spotted; due on the {opts[0]}",
+                )
+            )
             continue
         sp, p = placed[b]
         table[b] = p
         if sp not in opts:
             where = sp or "an unnamed place"
-            F.append(Finding(n, RESPOT_WRONG_SPOT, rule, striker, 0, f"{b} spotted on {where}; due on the {opts[0]}"))
+            F.append(
+                Finding(
+                    n=n,
+                    kind=RESPOT_WRONG_SPOT,
+                    rule=rule,
+                    side=striker,
+                    points=0,
+                    message=f"{b} spotted on {where}; due on the {opts[0]}",
+                )
+            )
         elif sp != opts[0]:
             F.append(_fallback_spot(n=n, ball=b, spot=sp, passed=opts[: opts.index(sp)], rule=rule, striker=striker))
     for b, (sp, p) in sorted(placed.items(), key=lambda kv: kv[0]):
@@ -1097,12 +1167,12 @@ def _check_respots(
         table[b] = p
         F.append(
             Finding(
-                n,
-                RESPOT_IN_ERROR,
-                st.cite("spot_red"),
-                striker,
-                0,
-                f"{b} spotted on {sp or 'the table'}; nothing was due",
+                n=n,
+                kind=RESPOT_IN_ERROR,
+                rule=st.cite("spot_red"),
+                side=striker,
+                points=0,
+                message=f"{b} spotted on {sp or 'the table'}; nothing was due",
             )
         )
     return F
@@ -1207,7 +1277,14 @@ def _event(st: State, e: Event) -> list[Finding]:
         if kind == "concede" and e.side is not None:
             if st.ed.concede_striker_only and st.striker is not None and e.side != st.striker:
                 F.append(
-                    Finding(e.after, FRAME_END_ERROR, st.cite("concede"), e.side, 0, "only the striker may concede")
+                    Finding(
+                        n=e.after,
+                        kind=FRAME_END_ERROR,
+                        rule=st.cite("concede"),
+                        side=e.side,
+                        points=0,
+                        message="only the striker may concede",
+                    )
                 )
             _end(st, other(e.side), "concede", e.after)
         elif kind == "award" and e.side is not None:
@@ -1233,12 +1310,12 @@ def _event_foul(st: State, e: Event, side: str) -> list[Finding]:
     if e.points is not None and e.points != PENALTY:
         F.append(
             Finding(
-                e.after,
-                PENALTY_VALUE,
-                rule,
-                side,
-                abs(e.points - PENALTY),
-                f"foul called for {e.points} points, the penalty is {PENALTY}",
+                n=e.after,
+                kind=PENALTY_VALUE,
+                rule=rule,
+                side=side,
+                points=abs(e.points - PENALTY),
+                message=f"foul called for {e.points} points, the penalty is {PENALTY}",
             )
         )
     pts = PENALTY
@@ -1273,12 +1350,12 @@ def _frame_end(st: State, fe: FrameEnd) -> list[Finding]:
         elif st.target is not None:
             F.append(
                 Finding(
-                    n,
-                    FRAME_END_ERROR,
-                    st.cite("target"),
-                    fe.winner,
-                    0,
-                    f"game recorded as ended ({reason or 'no reason'}) before either side reached {st.target}",
+                    n=n,
+                    kind=FRAME_END_ERROR,
+                    rule=st.cite("target"),
+                    side=fe.winner,
+                    points=0,
+                    message=f"game recorded as ended ({reason or 'no reason'}) before either side reached {st.target}",
                 )
             )
             _end(st, fe.winner, reason or "recorded", n)

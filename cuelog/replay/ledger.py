@@ -204,12 +204,12 @@ class Ledger:
             return None
         diff = abs(moved[0] - due[0]) + abs(moved[1] - due[1])
         return Finding(
-            n,
-            SCORE_MISMATCH,
-            rule,
-            striker,
-            diff,
-            f"scoreboard moved by {list(moved)} but the rules give {list(due)}",
+            n=n,
+            kind=SCORE_MISMATCH,
+            rule=rule,
+            side=striker,
+            points=diff,
+            message=f"scoreboard moved by {list(moved)} but the rules give {list(due)}",
         )
 
     def score(self) -> tuple[int, int]:

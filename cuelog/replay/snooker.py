@@ -786,14 +786,22 @@ def _incoming_on(positions: list[tuple[str, float, float]], seq_colour: str) -> 
 # -- strokes ---------------------------------------------------------------------------
 
 
-def _add(s: State, n: int, kind: str, rule: str, side: str | None, points: int, message: str) -> None:
-    s.findings.append(Finding(n, kind, rule, side, points, message))
+def _add(s: State, *, n: int, kind: str, rule: str, side: str | None, points: int, message: str) -> None:
+    s.findings.append(Finding(n=n, kind=kind, rule=rule, side=side, points=points, message=message))
 
 
 def _frame_over_stroke(s: State, n: int) -> None:
     if not s.late_reported:
         s.late_reported = True
-        _add(s, n, FRAME_END_ERROR, "S2 R1", None, 0, f"play continued after the frame ended at stroke {s.end_n}")
+        _add(
+            s,
+            n=n,
+            kind=FRAME_END_ERROR,
+            rule="S2 R1",
+            side=None,
+            points=0,
+            message=f"play continued after the frame ended at stroke {s.end_n}",
+        )
 
 
 def _end(s: State, n: int, winner: str | None, reason: str) -> None:
@@ -1136,12 +1144,12 @@ def _who_may_play(state: State, play: _Play) -> bool:
     if state.due_award is not None:
         _add(
             state,
-            n,
-            MISS_ERROR,
-            "S3 R14(d)(ii)",
-            other(state.due_award),
-            0,
-            "a further failure after the Warning must lose the frame, but play continued",
+            n=n,
+            kind=MISS_ERROR,
+            rule="S3 R14(d)(ii)",
+            side=other(state.due_award),
+            points=0,
+            message="a further failure after the Warning must lose the frame, but play continued",
         )
         state.due_award = None
     pending = state.foul
@@ -1154,7 +1162,15 @@ def _who_may_play(state: State, play: _Play) -> bool:
     call = play.stroke.call
     if play.out_of_turn and not (ed.out_of_turn_foul and call is not None and call.foul):
         rule = "S3 R3(b),(d)" if n == 1 or state.ledger.visit_id == 0 else "S3 R3(a)"
-        _add(state, n, WRONG_STRIKER, rule, striker, 0, f"{striker} played but {state.to_play} was entitled to play")
+        _add(
+            state,
+            n=n,
+            kind=WRONG_STRIKER,
+            rule=rule,
+            side=striker,
+            points=0,
+            message=f"{striker} played but {state.to_play} was entitled to play",
+        )
     if state.turn_of != striker and state.phase == COLOUR:
         # A new turn begins on a Red while Reds remain, else on the colours (S3 R3(g)).
         state.phase = RED if state.reds > 0 else SEQUENCE
@@ -1285,7 +1301,15 @@ def _free_ball_after_foul(state: State, play: _Play) -> None:
             if play.free_ball_called
             else "not called though the incoming player is snookered"
         )
-        _add(state, play.n, FREE_BALL_ERROR, ed.cite(ed.free_ball), play.striker, 0, "FREE BALL " + wrong)
+        _add(
+            state,
+            n=play.n,
+            kind=FREE_BALL_ERROR,
+            rule=ed.cite(ed.free_ball),
+            side=play.striker,
+            points=0,
+            message="FREE BALL " + wrong,
+        )
 
 
 # -- fouls and their value (S3 R10, R11) -------------------------------------------------
@@ -1439,22 +1463,22 @@ def _scoring(state: State, play: _Play) -> None:
         elif not state.colours & _BIT[b]:
             _add(
                 state,
-                n,
-                INVALID_RECORD,
-                "FORMAT 4",
-                striker,
-                0,
-                f"{b} potted or forced off but it was not on the table",
+                n=n,
+                kind=INVALID_RECORD,
+                rule="FORMAT 4",
+                side=striker,
+                points=0,
+                message=f"{b} potted or forced off but it was not on the table",
             )
     if play.reds_off > state.reds:
         _add(
             state,
-            n,
-            INVALID_RECORD,
-            "FORMAT 4",
-            striker,
-            0,
-            f"{play.reds_off} red(s) potted or forced off but only {state.reds} on the table",
+            n=n,
+            kind=INVALID_RECORD,
+            rule="FORMAT 4",
+            side=striker,
+            points=0,
+            message=f"{play.reds_off} red(s) potted or forced off but only {state.reds} on the table",
         )
     play.fb_potted = play.fb is not None and play.fb in potted
     on_names = play.on_names
@@ -1495,12 +1519,12 @@ def _called_foul(state: State, play: _Play) -> None:
         play.official_penalty = play.penalty if called_points < play.penalty else play.penalty_hi
         _add(
             state,
-            n,
-            PENALTY_VALUE,
-            play.rule,
-            striker,
-            abs(play.official_penalty - called_points),
-            f"{play.what}: foul called for {called_points}, the rules give {play.official_penalty}",
+            n=n,
+            kind=PENALTY_VALUE,
+            rule=play.rule,
+            side=striker,
+            points=abs(play.official_penalty - called_points),
+            message=f"{play.what}: foul called for {called_points}, the rules give {play.official_penalty}",
         )
         play.explained = True
         return
@@ -1512,17 +1536,25 @@ def _called_foul(state: State, play: _Play) -> None:
         play.official_penalty = min(max(called_points, low), high)
         _add(
             state,
-            n,
-            PENALTY_VALUE,
-            ed.cite(ed.pen),
-            striker,
-            abs(play.official_penalty - called_points),
-            f"foul called for {called_points}, a foul here is worth {low} to {high}",
+            n=n,
+            kind=PENALTY_VALUE,
+            rule=ed.cite(ed.pen),
+            side=striker,
+            points=abs(play.official_penalty - called_points),
+            message=f"foul called for {called_points}, a foul here is worth {low} to {high}",
         )
         play.explained = True
     if play.stroke.infringements is not None:
         message = "foul called but the facts show no foul"
-        _add(state, n, UNSUPPORTED_FOUL, ed.cite(ed.pen), striker, play.official_penalty, message)
+        _add(
+            state,
+            n=n,
+            kind=UNSUPPORTED_FOUL,
+            rule=ed.cite(ed.pen),
+            side=striker,
+            points=play.official_penalty,
+            message=message,
+        )
 
 
 def _uncalled_foul(state: State, play: _Play) -> None:
@@ -1531,10 +1563,18 @@ def _uncalled_foul(state: State, play: _Play) -> None:
     ed, penalty = state.edition, play.penalty
     if play.fb_without_call:
         message = f"{play.nom} taken as a free ball but no FREE BALL was called ({play.what}, worth {penalty})"
-        _add(state, play.n, FREE_BALL_ERROR, ed.cite(ed.free_ball), play.striker, penalty, message)
+        _add(
+            state,
+            n=play.n,
+            kind=FREE_BALL_ERROR,
+            rule=ed.cite(ed.free_ball),
+            side=play.striker,
+            points=penalty,
+            message=message,
+        )
     else:
         message = f"{play.what}: foul not called (worth {penalty}), condoned"
-        _add(state, play.n, CONDONED_FOUL, play.rule, play.striker, penalty, message)
+        _add(state, n=play.n, kind=CONDONED_FOUL, rule=play.rule, side=play.striker, points=penalty, message=message)
 
 
 def _miss_called(state: State, play: _Play) -> None:
@@ -1547,11 +1587,35 @@ def _miss_called(state: State, play: _Play) -> None:
     if not play.miss_called:
         return
     if not ed.miss_rule:
-        _add(state, n, MISS_ERROR, "SO 19(i)", striker, 0, "FOUL AND A MISS called but the rule does not apply")
+        _add(
+            state,
+            n=n,
+            kind=MISS_ERROR,
+            rule="SO 19(i)",
+            side=striker,
+            points=0,
+            message="FOUL AND A MISS called but the rule does not apply",
+        )
     elif play.due_foul and not play.miss_type:
-        _add(state, n, MISS_ERROR, "S2 R21", striker, 0, "FOUL AND A MISS called but the ball on was hit first")
+        _add(
+            state,
+            n=n,
+            kind=MISS_ERROR,
+            rule="S2 R21",
+            side=striker,
+            points=0,
+            message="FOUL AND A MISS called but the ball on was hit first",
+        )
     elif not ed.miss_black_only and state.black_only:
-        _add(state, n, MISS_ERROR, "S3 R14", striker, 0, "FOUL AND A MISS called with only the Black left")
+        _add(
+            state,
+            n=n,
+            kind=MISS_ERROR,
+            rule="S3 R14",
+            side=striker,
+            points=0,
+            message="FOUL AND A MISS called with only the Black left",
+        )
 
 
 # -- the table after the stroke, as it really was ------------------------------------------
@@ -1726,7 +1790,7 @@ def _miss_due(state: State, play: _Play) -> bool:
         geo = _miss_geometry(play.rest, play.snapshot[2], play.on_names)
         if geo is not None and geo[0] and not geo[2]:
             message = "FOUL AND A MISS not called though the cue-ball had a clear path to a ball on"
-            _add(state, play.n, MISS_ERROR, "S3 R14(c)", play.striker, 0, message)
+            _add(state, n=play.n, kind=MISS_ERROR, rule="S3 R14(c)", side=play.striker, points=0, message=message)
     return due_miss
 
 
@@ -1796,12 +1860,12 @@ def _miss_sequence(s: State, n: int, offender: str) -> None:
     if ed.miss_cap is not None and s.miss_seq > ed.miss_cap:
         _add(
             s,
-            n,
-            MISS_ERROR,
-            "S3 R19(a)",
-            offender,
-            0,
-            f"FOUL AND A MISS number {s.miss_seq} from the original position; at most {ed.miss_cap}",
+            n=n,
+            kind=MISS_ERROR,
+            rule="S3 R19(a)",
+            side=offender,
+            points=0,
+            message=f"FOUL AND A MISS number {s.miss_seq} from the original position; at most {ed.miss_cap}",
         )
     if ed.miss_award and s.warned and s.miss_seq > ed.warn_after and s.full_ball is not False:
         s.due_award = other(offender)
@@ -1862,7 +1926,7 @@ def _respots(s: State, n: int, striker: str, st: Stroke, due: list[tuple[str, st
     for r in st.respots:
         if r.ball == "red":
             # A Red spotted in error (S3 R7(d)): it stays in play until removed.
-            _add(s, n, RESPOT_IN_ERROR, "S3 R7(d)", None, 0, "a Red was spotted")
+            _add(s, n=n, kind=RESPOT_IN_ERROR, rule="S3 R7(d)", side=None, points=0, message="a Red was spotted")
             s.reds += 1
             continue
         if r.ball not in _BIT:
@@ -1871,14 +1935,30 @@ def _respots(s: State, n: int, striker: str, st: Stroke, due: list[tuple[str, st
     positions_known = st.positions is not None
     for ball, spot in due:
         if ball not in recorded:
-            _add(s, n, RESPOT_MISSING, "S3 R7", None, VALUE[ball], f"{ball} had to be spotted but was not")
+            _add(
+                s,
+                n=n,
+                kind=RESPOT_MISSING,
+                rule="S3 R7",
+                side=None,
+                points=VALUE[ball],
+                message=f"{ball} had to be spotted but was not",
+            )
             s.missing |= _BIT[ball]
             continue
         s.colours |= _BIT[ball]
         got = recorded[ball]
         if positions_known and got is not None and got != spot:
             # Where a spot is occupied is only known from the positions (S2 R18).
-            _add(s, n, RESPOT_WRONG_SPOT, "S3 R7(e)-(h)", None, 0, f"{ball} spotted on {got}, due on {spot}")
+            _add(
+                s,
+                n=n,
+                kind=RESPOT_WRONG_SPOT,
+                rule="S3 R7(e)-(h)",
+                side=None,
+                points=0,
+                message=f"{ball} spotted on {got}, due on {spot}",
+            )
     for ball in recorded:
         if ball not in due_map and s.missing & _BIT[ball]:
             # S3 R7(c)(i): a colour left off in error is spotted without penalty when
@@ -1887,7 +1967,15 @@ def _respots(s: State, n: int, striker: str, st: Stroke, due: list[tuple[str, st
             s.missing &= ~_BIT[ball]
         elif ball not in due_map:
             s.colours |= _BIT[ball]
-            _add(s, n, RESPOT_IN_ERROR, "S3 R7(b)", None, VALUE[ball], f"{ball} spotted but had to stay off the table")
+            _add(
+                s,
+                n=n,
+                kind=RESPOT_IN_ERROR,
+                rule="S3 R7(b)",
+                side=None,
+                points=VALUE[ball],
+                message=f"{ball} spotted but had to stay off the table",
+            )
             if s.phase == SEQUENCE and COLOURS.index(ball) < s.seq:
                 # Potted in sequence and put back: played as correctly spotted until the
                 # error is discovered (S3 R7(b),(c)), so it is the colour on again.
@@ -1944,20 +2032,52 @@ def _choice(s: State, c: Choice) -> None:
     if s.over:
         return
     if f is None:
-        _add(s, n, INVALID_RECORD, "S3 R10(h)", c.side, 0, f"choice {c.option!r} with no foul to answer")
+        _add(
+            s,
+            n=n,
+            kind=INVALID_RECORD,
+            rule="S3 R10(h)",
+            side=c.side,
+            points=0,
+            message=f"choice {c.option!r} with no foul to answer",
+        )
         return
     if c.side != other(f.offender):
-        _add(s, n, WRONG_STRIKER, "S3 R10(h)", c.side, 0, f"{c.side} chose after their own foul")
+        _add(
+            s,
+            n=n,
+            kind=WRONG_STRIKER,
+            rule="S3 R10(h)",
+            side=c.side,
+            points=0,
+            message=f"{c.side} chose after their own foul",
+        )
     option = c.option
     if option != "play" and not ed.play_again:
-        _add(s, n, INVALID_RECORD, "SO 15", c.side, 0, f"option {option!r} does not exist: the incoming player plays")
+        _add(
+            s,
+            n=n,
+            kind=INVALID_RECORD,
+            rule="SO 15",
+            side=c.side,
+            points=0,
+            message=f"option {option!r} does not exist: the incoming player plays",
+        )
     # Older S3 R14(d)(v): after a foul before the stroke, the balls may be replaced only
     # within a FOUL AND A MISS sequence (the cue-ball had been replaced).
     in_sequence = f.before_stroke and f.after_replace and ed.warning_survives_event_foul
     if option in ("replace_return", "replace_play") and not (
         f.miss or (f.before_stroke and ed.replace_after_event_foul) or (in_sequence and option == "replace_return")
     ):
-        _add(s, n, MISS_ERROR, "S3 R14(b)", c.side, 0, f"balls replaced ({option}) but no FOUL AND A MISS was called")
+        _add(
+            s,
+            n=n,
+            kind=MISS_ERROR,
+            rule="S3 R14(b)",
+            side=c.side,
+            points=0,
+            message=f"balls replaced ({option}) but no FOUL AND A MISS was called",
+        )
     if option == "play":
         if f.before_stroke:
             s.rest = None
@@ -1983,13 +2103,21 @@ def _choice(s: State, c: Choice) -> None:
     elif option == "anywhere":
         if ed.miss_cap is None or s.miss_seq < ed.miss_cap or f.needed:
             # Only after the fifth FOUL AND A MISS, and not when penalty points were needed.
-            _add(s, n, MISS_ERROR, "S3 R19(b)(iii)", c.side, 0, "cue-ball placed anywhere against S3 R19(b)(iii)")
+            _add(
+                s,
+                n=n,
+                kind=MISS_ERROR,
+                rule="S3 R19(b)(iii)",
+                side=c.side,
+                points=0,
+                message="cue-ball placed anywhere against S3 R19(b)(iii)",
+            )
         s.to_play = other(f.offender)
         s.turn_of = None
         s.in_hand, s.anywhere, s.free_ball = True, True, False
         s.miss_seq, s.warned = 0, False
     else:
-        _add(s, n, INVALID_RECORD, "S3 R10(h)", c.side, 0, f"unknown option {option!r}")
+        _add(s, n=n, kind=INVALID_RECORD, rule="S3 R10(h)", side=c.side, points=0, message=f"unknown option {option!r}")
         return
     s.foul = None
     _black_only_award(s, n)
@@ -2022,22 +2150,22 @@ def _warning(s: State, e: Event) -> None:
         if s.miss_seq < ed.warn_after:
             _add(
                 s,
-                n,
-                MISS_ERROR,
-                "S3 R19(b)" if ed.miss_cap else "S3 R14(d)(ii)",
-                e.side,
-                0,
-                f"Warning given after {s.miss_seq} FOUL AND A MISS call(s); due after {ed.warn_after}",
+                n=n,
+                kind=MISS_ERROR,
+                rule="S3 R19(b)" if ed.miss_cap else "S3 R14(d)(ii)",
+                side=e.side,
+                points=0,
+                message=f"Warning given after {s.miss_seq} FOUL AND A MISS call(s); due after {ed.warn_after}",
             )
         elif s.full_ball is False and ed.miss_award:
             _add(
                 s,
-                n,
-                MISS_ERROR,
-                "S3 R14(d)",
-                e.side,
-                0,
-                "Warning given but the original position offered no full-ball contact with a ball on",
+                n=n,
+                kind=MISS_ERROR,
+                rule="S3 R14(d)",
+                side=e.side,
+                points=0,
+                message="Warning given but the original position offered no full-ball contact with a ball on",
             )
         s.warned = True
     elif e.reason == "time_wasting" and e.side is not None:
@@ -2054,12 +2182,12 @@ def _respot_black(s: State, e: Event) -> None:
     if not s.respotted_black:
         _add(
             s,
-            n,
-            FRAME_END_ERROR,
-            "S3 R4(b)",
-            e.side,
-            0,
-            "re-spotted Black but the scores were not tied on the last Black",
+            n=n,
+            kind=FRAME_END_ERROR,
+            rule="S3 R4(b)",
+            side=e.side,
+            points=0,
+            message="re-spotted Black but the scores were not tied on the last Black",
         )
     s.to_play = e.side
     s.turn_of = None
@@ -2111,16 +2239,24 @@ def _concede(s: State, e: Event) -> None:
     if s.due_award is not None:
         s.due_award = None
     if ed.concede_striker_only and s.to_play is not None and e.side != s.to_play:
-        _add(s, n, FRAME_END_ERROR, "S4 R5(a)", e.side, 0, "conceded while not the striker")
+        _add(
+            s,
+            n=n,
+            kind=FRAME_END_ERROR,
+            rule="S4 R5(a)",
+            side=e.side,
+            points=0,
+            message="conceded while not the striker",
+        )
     elif not penalty_points_required(s):
         _add(
             s,
-            n,
-            FRAME_END_ERROR,
-            "S4 R2(b)",
-            e.side,
-            0,
-            f"conceded with {points_remaining(s)} points on the table and nobody needing penalty points",
+            n=n,
+            kind=FRAME_END_ERROR,
+            rule="S4 R2(b)",
+            side=e.side,
+            points=0,
+            message=f"conceded with {points_remaining(s)} points on the table and nobody needing penalty points",
         )
     if s.aggregate:
         # S4 R2(f): the opponent receives the value of the balls left, Reds eight each.
@@ -2138,12 +2274,12 @@ def _claim(s: State, e: Event) -> None:
     if not (s.black_only and lead > 7 and striker_ok and not s.aggregate):
         _add(
             s,
-            n,
-            FRAME_END_ERROR,
-            "S2 R1(b)",
-            e.side,
-            0,
-            "claim without Black only and a lead of more than seven as striker",
+            n=n,
+            kind=FRAME_END_ERROR,
+            rule="S2 R1(b)",
+            side=e.side,
+            points=0,
+            message="claim without Black only and a lead of more than seven as striker",
         )
     _end(s, n, e.side, "claim")
 
@@ -2159,12 +2295,12 @@ def _award(s: State, e: Event) -> None:
             rule = "S3 R19" if not ed.miss_award else "S3 R14(d)(ii)"
             _add(
                 s,
-                n,
-                FRAME_END_ERROR,
-                rule,
-                other(e.side),
-                0,
-                "frame awarded for a miss without a further failure after the Warning",
+                n=n,
+                kind=FRAME_END_ERROR,
+                rule=rule,
+                side=other(e.side),
+                points=0,
+                message="frame awarded for a miss without a further failure after the Warning",
             )
     elif e.reason in ("time_wasting", "unsporting"):
         _forfeit(s, n, e)
@@ -2186,7 +2322,15 @@ def _forfeit(s: State, n: int, e: Event) -> None:
     ):
         # S4 R3(a),(b): the frame is awarded only after a Warning. A Warning given in an
         # earlier frame of the game is not in this frame's records, so only frame 1 tells.
-        _add(s, n, FRAME_END_ERROR, "S4 R3(b)", offender, 0, "frame awarded for time wasting without a Warning")
+        _add(
+            s,
+            n=n,
+            kind=FRAME_END_ERROR,
+            rule="S4 R3(b)",
+            side=offender,
+            points=0,
+            message="frame awarded for time wasting without a Warning",
+        )
     if s.aggregate or ed.forfeit_points:
         # S4 R4(a)(ii) (aggregate only; older S4 R2(a)(ii) always): the offender forfeits
         # their points and the opponent receives the balls left, Reds eight each.
@@ -2201,13 +2345,21 @@ def _event_foul(s: State, e: Event) -> None:
     n = e.after
     side = e.side or s.to_play
     if side is None:
-        _add(s, n, INVALID_RECORD, "FORMAT 4", None, 0, "foul event without a side")
+        _add(s, n=n, kind=INVALID_RECORD, rule="FORMAT 4", side=None, points=0, message="foul event without a side")
         return
     on_value = 1 if s.phase == RED else VALUE[COLOURS[min(s.seq, _BLACK)]] if s.phase == SEQUENCE else 0
     if e.kind == "time_foul":
         s.time_fouls = (*s.time_fouls, n)
         if not ed.time_foul:
-            _add(s, n, TIME_FOUL_ERROR, "SO 16", side, e.points or 0, "time foul in a game without a shot clock rule")
+            _add(
+                s,
+                n=n,
+                kind=TIME_FOUL_ERROR,
+                rule="SO 16",
+                side=side,
+                points=e.points or 0,
+                message="time foul in a game without a shot clock rule",
+            )
             due = e.points or 0
         else:
             due = max(5, on_value)
@@ -2237,12 +2389,12 @@ def _event_foul(s: State, e: Event) -> None:
     if e.points is not None and e.points != due and (e.kind != "time_foul" or ed.time_foul):
         _add(
             s,
-            n,
-            PENALTY_VALUE if e.kind == "foul" else TIME_FOUL_ERROR,
-            rule,
-            side,
-            abs(e.points - due),
-            f"penalty of {e.points} recorded, the rules give {due}",
+            n=n,
+            kind=PENALTY_VALUE if e.kind == "foul" else TIME_FOUL_ERROR,
+            rule=rule,
+            side=side,
+            points=abs(e.points - due),
+            message=f"penalty of {e.points} recorded, the rules give {due}",
         )
     s.ledger.award(n, other(side), points)
     if e.points is not None and e.points != points:
@@ -2335,12 +2487,12 @@ def _clock(s: State, c: Clock) -> None:
         # A time foul is recorded as an event after the stroke before; look for it.
         _add(
             s,
-            c.n,
-            TIME_FOUL_UNCALLED,
-            "SO 16",
-            None,
-            5,
-            f"stroke began after {c.elapsed_s:.1f} s on the clock, limit {c.limit_s:.0f} s",
+            n=c.n,
+            kind=TIME_FOUL_UNCALLED,
+            rule="SO 16",
+            side=None,
+            points=5,
+            message=f"stroke began after {c.elapsed_s:.1f} s on the clock, limit {c.limit_s:.0f} s",
         )
 
 
@@ -2358,21 +2510,21 @@ def _frame_end(s: State, fe: FrameEnd) -> None:
     if not s.over:
         _add(
             s,
-            n,
-            FRAME_END_ERROR,
-            "S2 R1",
-            fe.winner,
-            0,
-            f"frame recorded as ended ({fe.reason or 'no reason'}) but the rules have it still in play",
+            n=n,
+            kind=FRAME_END_ERROR,
+            rule="S2 R1",
+            side=fe.winner,
+            points=0,
+            message=f"frame recorded as ended ({fe.reason or 'no reason'}) but the rules have it still in play",
         )
         return
     if fe.winner is not None and s.winner is not None and fe.winner != s.winner:
         _add(
             s,
-            s.end_n,
-            FRAME_END_ERROR,
-            "S3 R1(f)",
-            fe.winner,
-            0,
-            f"frame recorded to {fe.winner} but the rules give it to {s.winner}",
+            n=s.end_n,
+            kind=FRAME_END_ERROR,
+            rule="S3 R1(f)",
+            side=fe.winner,
+            points=0,
+            message=f"frame recorded to {fe.winner} but the rules give it to {s.winner}",
         )
