@@ -421,12 +421,12 @@ def new_frame(match: Match, frame: Frame, previous: FrameResult | None = None) -
     if breaker is None and previous is not None and previous.breaker is not None:
         # S3 R2(d)(ii): the order of starting alternates from game to game.
         breaker = other(previous.breaker)
-    st = State(match, frame.frame, ed, geo, cue, match.target, match.time_limit_s, bool(applies), table, breaker)
-    st.breaker = breaker
+    state = State(match, frame.frame, ed, geo, cue, match.target, match.time_limit_s, bool(applies), table, breaker)
+    state.breaker = breaker
     red = table.get(RED)
-    st.red_spot = geo.spot_named(*red) if red is not None else None
-    st.t0 = parse_time(frame.t)
-    return st
+    state.red_spot = geo.spot_named(*red) if red is not None else None
+    state.t0 = parse_time(frame.t)
+    return state
 
 
 # -- strokes ---------------------------------------------------------------------------
@@ -444,54 +444,54 @@ class _Facts:
     """No object ball was hit from in-hand and it cannot be told whether it was a miss or a foul."""
 
 
-def _objects_out_of_baulk(st: State, objects: Sequence[str]) -> bool | None:
+def _objects_out_of_baulk(state: State, objects: Sequence[str]) -> bool | None:
     unknown = False
     for b in objects:
-        if b not in st.table:
+        if b not in state.table:
             continue
-        p = st.table[b]
+        p = state.table[b]
         if p is None:
             unknown = True
-        elif not st.geo.in_baulk(p):
+        elif not state.geo.in_baulk(p):
             return True
     return None if unknown else False
 
 
-def _facts(st: State, s: Stroke, cb: str, ob: str, in_hand: bool, out_of_turn: bool) -> _Facts:
-    ed = st.ed
+def _facts(state: State, stroke: Stroke, cb: str, ob: str, in_hand: bool, out_of_turn: bool) -> _Facts:
+    ed = state.ed
     fouls: list[str] = []
     unknown = False
     miss = False
     no_contact_unknown = False
-    for inf in s.infringements or ():
+    for inf in stroke.infringements or ():
         if inf.code in JUDGED_FOULS and inf.code in ed.fouls:
             fouls.append(inf.code)
     if out_of_turn:
         fouls.append("out_of_turn")
-    cue_first = s.cushions.cue_first if s.cushions is not None else None
+    cue_first = stroke.cushions.cue_first if stroke.cushions is not None else None
     if in_hand:
-        if s.placement == "illegal":
+        if stroke.placement == "illegal":
             fouls.append("in_hand")
-        elif s.first:
+        elif stroke.first:
             # S3 R6(f): no part of an object ball in Baulk may be played on directly; off a
             # cushion it is legal only if that cushion is out of Baulk (R6(d)), which the
             # facts do not say.
-            for b in s.first:
-                p = st.table.get(b)
-                if p is not None and st.geo.in_baulk(p):
+            for b in stroke.first:
+                p = state.table.get(b)
+                if p is not None and state.geo.in_baulk(p):
                     if cue_first is False:
                         fouls.append("in_hand")
                     else:
                         unknown = True
                     break
-    if s.off_table:
+    if stroke.off_table:
         fouls.append("off_table")
-    if not s.first:
-        cb_potted = cb in s.potted
+    if not stroke.first:
+        cb_potted = cb in stroke.potted
         if not in_hand or ed.miss_is_foul:
             fouls.append("no_contact")
         else:
-            out = _objects_out_of_baulk(st, (RED, ob))
+            out = _objects_out_of_baulk(state, (RED, ob))
             if out is True:
                 fouls.append("no_contact")
             elif cb_potted and cue_first is False:
@@ -507,19 +507,19 @@ def _facts(st: State, s: Stroke, cb: str, ob: str, in_hand: bool, out_of_turn: b
     return _Facts(fouls, unknown, miss, no_contact_unknown)
 
 
-def _respots_recorded(st: State, respots: Sequence[Respot]) -> list[tuple[str, str | None, Pos | None]]:
+def _respots_recorded(state: State, respots: Sequence[Respot]) -> list[tuple[str, str | None, Pos | None]]:
     out: list[tuple[str, str | None, Pos | None]] = []
     for r in respots:
         if r.spot is not None:
-            out.append((r.ball, r.spot, st.geo.spots.get(r.spot)))
+            out.append((r.ball, r.spot, state.geo.spots.get(r.spot)))
         elif r.x is not None and r.y is not None:
-            out.append((r.ball, st.geo.spot_named(r.x, r.y), (r.x, r.y)))
+            out.append((r.ball, state.geo.spot_named(r.x, r.y), (r.x, r.y)))
         else:
             out.append((r.ball, None, None))
     return out
 
 
-def _chain_options(st: State, table: Mapping[str, Pos | None], chain: Sequence[str], ball: str) -> list[str]:
+def _chain_options(state: State, table: Mapping[str, Pos | None], chain: Sequence[str], ball: str) -> list[str]:
     """The spots of a fallback chain a ball may go to, given what is known of the table.
 
     The first free spot of the chain is due; a spot before it whose occupation is unknown
@@ -527,7 +527,7 @@ def _chain_options(st: State, table: Mapping[str, Pos | None], chain: Sequence[s
     """
     options: list[str] = []
     for name in chain:
-        occ = _occupied(table, st.geo.spots[name], ball)
+        occ = _occupied(table, state.geo.spots[name], ball)
         if occ is True:
             continue
         options.append(name)
@@ -541,7 +541,7 @@ _CENTRE_CHAIN: Final = ("centre", "pyramid", "spot")
 _HAZARD_CHAIN: Final = ("baulk_middle", "d_right")
 
 
-def _limit(st: State, call: str, at: int, limit: int, n: int) -> int:
+def _limit(state: State, call: str, at: int, limit: int, n: int) -> int:
     """The run limit with the referee's call (S3 R10(a), R11(a)): five more after a late call.
 
     A call belongs to the current run when it was made after the run's first stroke and
@@ -549,9 +549,9 @@ def _limit(st: State, call: str, at: int, limit: int, n: int) -> int:
     No call recorded: it is taken as made on time (FORMAT.md 4, ``referee_call``).
     """
     best = limit
-    for after, c in st.calls:
-        if c == call and st.run_first <= after < n + at:
-            counted = after - st.run_first + 1
+    for after, c in state.calls:
+        if c == call and state.run_first <= after < n + at:
+            counted = after - state.run_first + 1
             if counted > at:
                 best = max(best, counted + (limit - at))
     return best
@@ -1057,50 +1057,52 @@ def _finding(*, n: int, kind: str, rule: str, side: str | None, points: int, mes
     return Finding(n=n, kind=kind, rule=rule, side=side, points=points, message=message)
 
 
-def _void_opening(st: State, s: Stroke) -> tuple[Outcome | None, list[Finding]]:
+def _void_opening(state: State, stroke: Stroke) -> tuple[Outcome | None, list[Finding]]:
     """OB S3 R2: the opening stroke with the wrong white is void; the game starts again."""
     F: list[Finding] = []
-    if s.call is not None and (s.call.foul or s.call.miss):
+    if stroke.call is not None and (stroke.call.foul or stroke.call.miss):
         F.append(
             Finding(
-                n=s.n,
+                n=stroke.n,
                 kind=UNSUPPORTED_FOUL,
-                rule=st.cite("start"),
-                side=s.striker,
+                rule=state.cite("start"),
+                side=stroke.striker,
                 points=PENALTY,
                 message="opening stroke with the wrong ball is void",
             )
         )
-    mismatch = st.ledger.check(s.n, s.striker, s.score, rule=st.cite("start"))
+    mismatch = state.ledger.check(stroke.n, stroke.striker, stroke.score, rule=state.cite("start"))
     if mismatch is not None:
         F.append(mismatch)
-    score = st.ledger.score()
-    return Outcome(s.n, s.striker, 0, 0, False, ("void",), next_striker=st.striker or s.striker, score=score), F
+    score = state.ledger.score()
+    return Outcome(
+        stroke.n, stroke.striker, 0, 0, False, ("void",), next_striker=state.striker or stroke.striker, score=score
+    ), F
 
 
-def _recorded_move(st: State, s: Stroke, striker: str) -> int | None:
-    if s.score is None or (st.resync and not st.gap_scored):
+def _recorded_move(state: State, stroke: Stroke, striker: str) -> int | None:
+    if stroke.score is None or (state.resync and not state.gap_scored):
         return None  # the first scoreboard after a gap also holds the missing strokes' points
     i = 0 if striker == "A" else 1
-    prev = st.ledger.recorded if st.ledger.recorded is not None else st.ledger.official
-    return s.score[i] - prev[i]
+    prev = state.ledger.recorded if state.ledger.recorded is not None else state.ledger.official
+    return stroke.score[i] - prev[i]
 
 
-def _crossed(st: State, s: Stroke, cb: str, in_hand: bool) -> bool | None:
+def _crossed(state: State, stroke: Stroke, cb: str, in_hand: bool) -> bool | None:
     """Did the cue ball cross the Baulk-line into Baulk (S3 R8(a),(b))?"""
-    if s.crossed_baulk is not None:
-        return s.crossed_baulk
-    if s.positions is None or cb in s.potted:
+    if stroke.crossed_baulk is not None:
+        return stroke.crossed_baulk
+    if stroke.positions is None or cb in stroke.potted:
         return None
-    start = st.table.get(cb)
-    if in_hand or start is None or st.geo.in_baulk(start):
+    start = state.table.get(cb)
+    if in_hand or start is None or state.geo.in_baulk(start):
         return None
-    for b, _x, y in s.positions:
+    for b, _x, y in stroke.positions:
         if b == cb:
-            if y < st.geo.baulk_y - TOLERANCE_MM:
+            if y < state.geo.baulk_y - TOLERANCE_MM:
                 return True
-            on_line = abs(y - st.geo.baulk_y) <= TOLERANCE_MM
-            return True if on_line and st.ed.crossing_on_line_counts else None
+            on_line = abs(y - state.geo.baulk_y) <= TOLERANCE_MM
+            return True if on_line and state.ed.crossing_on_line_counts else None
     return None
 
 
@@ -1116,7 +1118,7 @@ def _touching_ball(table: Mapping[str, Pos | None], ball: str) -> bool | None:
 
 
 def _check_respots(
-    st: State,
+    state: State,
     n: int,
     striker: str,
     due: Mapping[str, tuple[list[str], str]],
@@ -1127,7 +1129,7 @@ def _check_respots(
     F: list[Finding] = []
     if recorded is None:
         for b, (opts, _) in due.items():
-            table[b] = st.geo.spots[opts[0]]
+            table[b] = state.geo.spots[opts[0]]
         return F
     placed: dict[str, tuple[str | None, Pos | None]] = {}
     for b, sp, p in recorded:
@@ -1169,7 +1171,7 @@ def _check_respots(
             Finding(
                 n=n,
                 kind=RESPOT_IN_ERROR,
-                rule=st.cite("spot_red"),
+                rule=state.cite("spot_red"),
                 side=striker,
                 points=0,
                 message=f"{b} spotted on {sp or 'the table'}; nothing was due",
@@ -1208,36 +1210,36 @@ def _fallback_spot(*, n: int, ball: str, spot: str, passed: Sequence[str], rule:
     )
 
 
-def _rule(st: State, reasons: Sequence[str]) -> str:
-    return st.ed.fouls.get(reasons[0], st.cite("penalty")) if reasons else st.cite("penalty")
+def _rule(state: State, reasons: Sequence[str]) -> str:
+    return state.ed.fouls.get(reasons[0], state.cite("penalty")) if reasons else state.cite("penalty")
 
 
-def _limit_message(st: State, reason: str, n: int) -> str:
+def _limit_message(state: State, reason: str, n: int) -> str:
     if reason == "hazards":
-        return f"more than {_limit(st, 'ten_hazards', 10, 15, n)} consecutive hazards, foul not called"
+        return f"more than {_limit(state, 'ten_hazards', 10, 15, n)} consecutive hazards, foul not called"
     if reason == "cannons":
-        return f"more than {_limit(st, 'seventy_cannons', 70, 75, n)} consecutive cannons, foul not called"
-    return f"Baulk-line not crossed by {st.bl_deadline} points of the break, foul not called"
+        return f"more than {_limit(state, 'seventy_cannons', 70, 75, n)} consecutive cannons, foul not called"
+    return f"Baulk-line not crossed by {state.bl_deadline} points of the break, foul not called"
 
 
-def _begin_turn(st: State, striker: str, n: int) -> None:
-    st.ledger.end_visit()
-    st.turn_side = striker
-    st.ob_off_at_turn_start = st.cue[other(striker)] not in st.table
-    st.hazards = st.cannons = st.red_seq = 0
-    st.run_first = n
-    st.bl_next, st.bl_deadline, st.bl_crossed = 80, None, False
+def _begin_turn(state: State, striker: str, n: int) -> None:
+    state.ledger.end_visit()
+    state.turn_side = striker
+    state.ob_off_at_turn_start = state.cue[other(striker)] not in state.table
+    state.hazards = state.cannons = state.red_seq = 0
+    state.run_first = n
+    state.bl_next, state.bl_deadline, state.bl_crossed = 80, None, False
 
 
-def _end_turn(st: State) -> None:
-    st.ledger.end_visit()
-    st.turn_side = None
-    st.hazards = st.cannons = st.red_seq = 0
+def _end_turn(state: State) -> None:
+    state.ledger.end_visit()
+    state.turn_side = None
+    state.hazards = state.cannons = state.red_seq = 0
 
 
-def _end(st: State, winner: str | None, reason: str, n: int) -> None:
-    st.over, st.winner, st.end_reason, st.end_n = True, winner, reason, n
-    st.ledger.close()
+def _end(state: State, winner: str | None, reason: str, n: int) -> None:
+    state.over, state.winner, state.end_reason, state.end_n = True, winner, reason, n
+    state.ledger.close()
 
 
 # -- other records ---------------------------------------------------------------------
@@ -1245,68 +1247,68 @@ def _end(st: State, winner: str | None, reason: str, n: int) -> None:
 _CHOICES: Final = frozenset({"play", "spot_play"})
 
 
-def _choice(st: State, c: Choice) -> list[Finding]:
-    entitled = other(st.foul_by) if st.foul_by is not None else None
-    bad = check_choice(c, entitled, _CHOICES, st.cite("penalty"))
+def _choice(state: State, c: Choice) -> list[Finding]:
+    entitled = other(state.foul_by) if state.foul_by is not None else None
+    bad = check_choice(c, entitled, _CHOICES, state.cite("penalty"))
     if bad is not None:
         return [bad]
-    st.foul_by = None
+    state.foul_by = None
     if c.option == "spot_play":
         # S3 R16(c)(ii): Red on the Spot, the offender's ball on the Centre Spot, the
         # incoming player in-hand.
         assert entitled is not None
-        st.table[RED] = st.geo.spots["spot"]
-        st.table[st.cue[other(entitled)]] = st.geo.spots["centre"]
-        st.table.pop(st.cue[entitled], None)
-        st.red_spot, st.red_seq = "spot", 0
+        state.table[RED] = state.geo.spots["spot"]
+        state.table[state.cue[other(entitled)]] = state.geo.spots["centre"]
+        state.table.pop(state.cue[entitled], None)
+        state.red_spot, state.red_seq = "spot", 0
     return []
 
 
-def _event(st: State, e: Event) -> list[Finding]:
+def _event(state: State, e: Event) -> list[Finding]:
     F: list[Finding] = []
     kind = e.kind
     if kind == "referee_call" and e.call is not None:
-        st.calls = (*st.calls, (e.after, e.call))
-        late = st.bl_deadline is not None and e.after > st.bl_open_n
-        if e.call == "baulk_line_warning" and late and st.turn_side is not None:
+        state.calls = (*state.calls, (e.after, e.call))
+        late = state.bl_deadline is not None and e.after > state.bl_open_n
+        if e.call == "baulk_line_warning" and late and state.turn_side is not None:
             # S3 R8(e): a late Warning gives twenty points from the break score at the call.
-            st.bl_deadline = st.ledger.break_of(st.turn_side) + 20
+            state.bl_deadline = state.ledger.break_of(state.turn_side) + 20
     elif kind == "foul" and e.side is not None:
-        F.extend(_event_foul(st, e, e.side))
-    elif kind in ("concede", "award") and not st.over:
+        F.extend(_event_foul(state, e, e.side))
+    elif kind in ("concede", "award") and not state.over:
         if kind == "concede" and e.side is not None:
-            if st.ed.concede_striker_only and st.striker is not None and e.side != st.striker:
+            if state.ed.concede_striker_only and state.striker is not None and e.side != state.striker:
                 F.append(
                     Finding(
                         n=e.after,
                         kind=FRAME_END_ERROR,
-                        rule=st.cite("concede"),
+                        rule=state.cite("concede"),
                         side=e.side,
                         points=0,
                         message="only the striker may concede",
                     )
                 )
-            _end(st, other(e.side), "concede", e.after)
+            _end(state, other(e.side), "concede", e.after)
         elif kind == "award" and e.side is not None:
-            if st.target is not None and e.reason in ("unsporting", "time_wasting"):
+            if state.target is not None and e.reason in ("unsporting", "time_wasting"):
                 # S4 R3(a): the offender forfeits all points; the game is won by the target to nil.
                 i = 0 if e.side == "A" else 1
-                st.ledger.official[i], st.ledger.official[1 - i] = st.target, 0
-            _end(st, e.side, "award", e.after)
+                state.ledger.official[i], state.ledger.official[1 - i] = state.target, 0
+            _end(state, e.side, "award", e.after)
     elif kind == "spot_correction" and e.ball is not None:
         if e.remove:
-            st.table.pop(e.ball, None)
-        elif e.spot is not None and e.spot in st.geo.spots:
-            st.table[e.ball] = st.geo.spots[e.spot]
+            state.table.pop(e.ball, None)
+        elif e.spot is not None and e.spot in state.geo.spots:
+            state.table[e.ball] = state.geo.spots[e.spot]
             if e.ball == RED:
-                st.red_spot = e.spot
+                state.red_spot = e.spot
     return F
 
 
-def _event_foul(st: State, e: Event, side: str) -> list[Finding]:
+def _event_foul(state: State, e: Event, side: str) -> list[Finding]:
     """A foul with no stroke (S3 R16(a)): two points, the turn ends, the usual options."""
     F: list[Finding] = []
-    rule = st.ed.fouls.get(e.code or "", st.cite("penalty"))
+    rule = state.ed.fouls.get(e.code or "", state.cite("penalty"))
     if e.points is not None and e.points != PENALTY:
         F.append(
             Finding(
@@ -1320,50 +1322,50 @@ def _event_foul(st: State, e: Event, side: str) -> list[Finding]:
         )
     pts = PENALTY
     o = other(side)
-    if st.target is not None:
-        pts = min(pts, max(st.target - st.ledger.official[0 if o == "A" else 1], 0))
-    st.ledger.award(e.after, o, pts)
+    if state.target is not None:
+        pts = min(pts, max(state.target - state.ledger.official[0 if o == "A" else 1], 0))
+    state.ledger.award(e.after, o, pts)
     if e.points is not None and e.points != PENALTY:
-        st.ledger.excuse(o, pts, e.points)  # the penalty_value above: not again on the scoreboard
-    _end_turn(st)
-    st.striker, st.foul_by = o, side
-    if st.target is not None and max(st.ledger.official) >= st.target:
-        _end(st, o, "target", e.after)
+        state.ledger.excuse(o, pts, e.points)  # the penalty_value above: not again on the scoreboard
+    _end_turn(state)
+    state.striker, state.foul_by = o, side
+    if state.target is not None and max(state.ledger.official) >= state.target:
+        _end(state, o, "target", e.after)
     return F
 
 
-def _frame_end(st: State, fe: FrameEnd) -> list[Finding]:
+def _frame_end(state: State, fe: FrameEnd) -> list[Finding]:
     F: list[Finding] = []
-    n = st.last_n
-    mismatch = st.ledger.check(n, None, fe.score, rule=st.cite("scoring"))
+    n = state.last_n
+    mismatch = state.ledger.check(n, None, fe.score, rule=state.cite("scoring"))
     if mismatch is not None:
         F.append(mismatch)
-    if not st.over:
+    if not state.over:
         reason = fe.reason
-        score = st.ledger.score()
-        if reason == "time" and st.time_limit is not None:
-            _end(st, leader(score), "time", n)
+        score = state.ledger.score()
+        if reason == "time" and state.time_limit is not None:
+            _end(state, leader(score), "time", n)
         elif reason in ("concede", "award"):
             # The event is not in the log: trust the recorded result.
-            _end(st, fe.winner, reason, n)
+            _end(state, fe.winner, reason, n)
             return F
-        elif st.target is not None:
+        elif state.target is not None:
             F.append(
                 Finding(
                     n=n,
                     kind=FRAME_END_ERROR,
-                    rule=st.cite("target"),
+                    rule=state.cite("target"),
                     side=fe.winner,
                     points=0,
-                    message=f"game recorded as ended ({reason or 'no reason'}) before either side reached {st.target}",
+                    message=f"game recorded as ended ({reason or 'no reason'}) before either side reached {state.target}",
                 )
             )
-            _end(st, fe.winner, reason or "recorded", n)
+            _end(state, fe.winner, reason or "recorded", n)
             return F
         else:
-            _end(st, leader(score), reason or "recorded", n)
-    decided = not (st.end_reason == "time" and st.winner is None)
-    bad = check_frame_end(n, fe, st.winner, st.end_reason, st.cite("end"), decided=decided)
+            _end(state, leader(score), reason or "recorded", n)
+    decided = not (state.end_reason == "time" and state.winner is None)
+    bad = check_frame_end(n, fe, state.winner, state.end_reason, state.cite("end"), decided=decided)
     if bad is not None:
         F.append(bad)
     return F
@@ -1374,61 +1376,61 @@ def apply(state: State, record: FrameRecord) -> Step:
 
     Pure: ``state`` is not changed (the simulator asks for a stroke's due call this way).
     """
-    st = state.copy()
-    outcome, findings = _fold(st, record)
-    return st, outcome, findings
+    state = state.copy()
+    outcome, findings = _fold(state, record)
+    return state, outcome, findings
 
 
-def _fold(st: State, record: FrameRecord) -> tuple[Outcome | None, list[Finding]]:
-    """Fold one record into ``st`` in place (the replay owns its state: no copy per stroke)."""
+def _fold(state: State, record: FrameRecord) -> tuple[Outcome | None, list[Finding]]:
+    """Fold one record into ``state`` in place (the replay owns its state: no copy per stroke)."""
     if isinstance(record, Stroke):
-        if record.n > st.seen_n + 1 or st.resync:
-            return _stroke_after_gap(st, record)
-        st.seen_n = record.n
-        return _stroke(st, record)
-    gap = _gap_before(st, record.after) if isinstance(record, Choice | Event) else []
+        if record.n > state.seen_n + 1 or state.resync:
+            return _stroke_after_gap(state, record)
+        state.seen_n = record.n
+        return _stroke(state, record)
+    gap = _gap_before(state, record.after) if isinstance(record, Choice | Event) else []
     if isinstance(record, Choice):
-        if st.resync and st.foul_by is None:
+        if state.resync and state.foul_by is None:
             # The foul this choice answers is in the missing strokes (docs/rulings.md 32).
-            st.foul_by = other(record.side)
-        return None, gap + _choice(st, record)
+            state.foul_by = other(record.side)
+        return None, gap + _choice(state, record)
     if isinstance(record, Event):
-        return None, gap + _event(st, record)
+        return None, gap + _event(state, record)
     if isinstance(record, FrameEnd):
-        if st.resync:
-            _resync_end(st, record)
-        return None, _frame_end(st, record)
+        if state.resync:
+            _resync_end(state, record)
+        return None, _frame_end(state, record)
     return None, []
 
 
-def _gap_before(st: State, after: int) -> list[Finding]:
+def _gap_before(state: State, after: int) -> list[Finding]:
     """A choice or an event after a stroke that is not in the log: the gap starts there."""
-    gap = stroke_gap(st.seen_n, after + 1)
+    gap = stroke_gap(state.seen_n, after + 1)
     if gap is None:
         return []
-    st.seen_n = after
-    _open_gap(st)
+    state.seen_n = after
+    _open_gap(state)
     return [gap]
 
 
-def _open_gap(st: State) -> None:
+def _open_gap(state: State) -> None:
     """What the missing strokes did is unknown: every ball may be anywhere on the table
     (none in-hand), no foul is pending, and the recorded state is followed (ruling 32)."""
-    st.foul_by = None
-    st.table = {b: None for b in (RED, *st.cue.values())}
-    st.resync, st.gap_scored = True, False
+    state.foul_by = None
+    state.table = {b: None for b in (RED, *state.cue.values())}
+    state.resync, state.gap_scored = True, False
 
 
-def _resync_end(st: State, fe: FrameEnd) -> None:
+def _resync_end(state: State, fe: FrameEnd) -> None:
     """A game that ends inside a gap's window: its recorded score is the official one."""
-    st.ledger.resync(fe.score)
-    st.gap_scored = True
-    score = st.ledger.official
-    if not st.over and st.target is not None and max(score) >= st.target:
-        _end(st, "A" if score[0] >= st.target else "B", "target", st.last_n)
+    state.ledger.resync(fe.score)
+    state.gap_scored = True
+    score = state.ledger.official
+    if not state.over and state.target is not None and max(score) >= state.target:
+        _end(state, "A" if score[0] >= state.target else "B", "target", state.last_n)
 
 
-def _stroke_after_gap(st: State, s: Stroke) -> tuple[Outcome | None, list[Finding]]:
+def _stroke_after_gap(state: State, stroke: Stroke) -> tuple[Outcome | None, list[Finding]]:
     """A stroke played after strokes missing from the log (docs/rulings.md 32).
 
     The gap is one ``invalid_record``. Until a stroke raises nothing after a recorded
@@ -1436,20 +1438,20 @@ def _stroke_after_gap(st: State, s: Stroke) -> tuple[Outcome | None, list[Findin
     that played was entitled to, a ball played from in-hand (``placement``) was in-hand,
     and nothing raised is charged to the officials.
     """
-    gap = stroke_gap(st.seen_n, s.n)
-    st.seen_n = s.n
+    gap = stroke_gap(state.seen_n, stroke.n)
+    state.seen_n = stroke.n
     if gap is not None:
-        _open_gap(st)
-    if st.turn_side != s.striker:
-        _end_turn(st)
-    if s.placement is not None:
-        st.table.pop(st.cue.get(s.striker, ""), None)
-    st.striker = s.striker
-    outcome, raised = _stroke(st, s)
-    if s.score is not None and not st.gap_scored:
-        st.ledger.resync(s.score)
-        st.gap_scored = True
-    st.resync = bool(raised) or not st.gap_scored
+        _open_gap(state)
+    if state.turn_side != stroke.striker:
+        _end_turn(state)
+    if stroke.placement is not None:
+        state.table.pop(state.cue.get(stroke.striker, ""), None)
+    state.striker = stroke.striker
+    outcome, raised = _stroke(state, stroke)
+    if stroke.score is not None and not state.gap_scored:
+        state.ledger.resync(stroke.score)
+        state.gap_scored = True
+    state.resync = bool(raised) or not state.gap_scored
     return outcome, [gap] if gap is not None else []
 
 
@@ -1457,27 +1459,29 @@ def replay_frame(
     match: Match, frame: Frame, records: Sequence[FrameRecord], previous: FrameResult | None
 ) -> FrameResult:
     """Replay one game and return its result (FORMAT.md section 7)."""
-    st = new_frame(match, frame, previous)
+    state = new_frame(match, frame, previous)
     # The referee's calls are read ahead: a late TEN HAZARDS call made after the fifteenth
     # hazard still entitles the striker to five more (S3 R11(a)).
-    st.calls = tuple((r.after, r.call) for r in records if isinstance(r, Event) and r.kind == "referee_call" and r.call)
+    state.calls = tuple(
+        (r.after, r.call) for r in records if isinstance(r, Event) and r.kind == "referee_call" and r.call
+    )
     findings: list[Finding] = []
     outcomes: list[Outcome] = []
     end: FrameEnd | None = None
     for r in records:
         if isinstance(r, Event) and r.kind == "referee_call":
             # Already read ahead; still fold it for the baulk-line Warning.
-            seen = st.calls
-            _, fs = _fold(st, r)
-            st.calls = seen
+            seen = state.calls
+            _, fs = _fold(state, r)
+            state.calls = seen
         else:
-            outcome, fs = _fold(st, r)
+            outcome, fs = _fold(state, r)
             if outcome is not None:
                 outcomes.append(outcome)
         if isinstance(r, FrameEnd):
             end = r
         findings.extend(fs)
-    result = finish(st, end)
+    result = finish(state, end)
     result.findings = sorted(findings, key=Finding.sort_key)
     result.outcomes = outcomes
     return result

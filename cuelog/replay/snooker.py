@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
-from cuelog.replay.common import stroke_gap
+from cuelog.replay.common import leader, stroke_gap
 from cuelog.replay.ledger import Ledger
 from cuelog.replay.model import (
     CONDONED_FOUL,
@@ -345,16 +345,16 @@ _TEXT: Final[dict[str, str]] = {
 }
 
 
-def _describe(code: str, st: Stroke, on: str) -> str:
+def _describe(code: str, stroke: Stroke, on: str) -> str:
     """The foul in words, for a finding's message."""
     if code == "first_contact":
-        return f"{st.first[0]} hit first with {on} on"
+        return f"{stroke.first[0]} hit first with {on} on"
     if code == "simultaneous":
-        return f"{' and '.join(st.first)} hit simultaneously"
+        return f"{' and '.join(stroke.first)} hit simultaneously"
     if code == "ball_not_on_potted":
-        return f"ball not on potted ({', '.join(b for b in st.potted if b != 'white')}) with {on} on"
+        return f"ball not on potted ({', '.join(b for b in stroke.potted if b != 'white')}) with {on} on"
     if code == "off_table":
-        return f"{', '.join(st.off_table or ())} forced off the table"
+        return f"{', '.join(stroke.off_table or ())} forced off the table"
     return _TEXT.get(code, code.replace("_", " "))
 
 
@@ -465,11 +465,11 @@ class State:
     outcomes: list[Outcome] = field(default_factory=list)
 
     def copy(self) -> State:
-        s = copy.copy(self)
-        s.ledger = self.ledger.copy()
-        s.findings = list(self.findings)
-        s.outcomes = list(self.outcomes)
-        return s
+        state = copy.copy(self)
+        state.ledger = self.ledger.copy()
+        state.findings = list(self.findings)
+        state.outcomes = list(self.outcomes)
+        return state
 
     @property
     def black_only(self) -> bool:
@@ -519,12 +519,12 @@ def new_frame(match: Match, frame: Frame, previous: FrameResult | None = None) -
         breaker: str | None = other(previous.breaker)
     else:
         breaker = frame.breaker
-    s = State(edition, frame.frame, breaker, reds, phase=RED if reds > 0 else SEQUENCE, start_reds=reds)
-    s.aggregate = bool(match.aggregate)
-    s.to_play = breaker
+    state = State(edition, frame.frame, breaker, reds, phase=RED if reds > 0 else SEQUENCE, start_reds=reds)
+    state.aggregate = bool(match.aggregate)
+    state.to_play = breaker
     if match.table_mm is not None and len(match.table_mm) == 2:
-        s.table = table_of((float(match.table_mm[0]), float(match.table_mm[1])))
-    return s
+        state.table = table_of((float(match.table_mm[0]), float(match.table_mm[1])))
+    return state
 
 
 # -- the fold --------------------------------------------------------------------------
@@ -536,34 +536,34 @@ def apply(state: State, record: FrameRecord) -> tuple[State, Outcome | None, lis
     Returns the new state, the due call of a stroke (``None`` for other records) and the
     findings the record raises.
     """
-    s = state.copy()
-    outcome, findings = _apply(s, record)
-    return s, outcome, findings
+    state = state.copy()
+    outcome, findings = _apply(state, record)
+    return state, outcome, findings
 
 
-def _apply(s: State, record: FrameRecord) -> tuple[Outcome | None, list[Finding]]:
-    before = len(s.findings)
+def _apply(state: State, record: FrameRecord) -> tuple[Outcome | None, list[Finding]]:
+    before = len(state.findings)
     outcome: Outcome | None = None
     if isinstance(record, Stroke):
-        outcome = _stroke(s, record)
+        outcome = _stroke(state, record)
         if outcome is not None:
-            s.outcomes.append(outcome)
+            state.outcomes.append(outcome)
     elif isinstance(record, Choice):
-        _open_gap(s, record.after + 1)
-        if s.resync:
-            _choice_after_gap(s, record)
+        _open_gap(state, record.after + 1)
+        if state.resync:
+            _choice_after_gap(state, record)
         else:
-            _choice(s, record)
+            _choice(state, record)
     elif isinstance(record, Event):
-        _open_gap(s, record.after + 1)
-        _event(s, record)
+        _open_gap(state, record.after + 1)
+        _event(state, record)
     elif isinstance(record, FrameEnd):
-        if s.resync:
-            _end_after_gap(s, record)
-        _frame_end(s, record)
+        if state.resync:
+            _end_after_gap(state, record)
+        _frame_end(state, record)
     elif isinstance(record, Clock):
-        _clock(s, record)
-    return outcome, s.findings[before:]
+        _clock(state, record)
+    return outcome, state.findings[before:]
 
 
 def finish(state: State) -> FrameResult:
@@ -574,29 +574,29 @@ def finish(state: State) -> FrameResult:
     return _finish(state.copy())
 
 
-def _finish(s: State) -> FrameResult:
-    s.ledger.close()
+def _finish(state: State) -> FrameResult:
+    state.ledger.close()
     recorded: tuple[int, int] | None = None
-    if s.recorded_end is not None and s.recorded_end.score is not None and len(s.recorded_end.score) == 2:
-        recorded = (s.recorded_end.score[0], s.recorded_end.score[1])
-    elif s.ledger.recorded is not None:
-        recorded = (s.ledger.recorded[0], s.ledger.recorded[1])
-    winner = s.winner
-    if not s.over and s.recorded_end is not None:
-        a, b = s.ledger.official
+    if state.recorded_end is not None and state.recorded_end.score is not None and len(state.recorded_end.score) == 2:
+        recorded = (state.recorded_end.score[0], state.recorded_end.score[1])
+    elif state.ledger.recorded is not None:
+        recorded = (state.ledger.recorded[0], state.ledger.recorded[1])
+    winner = state.winner
+    if not state.over and state.recorded_end is not None:
+        a, b = state.ledger.official
         winner = "A" if a > b else "B" if b > a else None
     return FrameResult(
-        frame=s.frame,
-        score=s.ledger.score(),
+        frame=state.frame,
+        score=state.ledger.score(),
         recorded=recorded,
         winner=winner,
-        breaks=list(s.ledger.breaks),
-        findings=sorted(s.findings, key=Finding.sort_key),
-        outcomes=list(s.outcomes),
-        visits=(s.ledger.visits[0], s.ledger.visits[1]),
-        recorded_winner=s.recorded_end.winner if s.recorded_end is not None else None,
-        end_reason=s.end_reason,
-        breaker=s.breaker if s.breaker is not None else s.opener,
+        breaks=list(state.ledger.breaks),
+        findings=sorted(state.findings, key=Finding.sort_key),
+        outcomes=list(state.outcomes),
+        visits=(state.ledger.visits[0], state.ledger.visits[1]),
+        recorded_winner=state.recorded_end.winner if state.recorded_end is not None else None,
+        end_reason=state.end_reason,
+        breaker=state.breaker if state.breaker is not None else state.opener,
     )
 
 
@@ -604,16 +604,16 @@ def replay_frame(
     match: Match, frame: Frame, records: Sequence[FrameRecord], previous: FrameResult | None
 ) -> FrameResult:
     """Replay the records of one frame (the engine entry point of ``cuelog.replay``)."""
-    s = new_frame(match, frame, previous)
-    outcomes = s.outcomes
+    state = new_frame(match, frame, previous)
+    outcomes = state.outcomes
     for record in records:
         if type(record) is Stroke:
-            outcome = _stroke(s, record)
+            outcome = _stroke(state, record)
             if outcome is not None:
                 outcomes.append(outcome)
         else:
-            _apply(s, record)
-    return _finish(s)
+            _apply(state, record)
+    return _finish(state)
 
 
 # -- snookered (S2 R17), from rest positions -------------------------------------------
@@ -752,13 +752,15 @@ def _miss_geometry(rest: Positions, phase: int, on_names: Sequence[str]) -> tupl
     return clear, full, touching
 
 
-def _table_after(pos: Positions, st: Stroke, due: list[tuple[str, str]], spots: dict[str, Point]) -> Positions | None:
+def _table_after(
+    pos: Positions, stroke: Stroke, due: list[tuple[str, str]], spots: dict[str, Point]
+) -> Positions | None:
     """The rest positions with the colours spotted after the stroke on their spots;
     ``None`` when a spotted colour's place is not known (``near``)."""
     listed = {b for b, _, _ in pos}
     placed: Positions = []
-    if st.respots is not None:
-        for r in st.respots:
+    if stroke.respots is not None:
+        for r in stroke.respots:
             if r.ball in listed or r.ball == "red":
                 continue
             if r.x is not None and r.y is not None:
@@ -786,38 +788,33 @@ def _incoming_on(positions: list[tuple[str, float, float]], seq_colour: str) -> 
 # -- strokes ---------------------------------------------------------------------------
 
 
-def _add(s: State, *, n: int, kind: str, rule: str, side: str | None, points: int, message: str) -> None:
-    s.findings.append(Finding(n=n, kind=kind, rule=rule, side=side, points=points, message=message))
+def _add(state: State, *, n: int, kind: str, rule: str, side: str | None, points: int, message: str) -> None:
+    state.findings.append(Finding(n=n, kind=kind, rule=rule, side=side, points=points, message=message))
 
 
-def _frame_over_stroke(s: State, n: int) -> None:
-    if not s.late_reported:
-        s.late_reported = True
+def _frame_over_stroke(state: State, n: int) -> None:
+    if not state.late_reported:
+        state.late_reported = True
         _add(
-            s,
+            state,
             n=n,
             kind=FRAME_END_ERROR,
             rule="S2 R1",
             side=None,
             points=0,
-            message=f"play continued after the frame ended at stroke {s.end_n}",
+            message=f"play continued after the frame ended at stroke {state.end_n}",
         )
 
 
-def _end(s: State, n: int, winner: str | None, reason: str) -> None:
-    s.over, s.winner, s.end_reason, s.end_n = True, winner, reason, n
-
-
-def _leader(s: State) -> str | None:
-    a, b = s.ledger.official
-    return "A" if a > b else "B" if b > a else None
+def _end(state: State, n: int, winner: str | None, reason: str) -> None:
+    state.over, state.winner, state.end_reason, state.end_n = True, winner, reason, n
 
 
 _FAST = True
 """Use :func:`_clean_stroke` for strokes that cannot raise anything (switched off in a test)."""
 
 
-def _clean_stroke(s: State, st: Stroke) -> Outcome | None:
+def _clean_stroke(state: State, stroke: Stroke) -> Outcome | None:
     """The common case, done cheaply: a legal stroke at the ball on, by the player entitled
     to it, with nothing called, nothing off the table and nothing that needs positions.
 
@@ -825,82 +822,82 @@ def _clean_stroke(s: State, st: Stroke) -> Outcome | None:
     general path :func:`_stroke` then decides. Both give the same result, which
     ``tests/test_snooker_properties.py`` checks.
     """
-    first, potted = st.first, st.potted
+    first, potted = stroke.first, stroke.potted
     if (
         len(first) != 1
-        or st.call is not None
-        or st.infringements
-        or st.off_table
-        or st.positions is not None
-        or s.foul is not None
-        or s.free_ball
-        or s.over
-        or s.due_award is not None
-        or st.striker != s.to_play
-        or (s.in_hand and st.placement == "illegal")
-        or s.edition.no_cushion_foul
+        or stroke.call is not None
+        or stroke.infringements
+        or stroke.off_table
+        or stroke.positions is not None
+        or state.foul is not None
+        or state.free_ball
+        or state.over
+        or state.due_award is not None
+        or stroke.striker != state.to_play
+        or (state.in_hand and stroke.placement == "illegal")
+        or state.edition.no_cushion_foul
     ):
         return None
     ball = first[0]
-    nom = st.nominated
-    striker = st.striker
-    phase = s.phase
+    nom = stroke.nominated
+    striker = stroke.striker
+    phase = state.phase
     if phase == RED:
         if ball != "red" or (nom is not None and nom != "red") or potted.count("red") != len(potted):
             return None
-        if len(potted) > s.reds:
+        if len(potted) > state.reds:
             return None
         scored = len(potted)
     else:
         if phase == COLOUR:
-            if s.turn_of != striker or ball not in _BIT or not s.colours & _BIT[ball]:
+            if state.turn_of != striker or ball not in _BIT or not state.colours & _BIT[ball]:
                 return None
-        elif s.seq >= _BLACK or s.in_error or ball != COLOURS[s.seq] or not s.colours & _BIT[ball]:
+        elif state.seq >= _BLACK or state.in_error or ball != COLOURS[state.seq] or not state.colours & _BIT[ball]:
             return None
         if (nom is not None and nom != ball) or (potted and potted != [ball]):
             return None
         scored = VALUE[ball] if potted else 0
     spot_due = phase == COLOUR and scored > 0
-    respots = st.respots
+    respots = stroke.respots
     if respots is not None:
         if spot_due:
             if (
                 len(respots) != 1
                 or respots[0].ball != ball
-                or _respot_name(respots[0].spot, respots[0].x, respots[0].y, s.table.spots) != ball
+                or _respot_name(respots[0].spot, respots[0].x, respots[0].y, state.table.spots) != ball
             ):
                 return None
         elif respots:
             return None
 
     # -- the stroke is clean: apply it (same effects as the general path) --
-    n = st.n
-    s.last_n = n
-    s.in_hand = s.anywhere = False
+    n = stroke.n
+    state.last_n = n
+    state.in_hand = state.anywhere = False
     if phase == RED:
-        s.reds -= scored
+        state.reds -= scored
         if scored:
-            s.phase = COLOUR
+            state.phase = COLOUR
     elif phase == COLOUR:
-        s.phase = RED if s.reds > 0 else SEQUENCE
+        state.phase = RED if state.reds > 0 else SEQUENCE
     elif scored:
-        s.colours &= ~_BIT[ball]
-        s.seq += 1
-    s.replaced, s.miss_seq, s.warned = False, 0, False
-    ledger = s.ledger
-    mismatch = ledger.stroke(n, striker, scored, 0, st.score)
+        state.colours &= ~_BIT[ball]
+        state.seq += 1
+    state.replaced, state.miss_seq, state.warned = False, 0, False
+    ledger = state.ledger
+    mismatch = ledger.stroke(n, striker, scored, 0, stroke.score)
     if mismatch is not None:
-        s.findings.append(mismatch)
+        state.findings.append(mismatch)
     break_id = len(ledger.breaks) + 1 if scored > 0 else None
     if scored:
-        s.turn_of = s.to_play = striker
+        state.turn_of = state.to_play = striker
     else:
         ledger.end_visit()
-        s.turn_of = None
-        s.to_play = other(striker)
-        if s.phase == COLOUR:
-            s.phase = RED if s.reds > 0 else SEQUENCE
-    _black_only_award(s, n)
+        state.turn_of = None
+        state.to_play = other(striker)
+        if state.phase == COLOUR:
+            state.phase = RED if state.reds > 0 else SEQUENCE
+    _black_only_award(state, n)
     # Positional, in the field order of Outcome: this is the hot loop.
     return Outcome(
         n,
@@ -913,24 +910,24 @@ def _clean_stroke(s: State, st: Stroke) -> Outcome | None:
         False,
         False,
         ((ball, ball),) if spot_due else (),
-        not scored or s.over,
-        s.to_play,
+        not scored or state.over,
+        state.to_play,
         ledger.score(),
         break_id,
         ledger.visit_id,
-        s.over,
-        s.winner,
+        state.over,
+        state.winner,
         ledger.credited,
     )
 
 
-def _stroke(s: State, st: Stroke) -> Outcome | None:
-    if st.n > s.last_n + 1 or s.resync:
-        return _stroke_after_gap(s, st)
-    return _judge_stroke(s, st)
+def _stroke(state: State, stroke: Stroke) -> Outcome | None:
+    if stroke.n > state.last_n + 1 or state.resync:
+        return _stroke_after_gap(state, stroke)
+    return _judge_stroke(state, stroke)
 
 
-def _stroke_after_gap(s: State, st: Stroke) -> Outcome | None:
+def _stroke_after_gap(state: State, stroke: Stroke) -> Outcome | None:
     """A stroke played after strokes missing from the log (docs/rulings.md S51).
 
     The gap is one ``invalid_record``. What the missing strokes did is unknown: the stroke
@@ -940,97 +937,97 @@ def _stroke_after_gap(s: State, st: Stroke) -> Outcome | None:
     nothing, strokes are followed as recorded and nothing they raise is charged to the
     officials; the official score is the recorded one from the first scoreboard on.
     """
-    _open_gap(s, st.n)
-    s.to_play = st.striker
-    s.resync = False
-    before = len(s.findings)
+    _open_gap(state, stroke.n)
+    state.to_play = stroke.striker
+    state.resync = False
+    before = len(state.findings)
     best: tuple[tuple[int, int, int], State, Outcome | None, bool] | None = None
-    for order, (table, missing) in enumerate(_gap_tables(s, st)):
+    for order, (table, missing) in enumerate(_gap_tables(state, stroke)):
         trial = table.copy()
-        outcome = _judge_stroke(trial, st)
-        counted = [f for f in trial.findings[before:] if f.kind != SCORE_MISMATCH or s.gap_scored]
-        key = (len(counted), _unexplained(s, trial, st, missing), order)
+        outcome = _judge_stroke(trial, stroke)
+        counted = [f for f in trial.findings[before:] if f.kind != SCORE_MISMATCH or state.gap_scored]
+        key = (len(counted), _unexplained(state, trial, stroke, missing), order)
         if best is None or key < best[0]:
             best = (key, trial, outcome, bool(counted))
     assert best is not None
     _, trial, outcome, raised = best
     del trial.findings[before:]
-    if st.score is not None and not s.gap_scored:
-        trial.ledger.resync(st.score)
+    if stroke.score is not None and not state.gap_scored:
+        trial.ledger.resync(stroke.score)
         trial.gap_scored = True
     trial.resync = raised or not trial.gap_scored
-    _adopt(s, trial)
+    _adopt(state, trial)
     return outcome
 
 
-def _open_gap(s: State, n: int) -> None:
+def _open_gap(state: State, n: int) -> None:
     """Strokes before ``n`` are missing: one ``invalid_record``, and what they may have
     left pending (a foul and its choice, a free ball, a Warning, positions) is forgotten."""
-    gap = stroke_gap(s.last_n, n)
+    gap = stroke_gap(state.last_n, n)
     if gap is None:
         return
-    s.foul, s.free_ball, s.nomination, s.due_award, s.rest = None, False, None, None, None
-    s.replaced, s.miss_seq, s.warned = False, 0, False
-    s.findings.append(gap)
-    s.resync, s.gap_scored, s.gap_strokes = True, False, n - s.last_n - 1
-    s.last_n = n - 1
+    state.foul, state.free_ball, state.nomination, state.due_award, state.rest = None, False, None, None, None
+    state.replaced, state.miss_seq, state.warned = False, 0, False
+    state.findings.append(gap)
+    state.resync, state.gap_scored, state.gap_strokes = True, False, n - state.last_n - 1
+    state.last_n = n - 1
 
 
-def _choice_after_gap(s: State, c: Choice) -> None:
+def _choice_after_gap(state: State, c: Choice) -> None:
     """A choice inside a gap's window answers a foul the log may not hold: it is followed
     as recorded (docs/rulings.md S51), and nothing it raises is charged."""
-    if s.foul is None:
-        snapshot = (s.reds, s.colours, s.phase, s.seq, s.in_hand)
-        s.foul = _Foul(c.after, other(c.side), snapshot, True, False, False)
-    before = len(s.findings)
-    _choice(s, c)
-    del s.findings[before:]
+    if state.foul is None:
+        snapshot = (state.reds, state.colours, state.phase, state.seq, state.in_hand)
+        state.foul = _Foul(c.after, other(c.side), snapshot, True, False, False)
+    before = len(state.findings)
+    _choice(state, c)
+    del state.findings[before:]
 
 
-def _end_after_gap(s: State, fe: FrameEnd) -> None:
+def _end_after_gap(state: State, fe: FrameEnd) -> None:
     """A frame that ends inside a gap's window: the recorded score and end are followed."""
-    s.ledger.resync(fe.score)
-    s.gap_scored = True
-    if not s.over and fe.winner is not None:
-        _end(s, s.last_n, fe.winner, fe.reason or "recorded")
+    state.ledger.resync(fe.score)
+    state.gap_scored = True
+    if not state.over and fe.winner is not None:
+        _end(state, state.last_n, fe.winner, fe.reason or "recorded")
 
 
-def _unexplained(s: State, trial: State, st: Stroke, missing: int | None) -> int:
+def _unexplained(state: State, trial: State, stroke: Stroke, missing: int | None) -> int:
     """0 when the scoreboard's movement, less the stroke's own points, is what the table
     ``trial`` says the missing strokes scored for the striker (``None``: any colour, 2-7)."""
-    if s.gap_scored or st.score is None or len(st.score) != 2:
+    if state.gap_scored or stroke.score is None or len(stroke.score) != 2:
         return 0
-    prev = s.ledger.recorded if s.ledger.recorded is not None else s.ledger.official
-    i = 0 if st.striker == "A" else 1
-    extra = [st.score[k] - prev[k] - (trial.ledger.official[k] - s.ledger.official[k]) for k in (0, 1)]
+    prev = state.ledger.recorded if state.ledger.recorded is not None else state.ledger.official
+    i = 0 if stroke.striker == "A" else 1
+    extra = [stroke.score[k] - prev[k] - (trial.ledger.official[k] - state.ledger.official[k]) for k in (0, 1)]
     if extra[1 - i] != 0:
         return 1
     return 0 if (2 <= extra[i] <= 7 if missing is None else extra[i] == missing) else 1
 
 
-def _gap_tables(s: State, st: Stroke) -> list[tuple[State, int | None]]:
+def _gap_tables(state: State, stroke: Stroke) -> list[tuple[State, int | None]]:
     """The tables the missing strokes could have left, with the points they scored for the
     striker: nothing changed (0); a Red potted by the striker, a colour on (1); a colour
     after a Red potted and spotted, the turn going on (2-7); the colour on in sequence potted
     (its value); with no more Reds than missing strokes, the Reds and the colours below the
     one hit first all gone (not counted)."""
-    tables: list[tuple[State, int | None]] = [(s, 0)]
-    going_on = s.copy()
-    going_on.turn_of = st.striker
-    going_on.phase = RED if s.reds > 0 else SEQUENCE
-    if s.reds > 0:
+    tables: list[tuple[State, int | None]] = [(state, 0)]
+    going_on = state.copy()
+    going_on.turn_of = stroke.striker
+    going_on.phase = RED if state.reds > 0 else SEQUENCE
+    if state.reds > 0:
         red = going_on.copy()
-        red.reds, red.phase = s.reds - 1, COLOUR
+        red.reds, red.phase = state.reds - 1, COLOUR
         tables.append((red, 1))
-    if s.phase != SEQUENCE:
+    if state.phase != SEQUENCE:
         tables.append((going_on, None))
-    if s.phase == SEQUENCE and s.seq < _BLACK and s.colours & _BIT[COLOURS[s.seq]]:
+    if state.phase == SEQUENCE and state.seq < _BLACK and state.colours & _BIT[COLOURS[state.seq]]:
         potted = going_on.copy()
-        potted.colours &= ~_BIT[COLOURS[s.seq]]
-        potted.seq = s.seq + 1
-        tables.append((potted, VALUE[COLOURS[s.seq]]))
-    first = st.first[0] if len(st.first) == 1 else None
-    if first in _BIT and s.reds <= s.gap_strokes:
+        potted.colours &= ~_BIT[COLOURS[state.seq]]
+        potted.seq = state.seq + 1
+        tables.append((potted, VALUE[COLOURS[state.seq]]))
+    first = stroke.first[0] if len(stroke.first) == 1 else None
+    if first in _BIT and state.reds <= state.gap_strokes:
         colours = going_on.copy()
         colours.reds, colours.phase, colours.seq = 0, SEQUENCE, COLOURS.index(first)
         colours.colours &= ~(_BIT[first] - 1)
@@ -1038,10 +1035,10 @@ def _gap_tables(s: State, st: Stroke) -> list[tuple[State, int | None]]:
     return tables
 
 
-def _adopt(s: State, other_state: State) -> None:
-    """Make ``s`` the state ``other_state`` (a stroke's result is kept in the caller's state)."""
+def _adopt(state: State, other_state: State) -> None:
+    """Make ``state`` the state ``other_state`` (a stroke's result is kept in the caller's state)."""
     for f in dataclasses.fields(State):
-        setattr(s, f.name, getattr(other_state, f.name))
+        setattr(state, f.name, getattr(other_state, f.name))
 
 
 @dataclass(slots=True)
@@ -1720,7 +1717,7 @@ def _frame_end_step(state: State, play: _Play) -> None:
         state.phase = SEQUENCE
         state.in_hand = True
     else:
-        _end(state, play.n, _leader(state), "foul" if play.foul_stands else "pot")
+        _end(state, play.n, leader(state.ledger.score()), "foul" if play.foul_stands else "pot")
 
 
 # -- the next turn (S2 R5, S3 R10(h), R12, R14) ---------------------------------------------
@@ -1819,23 +1816,23 @@ def _outcome(state: State, play: _Play, due_miss: bool) -> Outcome:
     )
 
 
-def _being_spotted(s: State, st: Stroke) -> tuple[str, bool, int] | None:
+def _being_spotted(state: State, stroke: Stroke) -> tuple[str, bool, int] | None:
     """The colour the referee was spotting after the previous stroke (S3 R3(h)(iv), R7(c)(ii)).
 
     Returns the colour, whether it was potted as a free ball, and the points it scored
     when that stroke was part of this striker's break (what R3(h)(iv) takes back).
     """
-    if not s.outcomes:
+    if not state.outcomes:
         return None
-    prev = s.outcomes[-1]
-    if prev.n != st.n - 1 or not prev.respots:
+    prev = state.outcomes[-1]
+    if prev.n != stroke.n - 1 or not prev.respots:
         return None
-    wanted = next((i.ball for i in st.infringements or () if i.code == "before_spotted" and i.ball), None)
+    wanted = next((i.ball for i in stroke.infringements or () if i.code == "before_spotted" and i.ball), None)
     colour = next((b for b, _ in prev.respots if b == wanted), prev.respots[0][0])
     potted_legally = not prev.foul and prev.scored > 0
     was_free_ball = potted_legally and prev.ball_on not in (colour, "colour")
     points = 0
-    if potted_legally and prev.striker == st.striker and not prev.turn_ends:
+    if potted_legally and prev.striker == stroke.striker and not prev.turn_ends:
         if was_free_ball:
             points = 1 if prev.ball_on == "red" else VALUE.get(prev.ball_on or "", 0)
         elif prev.ball_on == colour:
@@ -1843,32 +1840,38 @@ def _being_spotted(s: State, st: Stroke) -> tuple[str, bool, int] | None:
     return colour, was_free_ball, points
 
 
-def _black_only_award(s: State, n: int) -> None:
-    if s.over or not s.edition.award_non_striker or not s.black_only or s.to_play is None or s.aggregate:
+def _black_only_award(state: State, n: int) -> None:
+    if (
+        state.over
+        or not state.edition.award_non_striker
+        or not state.black_only
+        or state.to_play is None
+        or state.aggregate
+    ):
         return
-    a, b = s.ledger.official
-    lead = (a - b) if s.to_play == "B" else (b - a)
-    if lead > 7 and not s.respotted_black:
-        _end(s, n, other(s.to_play), "award")
+    a, b = state.ledger.official
+    lead = (a - b) if state.to_play == "B" else (b - a)
+    if lead > 7 and not state.respotted_black:
+        _end(state, n, other(state.to_play), "award")
 
 
-def _miss_sequence(s: State, n: int, offender: str) -> None:
+def _miss_sequence(state: State, n: int, offender: str) -> None:
     """Count FOUL AND A MISS calls from the original position (S3 R14(d), six reds R19)."""
-    ed = s.edition
-    s.miss_seq = s.miss_seq + 1 if s.replaced else 1
-    s.replaced = False
-    if ed.miss_cap is not None and s.miss_seq > ed.miss_cap:
+    ed = state.edition
+    state.miss_seq = state.miss_seq + 1 if state.replaced else 1
+    state.replaced = False
+    if ed.miss_cap is not None and state.miss_seq > ed.miss_cap:
         _add(
-            s,
+            state,
             n=n,
             kind=MISS_ERROR,
             rule="S3 R19(a)",
             side=offender,
             points=0,
-            message=f"FOUL AND A MISS number {s.miss_seq} from the original position; at most {ed.miss_cap}",
+            message=f"FOUL AND A MISS number {state.miss_seq} from the original position; at most {ed.miss_cap}",
         )
-    if ed.miss_award and s.warned and s.miss_seq > ed.warn_after and s.full_ball is not False:
-        s.due_award = other(offender)
+    if ed.miss_award and state.warned and state.miss_seq > ed.warn_after and state.full_ball is not False:
+        state.due_award = other(offender)
 
 
 def _spots(
@@ -1915,28 +1918,28 @@ def _respot_name(r_spot: str | None, x: float | None, y: float | None, spots: di
     return "near"
 
 
-def _respots(s: State, n: int, striker: str, st: Stroke, due: list[tuple[str, str]]) -> None:
+def _respots(state: State, n: int, striker: str, stroke: Stroke, due: list[tuple[str, str]]) -> None:
     due_map = dict(due)
-    if st.respots is None:
+    if stroke.respots is None:
         # Unknown: the table gets what the rules put on it.
         for ball in due_map:
-            s.colours |= _BIT[ball]
+            state.colours |= _BIT[ball]
         return
     recorded: dict[str, str | None] = {}
-    for r in st.respots:
+    for r in stroke.respots:
         if r.ball == "red":
             # A Red spotted in error (S3 R7(d)): it stays in play until removed.
-            _add(s, n=n, kind=RESPOT_IN_ERROR, rule="S3 R7(d)", side=None, points=0, message="a Red was spotted")
-            s.reds += 1
+            _add(state, n=n, kind=RESPOT_IN_ERROR, rule="S3 R7(d)", side=None, points=0, message="a Red was spotted")
+            state.reds += 1
             continue
         if r.ball not in _BIT:
             continue
-        recorded[r.ball] = _respot_name(r.spot, r.x, r.y, s.table.spots)
-    positions_known = st.positions is not None
+        recorded[r.ball] = _respot_name(r.spot, r.x, r.y, state.table.spots)
+    positions_known = stroke.positions is not None
     for ball, spot in due:
         if ball not in recorded:
             _add(
-                s,
+                state,
                 n=n,
                 kind=RESPOT_MISSING,
                 rule="S3 R7",
@@ -1944,14 +1947,14 @@ def _respots(s: State, n: int, striker: str, st: Stroke, due: list[tuple[str, st
                 points=VALUE[ball],
                 message=f"{ball} had to be spotted but was not",
             )
-            s.missing |= _BIT[ball]
+            state.missing |= _BIT[ball]
             continue
-        s.colours |= _BIT[ball]
+        state.colours |= _BIT[ball]
         got = recorded[ball]
         if positions_known and got is not None and got != spot:
             # Where a spot is occupied is only known from the positions (S2 R18).
             _add(
-                s,
+                state,
                 n=n,
                 kind=RESPOT_WRONG_SPOT,
                 rule="S3 R7(e)-(h)",
@@ -1960,15 +1963,15 @@ def _respots(s: State, n: int, striker: str, st: Stroke, due: list[tuple[str, st
                 message=f"{ball} spotted on {got}, due on {spot}",
             )
     for ball in recorded:
-        if ball not in due_map and s.missing & _BIT[ball]:
+        if ball not in due_map and state.missing & _BIT[ball]:
             # S3 R7(c)(i): a colour left off in error is spotted without penalty when
             # discovered; the respot_missing already reported is that error.
-            s.colours |= _BIT[ball]
-            s.missing &= ~_BIT[ball]
+            state.colours |= _BIT[ball]
+            state.missing &= ~_BIT[ball]
         elif ball not in due_map:
-            s.colours |= _BIT[ball]
+            state.colours |= _BIT[ball]
             _add(
-                s,
+                state,
                 n=n,
                 kind=RESPOT_IN_ERROR,
                 rule="S3 R7(b)",
@@ -1976,64 +1979,64 @@ def _respots(s: State, n: int, striker: str, st: Stroke, due: list[tuple[str, st
                 points=VALUE[ball],
                 message=f"{ball} spotted but had to stay off the table",
             )
-            if s.phase == SEQUENCE and COLOURS.index(ball) < s.seq:
+            if state.phase == SEQUENCE and COLOURS.index(ball) < state.seq:
                 # Potted in sequence and put back: played as correctly spotted until the
                 # error is discovered (S3 R7(b),(c)), so it is the colour on again.
-                if not s.in_error:
-                    s.resume = s.seq
-                s.in_error |= _BIT[ball]
-                _resume(s)
+                if not state.in_error:
+                    state.resume = state.seq
+                state.in_error |= _BIT[ball]
+                _resume(state)
 
 
-def _resume(s: State) -> None:
+def _resume(state: State) -> None:
     """The colour on in the sequence: the lowest colour spotted in error, else the next one (S3 R7(b))."""
-    if s.in_error:
-        s.seq = (s.in_error & -s.in_error).bit_length() - 1
+    if state.in_error:
+        state.seq = (state.in_error & -state.in_error).bit_length() - 1
     else:
-        s.seq = s.resume
+        state.seq = state.resume
 
 
 # -- choices after a foul (S3 R10(h),(i), R12(f), R13, R14(b), R16) ------------------------
 
 
-def _play_again(s: State, f: _Foul, *, replace: bool, incoming: bool) -> None:
-    if replace and s.edition.replace_cue_ball_only and not f.before_stroke:
+def _play_again(state: State, f: _Foul, *, replace: bool, incoming: bool) -> None:
+    if replace and state.edition.replace_cue_ball_only and not f.before_stroke:
         # Older S3 R14(a),(f): the cue-ball goes back and the ball on is as before the
         # stroke; object balls stay where they are unless the referee puts them back
         # (recorded as ``spot_correction``); colours off the table are spotted.
-        _, colours, s.phase, s.seq, s.in_hand = f.snapshot
-        s.colours |= colours
-        if s.phase == RED and s.reds == 0:
-            s.phase, s.seq = SEQUENCE, 0
+        _, colours, state.phase, state.seq, state.in_hand = f.snapshot
+        state.colours |= colours
+        if state.phase == RED and state.reds == 0:
+            state.phase, state.seq = SEQUENCE, 0
     elif replace:
-        s.reds, s.colours, s.phase, s.seq, s.in_hand = f.snapshot
+        state.reds, state.colours, state.phase, state.seq, state.in_hand = f.snapshot
     if replace:
         # Back to the original position; the older edition leaves object balls to the referee.
-        s.rest = (s.last_n, f.rest) if f.rest is not None and not s.edition.replace_cue_ball_only else None
+        state.rest = (state.last_n, f.rest) if f.rest is not None and not state.edition.replace_cue_ball_only else None
     elif f.before_stroke:
-        s.rest = None  # a ball touched before the stroke may have moved
-    s.free_ball = False  # S3 R12(f)
+        state.rest = None  # a ball touched before the stroke may have moved
+    state.free_ball = False  # S3 R12(f)
     player = other(f.offender) if incoming else f.offender
-    s.to_play = player
+    state.to_play = player
     # The offender replaying from the original position keeps the ball on it had
     # (S3 R14(b)(iii)); any other restart is a new turn.
-    s.turn_of = f.offender if (replace and not incoming) else None
-    if s.turn_of is None and s.phase == COLOUR:
-        s.phase = RED if s.reds > 0 else SEQUENCE
-    s.replaced = replace and not incoming
-    if not s.replaced:
-        s.miss_seq, s.warned = 0, False  # S3 R14(d)(iii)
+    state.turn_of = f.offender if (replace and not incoming) else None
+    if state.turn_of is None and state.phase == COLOUR:
+        state.phase = RED if state.reds > 0 else SEQUENCE
+    state.replaced = replace and not incoming
+    if not state.replaced:
+        state.miss_seq, state.warned = 0, False  # S3 R14(d)(iii)
 
 
-def _choice(s: State, c: Choice) -> None:
-    ed = s.edition
-    f = s.foul
+def _choice(state: State, c: Choice) -> None:
+    ed = state.edition
+    f = state.foul
     n = c.after
-    if s.over:
+    if state.over:
         return
     if f is None:
         _add(
-            s,
+            state,
             n=n,
             kind=INVALID_RECORD,
             rule="S3 R10(h)",
@@ -2044,7 +2047,7 @@ def _choice(s: State, c: Choice) -> None:
         return
     if c.side != other(f.offender):
         _add(
-            s,
+            state,
             n=n,
             kind=WRONG_STRIKER,
             rule="S3 R10(h)",
@@ -2055,7 +2058,7 @@ def _choice(s: State, c: Choice) -> None:
     option = c.option
     if option != "play" and not ed.play_again:
         _add(
-            s,
+            state,
             n=n,
             kind=INVALID_RECORD,
             rule="SO 15",
@@ -2070,7 +2073,7 @@ def _choice(s: State, c: Choice) -> None:
         f.miss or (f.before_stroke and ed.replace_after_event_foul) or (in_sequence and option == "replace_return")
     ):
         _add(
-            s,
+            state,
             n=n,
             kind=MISS_ERROR,
             rule="S3 R14(b)",
@@ -2080,31 +2083,31 @@ def _choice(s: State, c: Choice) -> None:
         )
     if option == "play":
         if f.before_stroke:
-            s.rest = None
-        s.to_play = other(f.offender)
-        s.turn_of = None
-        s.nomination = c.nominated if s.free_ball else None
+            state.rest = None
+        state.to_play = other(f.offender)
+        state.turn_of = None
+        state.nomination = c.nominated if state.free_ball else None
         if f.miss or f.before_stroke:
-            s.miss_seq, s.warned, s.replaced = 0, False, False
+            state.miss_seq, state.warned, state.replaced = 0, False, False
     elif option == "return":
-        keep = (s.miss_seq, s.warned, s.replaced)
-        _play_again(s, f, replace=False, incoming=False)
+        keep = (state.miss_seq, state.warned, state.replaced)
+        _play_again(state, f, replace=False, incoming=False)
         if in_sequence:
             # Older S3 R14(d)(iv),(vi): played again from the position left, the Warning
             # and the sequence stay in effect (2024 S3 R14(e): only after full replacement).
-            s.miss_seq, s.warned, s.replaced = keep
+            state.miss_seq, state.warned, state.replaced = keep
     elif option == "replace_return":
-        keep_warning = s.warned
-        _play_again(s, f, replace=True, incoming=False)
+        keep_warning = state.warned
+        _play_again(state, f, replace=True, incoming=False)
         if f.before_stroke:
-            s.warned = keep_warning  # S3 R14(e): the Warning survives full replacement
+            state.warned = keep_warning  # S3 R14(e): the Warning survives full replacement
     elif option == "replace_play":
-        _play_again(s, f, replace=True, incoming=True)
+        _play_again(state, f, replace=True, incoming=True)
     elif option == "anywhere":
-        if ed.miss_cap is None or s.miss_seq < ed.miss_cap or f.needed:
+        if ed.miss_cap is None or state.miss_seq < ed.miss_cap or f.needed:
             # Only after the fifth FOUL AND A MISS, and not when penalty points were needed.
             _add(
-                s,
+                state,
                 n=n,
                 kind=MISS_ERROR,
                 rule="S3 R19(b)(iii)",
@@ -2112,54 +2115,62 @@ def _choice(s: State, c: Choice) -> None:
                 points=0,
                 message="cue-ball placed anywhere against S3 R19(b)(iii)",
             )
-        s.to_play = other(f.offender)
-        s.turn_of = None
-        s.in_hand, s.anywhere, s.free_ball = True, True, False
-        s.miss_seq, s.warned = 0, False
+        state.to_play = other(f.offender)
+        state.turn_of = None
+        state.in_hand, state.anywhere, state.free_ball = True, True, False
+        state.miss_seq, state.warned = 0, False
     else:
-        _add(s, n=n, kind=INVALID_RECORD, rule="S3 R10(h)", side=c.side, points=0, message=f"unknown option {option!r}")
+        _add(
+            state,
+            n=n,
+            kind=INVALID_RECORD,
+            rule="S3 R10(h)",
+            side=c.side,
+            points=0,
+            message=f"unknown option {option!r}",
+        )
         return
-    s.foul = None
-    _black_only_award(s, n)
+    state.foul = None
+    _black_only_award(state, n)
 
 
 # -- events ----------------------------------------------------------------------------
 
 
-def _event(s: State, e: Event) -> None:
+def _event(state: State, e: Event) -> None:
     """An event between strokes, handled by the rule it concerns."""
     kind = e.kind
     if kind in ("spot_correction", "rerack", "respot_black"):
-        s.rest = None  # the balls were moved: the recorded positions no longer hold
+        state.rest = None  # the balls were moved: the recorded positions no longer hold
     before_end = _TABLE_EVENTS.get(kind)
     if before_end is not None:
-        before_end(s, e)
-    elif s.over:
-        _event_after_end(s, e)
+        before_end(state, e)
+    elif state.over:
+        _event_after_end(state, e)
     elif kind in ("foul", "time_foul"):
-        _event_foul(s, e)
+        _event_foul(state, e)
     elif e.side is not None and kind in _FRAME_EVENTS:
-        _FRAME_EVENTS[kind](s, e)
+        _FRAME_EVENTS[kind](state, e)
 
 
-def _warning(s: State, e: Event) -> None:
+def _warning(state: State, e: Event) -> None:
     """A Warning: for FOUL AND A MISS (S3 R14(d), R19(b)) or time wasting (S4 R3(a))."""
-    ed = s.edition
+    ed = state.edition
     n = e.after
     if e.reason == "miss":
-        if s.miss_seq < ed.warn_after:
+        if state.miss_seq < ed.warn_after:
             _add(
-                s,
+                state,
                 n=n,
                 kind=MISS_ERROR,
                 rule="S3 R19(b)" if ed.miss_cap else "S3 R14(d)(ii)",
                 side=e.side,
                 points=0,
-                message=f"Warning given after {s.miss_seq} FOUL AND A MISS call(s); due after {ed.warn_after}",
+                message=f"Warning given after {state.miss_seq} FOUL AND A MISS call(s); due after {ed.warn_after}",
             )
-        elif s.full_ball is False and ed.miss_award:
+        elif state.full_ball is False and ed.miss_award:
             _add(
-                s,
+                state,
                 n=n,
                 kind=MISS_ERROR,
                 rule="S3 R14(d)",
@@ -2167,21 +2178,21 @@ def _warning(s: State, e: Event) -> None:
                 points=0,
                 message="Warning given but the original position offered no full-ball contact with a ball on",
             )
-        s.warned = True
+        state.warned = True
     elif e.reason == "time_wasting" and e.side is not None:
-        s.time_wasting_warned = (*s.time_wasting_warned, e.side)
+        state.time_wasting_warned = (*state.time_wasting_warned, e.side)
 
 
-def _respot_black(s: State, e: Event) -> None:
+def _respot_black(state: State, e: Event) -> None:
     """The re-spotted Black after a tie (S3 R4(b),(c))."""
     n = e.after
-    if s.aggregate and s.over and s.winner is None and s.reds == 0 and s.seq >= _BLACK:
+    if state.aggregate and state.over and state.winner is None and state.reds == 0 and state.seq >= _BLACK:
         # S3 R4(c): aggregate level after the last frame: a re-spotted Black decides.
-        s.over, s.end_reason, s.respotted_black = False, None, True
-        s.colours, s.seq, s.in_hand = _BIT["black"], _BLACK, True
-    if not s.respotted_black:
+        state.over, state.end_reason, state.respotted_black = False, None, True
+        state.colours, state.seq, state.in_hand = _BIT["black"], _BLACK, True
+    if not state.respotted_black:
         _add(
-            s,
+            state,
             n=n,
             kind=FRAME_END_ERROR,
             rule="S3 R4(b)",
@@ -2189,35 +2200,35 @@ def _respot_black(s: State, e: Event) -> None:
             points=0,
             message="re-spotted Black but the scores were not tied on the last Black",
         )
-    s.to_play = e.side
-    s.turn_of = None
-    s.opener = None
+    state.to_play = e.side
+    state.turn_of = None
+    state.opener = None
 
 
-def _rerack(s: State, e: Event) -> None:
+def _rerack(state: State, e: Event) -> None:
     """Stalemate (S3 R17(b)-(d)): the frame re-racked, or the Black re-spotted only."""
-    ed = s.edition
+    ed = state.edition
     # Stalemate (S3 R17(b),(c)): scores nullified, balls reset, same opener.
-    if s.respotted_black and ed.rerack_respotted_black_only:
-        s.colours = _BIT["black"]  # S3 R17(d): only the Black, scores stand
+    if state.respotted_black and ed.rerack_respotted_black_only:
+        state.colours = _BIT["black"]  # S3 R17(d): only the Black, scores stand
     else:
-        s.reds = s.start_reds
-        s.colours, s.seq, s.in_error, s.deferred = _ALL_COLOURS, 0, 0, None
-        s.respotted_black = False  # older S3 R16: the frame starts again (DIFF A21)
-        s.phase = RED if s.reds > 0 else SEQUENCE
+        state.reds = state.start_reds
+        state.colours, state.seq, state.in_error, state.deferred = _ALL_COLOURS, 0, 0, None
+        state.respotted_black = False  # older S3 R16: the frame starts again (DIFF A21)
+        state.phase = RED if state.reds > 0 else SEQUENCE
         # Scores nullified; the breaks made before the re-rack were made and stay.
-        old = s.ledger
+        old = state.ledger
         old.close()
-        s.ledger = Ledger()
-        s.ledger.breaks = list(old.breaks)
-        s.ledger.visits = list(old.visits)
-        s.ledger.visit_id = old.visit_id
-    s.in_hand, s.foul, s.free_ball, s.turn_of = True, None, False, None
-    s.miss_seq, s.warned, s.replaced = 0, False, False
-    s.to_play = s.opener
+        state.ledger = Ledger()
+        state.ledger.breaks = list(old.breaks)
+        state.ledger.visits = list(old.visits)
+        state.ledger.visit_id = old.visit_id
+    state.in_hand, state.foul, state.free_ball, state.turn_of = True, None, False, None
+    state.miss_seq, state.warned, state.replaced = 0, False, False
+    state.to_play = state.opener
 
 
-def _event_after_end(s: State, e: Event) -> None:
+def _event_after_end(state: State, e: Event) -> None:
     """An event after the frame ended: a concession, claim or award to the same side confirms it (S2 R1(c))."""
     n = e.after
     kind = e.kind
@@ -2225,22 +2236,22 @@ def _event_after_end(s: State, e: Event) -> None:
     # award that gives it to the same side only confirms it.
     if kind in ("concede", "claim", "award") and e.side is not None:
         winner = other(e.side) if kind == "concede" else e.side
-        if winner != s.winner:
-            _frame_over_stroke(s, n)
+        if winner != state.winner:
+            _frame_over_stroke(state, n)
     elif kind in ("foul", "time_foul"):
-        _frame_over_stroke(s, n)
+        _frame_over_stroke(state, n)
 
 
-def _concede(s: State, e: Event) -> None:
+def _concede(state: State, e: Event) -> None:
     """A concession (S4 R2(b); older S4 R5(a): the striker only)."""
     assert e.side is not None  # _FRAME_EVENTS are dispatched with a side
-    ed = s.edition
+    ed = state.edition
     n = e.after
-    if s.due_award is not None:
-        s.due_award = None
-    if ed.concede_striker_only and s.to_play is not None and e.side != s.to_play:
+    if state.due_award is not None:
+        state.due_award = None
+    if ed.concede_striker_only and state.to_play is not None and e.side != state.to_play:
         _add(
-            s,
+            state,
             n=n,
             kind=FRAME_END_ERROR,
             rule="S4 R5(a)",
@@ -2248,32 +2259,32 @@ def _concede(s: State, e: Event) -> None:
             points=0,
             message="conceded while not the striker",
         )
-    elif not penalty_points_required(s):
+    elif not penalty_points_required(state):
         _add(
-            s,
+            state,
             n=n,
             kind=FRAME_END_ERROR,
             rule="S4 R2(b)",
             side=e.side,
             points=0,
-            message=f"conceded with {points_remaining(s)} points on the table and nobody needing penalty points",
+            message=f"conceded with {points_remaining(state)} points on the table and nobody needing penalty points",
         )
-    if s.aggregate:
+    if state.aggregate:
         # S4 R2(f): the opponent receives the value of the balls left, Reds eight each.
-        s.ledger.award(n, other(e.side), points_remaining(s))
-    _end(s, n, other(e.side), "concede")
+        state.ledger.award(n, other(e.side), points_remaining(state))
+    _end(state, n, other(e.side), "concede")
 
 
-def _claim(s: State, e: Event) -> None:
+def _claim(state: State, e: Event) -> None:
     """A claim with Black only and a lead of more than seven (S2 R1(b))."""
     assert e.side is not None  # _FRAME_EVENTS are dispatched with a side
     n = e.after
-    a, b = s.ledger.official
+    a, b = state.ledger.official
     lead = (a - b) if e.side == "A" else (b - a)
-    striker_ok = s.to_play is None or s.to_play == e.side
-    if not (s.black_only and lead > 7 and striker_ok and not s.aggregate):
+    striker_ok = state.to_play is None or state.to_play == e.side
+    if not (state.black_only and lead > 7 and striker_ok and not state.aggregate):
         _add(
-            s,
+            state,
             n=n,
             kind=FRAME_END_ERROR,
             rule="S2 R1(b)",
@@ -2281,20 +2292,20 @@ def _claim(s: State, e: Event) -> None:
             points=0,
             message="claim without Black only and a lead of more than seven as striker",
         )
-    _end(s, n, e.side, "claim")
+    _end(state, n, e.side, "claim")
 
 
-def _award(s: State, e: Event) -> None:
+def _award(state: State, e: Event) -> None:
     """A frame awarded by the referee: for a miss (S3 R14(d)(ii)) or conduct (Section 4)."""
     assert e.side is not None  # _FRAME_EVENTS are dispatched with a side
-    ed = s.edition
+    ed = state.edition
     n = e.after
     if e.reason == "miss":
-        due = s.due_award
+        due = state.due_award
         if due is None or due != e.side:
             rule = "S3 R19" if not ed.miss_award else "S3 R14(d)(ii)"
             _add(
-                s,
+                state,
                 n=n,
                 kind=FRAME_END_ERROR,
                 rule=rule,
@@ -2303,27 +2314,27 @@ def _award(s: State, e: Event) -> None:
                 message="frame awarded for a miss without a further failure after the Warning",
             )
     elif e.reason in ("time_wasting", "unsporting"):
-        _forfeit(s, n, e)
-    s.due_award = None
-    _end(s, n, e.side, "award")
+        _forfeit(state, n, e)
+    state.due_award = None
+    _end(state, n, e.side, "award")
 
 
-def _forfeit(s: State, n: int, e: Event) -> None:
+def _forfeit(state: State, n: int, e: Event) -> None:
     """A frame awarded under Section 4 (conduct, time wasting)."""
-    ed = s.edition
+    ed = state.edition
     winner = e.side
     assert winner is not None
     offender = other(winner)
     if (
         e.reason == "time_wasting"
         and ed.time_wasting_warning_first
-        and s.frame == 1
-        and offender not in s.time_wasting_warned
+        and state.frame == 1
+        and offender not in state.time_wasting_warned
     ):
         # S4 R3(a),(b): the frame is awarded only after a Warning. A Warning given in an
         # earlier frame of the game is not in this frame's records, so only frame 1 tells.
         _add(
-            s,
+            state,
             n=n,
             kind=FRAME_END_ERROR,
             rule="S4 R3(b)",
@@ -2331,28 +2342,28 @@ def _forfeit(s: State, n: int, e: Event) -> None:
             points=0,
             message="frame awarded for time wasting without a Warning",
         )
-    if s.aggregate or ed.forfeit_points:
+    if state.aggregate or ed.forfeit_points:
         # S4 R4(a)(ii) (aggregate only; older S4 R2(a)(ii) always): the offender forfeits
         # their points and the opponent receives the balls left, Reds eight each.
         i = 0 if offender == "A" else 1
-        s.ledger.award(n, offender, -s.ledger.official[i])
-        s.ledger.award(n, winner, points_remaining(s))
+        state.ledger.award(n, offender, -state.ledger.official[i])
+        state.ledger.award(n, winner, points_remaining(state))
 
 
-def _event_foul(s: State, e: Event) -> None:
+def _event_foul(state: State, e: Event) -> None:
     """A foul with no stroke (S3 R10(i)) or a shot-clock time foul (SO 16)."""
-    ed = s.edition
+    ed = state.edition
     n = e.after
-    side = e.side or s.to_play
+    side = e.side or state.to_play
     if side is None:
-        _add(s, n=n, kind=INVALID_RECORD, rule="FORMAT 4", side=None, points=0, message="foul event without a side")
+        _add(state, n=n, kind=INVALID_RECORD, rule="FORMAT 4", side=None, points=0, message="foul event without a side")
         return
-    on_value = 1 if s.phase == RED else VALUE[COLOURS[min(s.seq, _BLACK)]] if s.phase == SEQUENCE else 0
+    on_value = 1 if state.phase == RED else VALUE[COLOURS[min(state.seq, _BLACK)]] if state.phase == SEQUENCE else 0
     if e.kind == "time_foul":
-        s.time_fouls = (*s.time_fouls, n)
+        state.time_fouls = (*state.time_fouls, n)
         if not ed.time_foul:
             _add(
-                s,
+                state,
                 n=n,
                 kind=TIME_FOUL_ERROR,
                 rule="SO 16",
@@ -2368,7 +2379,12 @@ def _event_foul(s: State, e: Event) -> None:
         spec = _INFRINGEMENTS.get(e.code or "", ("b", "(b)(vi)"))
         kind, item = spec
         rule = ed.cite(ed.pen, item)
-        if s.to_play is not None and side != s.to_play and s.turn_of == s.to_play and ed.non_striker_penalty:
+        if (
+            state.to_play is not None
+            and side != state.to_play
+            and state.turn_of == state.to_play
+            and ed.non_striker_penalty
+        ):
             # Penalties of the non-striker (S3 R11(e),(g)): seven for measuring or using a
             # ball off the table, else the ball on or the ball concerned, minimum four.
             # (The older edition penalises them "as if he were the striker", DIFF A15.)
@@ -2382,13 +2398,13 @@ def _event_foul(s: State, e: Event) -> None:
             due = max(ed.minimum, on_value)
     # After a Red, before a colour is nominated, a foul is worth seven (S3 R11(d)(vi));
     # whether the nomination was made is not in the facts, so any value up to seven stands.
-    hi = 7 if s.phase == COLOUR and e.kind == "foul" else due
+    hi = 7 if state.phase == COLOUR and e.kind == "foul" else due
     points = due
     if e.points is not None and due <= e.points <= hi:
         points = due = e.points
     if e.points is not None and e.points != due and (e.kind != "time_foul" or ed.time_foul):
         _add(
-            s,
+            state,
             n=n,
             kind=PENALTY_VALUE if e.kind == "foul" else TIME_FOUL_ERROR,
             rule=rule,
@@ -2396,70 +2412,76 @@ def _event_foul(s: State, e: Event) -> None:
             points=abs(e.points - due),
             message=f"penalty of {e.points} recorded, the rules give {due}",
         )
-    s.ledger.award(n, other(side), points)
+    state.ledger.award(n, other(side), points)
     if e.points is not None and e.points != points:
-        s.ledger.excuse(other(side), points, e.points)  # reported above: not again on the scoreboard
-    s.deferred = None  # S3 R7(b): an infringement makes the points of a re-potted colour count
-    if e.kind == "foul" and s.to_play is not None and side != s.to_play and s.turn_of == s.to_play:
+        state.ledger.excuse(other(side), points, e.points)  # reported above: not again on the scoreboard
+    state.deferred = None  # S3 R7(b): an infringement makes the points of a re-potted colour count
+    if e.kind == "foul" and state.to_play is not None and side != state.to_play and state.turn_of == state.to_play:
         # The non-striker infringed during the striker's turn: a PENALTY, the balls are
         # replaced and the striker's turn continues unaffected (S3 R3(k), R11(e)-(g)).
         return
-    s.ledger.end_visit()
-    snapshot = (s.reds, s.colours, s.phase, s.seq, s.in_hand)
-    rest = s.rest[1] if s.rest is not None and s.rest[0] == s.last_n else None
-    s.foul = _Foul(n, side, snapshot, False, False, True, after_replace=s.replaced, rest=rest)
-    s.free_ball = False
-    s.to_play = other(side)
-    s.turn_of = None
-    if s.phase == COLOUR:
-        s.phase = RED if s.reds > 0 else SEQUENCE
+    state.ledger.end_visit()
+    snapshot = (state.reds, state.colours, state.phase, state.seq, state.in_hand)
+    rest = state.rest[1] if state.rest is not None and state.rest[0] == state.last_n else None
+    state.foul = _Foul(n, side, snapshot, False, False, True, after_replace=state.replaced, rest=rest)
+    state.free_ball = False
+    state.to_play = other(side)
+    state.turn_of = None
+    if state.phase == COLOUR:
+        state.phase = RED if state.reds > 0 else SEQUENCE
     if ed.in_hand_after_foul:
-        s.in_hand = s.anywhere = True
-    if s.black_only:
+        state.in_hand = state.anywhere = True
+    if state.black_only:
         # S3 R4(a)/(b)(iv): a foul with Black only ends the frame unless the scores tie.
-        a, b = s.ledger.official
+        a, b = state.ledger.official
         if a != b or not ed.respot_black_on_tie:
-            _end(s, n, _leader(s), "foul")
-            s.foul = None
-        elif not s.respotted_black:
-            s.respotted_black, s.colours, s.in_hand, s.to_play, s.foul = True, _BIT["black"], True, None, None
+            _end(state, n, leader(state.ledger.score()), "foul")
+            state.foul = None
+        elif not state.respotted_black:
+            state.respotted_black, state.colours, state.in_hand, state.to_play, state.foul = (
+                True,
+                _BIT["black"],
+                True,
+                None,
+                None,
+            )
 
 
-def _reds_back(s: State) -> None:
+def _reds_back(state: State) -> None:
     """A Red spotted in error before the colours are touched puts Red back on (S3 R7(d)(ii))."""
-    if s.reds > 0 and s.phase == SEQUENCE and s.seq == 0:
-        s.phase = RED
+    if state.reds > 0 and state.phase == SEQUENCE and state.seq == 0:
+        state.phase = RED
 
 
-def _spot_correction(s: State, e: Event) -> None:
+def _spot_correction(state: State, e: Event) -> None:
     ball = e.ball
     if ball is None:
         return
     if ball == "red":
         if e.remove:
-            s.reds = max(0, s.reds - 1)
+            state.reds = max(0, state.reds - 1)
         else:
-            s.reds += 1
-            _reds_back(s)
+            state.reds += 1
+            _reds_back(state)
         return
     if ball not in _BIT:
         return
     if e.remove:
         bit = _BIT[ball]
-        d = s.deferred
-        if s.in_error & bit:
+        d = state.deferred
+        if state.in_error & bit:
             # S3 R7(b): removed without penalty when the error is discovered.
-            s.in_error &= ~bit
-            _resume(s)
-        elif d is not None and d[2] == ball and d[0] == s.last_n and not s.colours & bit:
+            state.in_error &= ~bit
+            _resume(state)
+        elif d is not None and d[2] == ball and d[0] == state.last_n and not state.colours & bit:
             # S3 R7(b): discovered after it was potted again but before the next stroke
             # or an infringement: the points do not count.
-            s.ledger.retract(d[1], d[3])
-        s.deferred = None
-        s.colours &= ~bit
+            state.ledger.retract(d[1], d[3])
+        state.deferred = None
+        state.colours &= ~bit
     else:
-        s.colours |= _BIT[ball]  # S3 R7(c)(i)
-        s.missing &= ~_BIT[ball]
+        state.colours |= _BIT[ball]  # S3 R7(c)(i)
+        state.missing &= ~_BIT[ball]
 
 
 _TABLE_EVENTS: Final[dict[str, Callable[[State, Event], None]]] = {
@@ -2478,15 +2500,15 @@ _FRAME_EVENTS: Final[dict[str, Callable[[State, Event], None]]] = {
 """Events that end the frame (need a side)."""
 
 
-def _clock(s: State, c: Clock) -> None:
+def _clock(state: State, c: Clock) -> None:
     """Shot clock (SO 2-3, 16): a stroke begun after the limit is a time foul."""
-    if not s.edition.time_foul or c.limit_s is None or c.elapsed_s is None:
+    if not state.edition.time_foul or c.limit_s is None or c.elapsed_s is None:
         return
     # elapsed_s is what the clock showed: it does not run while paused (FORMAT.md 4, clock).
-    if c.elapsed_s > c.limit_s + 1e-9 and (c.n - 1) not in s.time_fouls:
+    if c.elapsed_s > c.limit_s + 1e-9 and (c.n - 1) not in state.time_fouls:
         # A time foul is recorded as an event after the stroke before; look for it.
         _add(
-            s,
+            state,
             n=c.n,
             kind=TIME_FOUL_UNCALLED,
             rule="SO 16",
@@ -2499,17 +2521,17 @@ def _clock(s: State, c: Clock) -> None:
 # -- frame end ----------------------------------------------------------------------
 
 
-def _frame_end(s: State, fe: FrameEnd) -> None:
-    s.recorded_end = fe
-    n = s.last_n
-    if not s.over and fe.winner is not None and fe.reason in ("concede", "claim", "award"):
+def _frame_end(state: State, fe: FrameEnd) -> None:
+    state.recorded_end = fe
+    n = state.last_n
+    if not state.over and fe.winner is not None and fe.reason in ("concede", "claim", "award"):
         # The frame_end is the only record of the concession, claim or award: check it as
         # if the event had been recorded after the last stroke.
         side = other(fe.winner) if fe.reason == "concede" else fe.winner
-        _event(s, Event(frame=fe.frame, after=n, kind=fe.reason, side=side))
-    if not s.over:
+        _event(state, Event(frame=fe.frame, after=n, kind=fe.reason, side=side))
+    if not state.over:
         _add(
-            s,
+            state,
             n=n,
             kind=FRAME_END_ERROR,
             rule="S2 R1",
@@ -2518,13 +2540,13 @@ def _frame_end(s: State, fe: FrameEnd) -> None:
             message=f"frame recorded as ended ({fe.reason or 'no reason'}) but the rules have it still in play",
         )
         return
-    if fe.winner is not None and s.winner is not None and fe.winner != s.winner:
+    if fe.winner is not None and state.winner is not None and fe.winner != state.winner:
         _add(
-            s,
-            n=s.end_n,
+            state,
+            n=state.end_n,
             kind=FRAME_END_ERROR,
             rule="S3 R1(f)",
             side=fe.winner,
             points=0,
-            message=f"frame recorded to {fe.winner} but the rules give it to {s.winner}",
+            message=f"frame recorded to {fe.winner} but the rules give it to {state.winner}",
         )
