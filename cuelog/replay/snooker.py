@@ -814,14 +814,8 @@ _FAST = True
 """Use :func:`_clean_stroke` for strokes that cannot raise anything (switched off in a test)."""
 
 
-def _clean_stroke(state: State, stroke: Stroke) -> Outcome | None:
-    """The common case, done cheaply: a legal stroke at the ball on, by the player entitled
-    to it, with nothing called, nothing off the table and nothing that needs positions.
-
-    Returns ``None`` (and changes nothing) whenever the stroke is not such a stroke; the
-    general path :func:`_stroke` then decides. Both give the same result, which
-    ``tests/test_snooker_properties.py`` checks.
-    """
+def _clean_points(state: State, stroke: Stroke) -> int | None:
+    """What a clean stroke scores (see :func:`_clean_stroke`); ``None`` when it is not one."""
     first, potted = stroke.first, stroke.potted
     if (
         len(first) != 1
@@ -839,9 +833,7 @@ def _clean_stroke(state: State, stroke: Stroke) -> Outcome | None:
     ):
         return None
     ball = first[0]
-    nom = stroke.nominated
-    striker = stroke.striker
-    phase = state.phase
+    nom, striker, phase = stroke.nominated, stroke.striker, state.phase
     if phase == RED:
         if ball != "red" or (nom is not None and nom != "red") or potted.count("red") != len(potted):
             return None
@@ -857,10 +849,9 @@ def _clean_stroke(state: State, stroke: Stroke) -> Outcome | None:
         if (nom is not None and nom != ball) or (potted and potted != [ball]):
             return None
         scored = VALUE[ball] if potted else 0
-    spot_due = phase == COLOUR and scored > 0
     respots = stroke.respots
     if respots is not None:
-        if spot_due:
+        if phase == COLOUR and scored > 0:
             if (
                 len(respots) != 1
                 or respots[0].ball != ball
@@ -869,6 +860,22 @@ def _clean_stroke(state: State, stroke: Stroke) -> Outcome | None:
                 return None
         elif respots:
             return None
+    return scored
+
+
+def _clean_stroke(state: State, stroke: Stroke) -> Outcome | None:
+    """The common case, done cheaply: a legal stroke at the ball on, by the player entitled
+    to it, with nothing called, nothing off the table and nothing that needs positions.
+
+    Returns ``None`` (and changes nothing) whenever the stroke is not such a stroke; the
+    general path :func:`_stroke` then decides. Both give the same result, which
+    ``tests/test_snooker_properties.py`` checks.
+    """
+    scored = _clean_points(state, stroke)
+    if scored is None:
+        return None
+    ball, striker, phase = stroke.first[0], stroke.striker, state.phase
+    spot_due = phase == COLOUR and scored > 0
 
     # -- the stroke is clean: apply it (same effects as the general path) --
     n = stroke.n
