@@ -2036,58 +2036,51 @@ def _play_again(state: State, f: _Foul, *, replace: bool, incoming: bool) -> Non
 
 
 def _choice(state: State, c: Choice) -> None:
-    ed = state.edition
+    """The incoming player's choice after a foul (S3 R10(h), R14(b), R19(b))."""
     f = state.foul
-    n = c.after
     if state.over:
         return
     if f is None:
-        _add(
-            state,
-            n=n,
-            kind=INVALID_RECORD,
-            rule="S3 R10(h)",
-            side=c.side,
-            points=0,
-            message=f"choice {c.option!r} with no foul to answer",
-        )
+        message = f"choice {c.option!r} with no foul to answer"
+        _add(state, n=c.after, kind=INVALID_RECORD, rule="S3 R10(h)", side=c.side, points=0, message=message)
         return
+    in_sequence = _check_choice(state, c, f)
+    if not _take_choice(state, c, f, in_sequence):
+        message = f"unknown option {c.option!r}"
+        _add(state, n=c.after, kind=INVALID_RECORD, rule="S3 R10(h)", side=c.side, points=0, message=message)
+        return
+    state.foul = None
+    _black_only_award(state, c.after)
+
+
+def _check_choice(state: State, c: Choice, f: _Foul) -> bool:
+    """Who chose and whether the option is open; returns whether the foul came within a
+    FOUL AND A MISS sequence in the older edition (older S3 R14(d)(v))."""
+    ed, n, option = state.edition, c.after, c.option
     if c.side != other(f.offender):
-        _add(
-            state,
-            n=n,
-            kind=WRONG_STRIKER,
-            rule="S3 R10(h)",
-            side=c.side,
-            points=0,
-            message=f"{c.side} chose after their own foul",
-        )
-    option = c.option
+        message = f"{c.side} chose after their own foul"
+        _add(state, n=n, kind=WRONG_STRIKER, rule="S3 R10(h)", side=c.side, points=0, message=message)
     if option != "play" and not ed.play_again:
-        _add(
-            state,
-            n=n,
-            kind=INVALID_RECORD,
-            rule="SO 15",
-            side=c.side,
-            points=0,
-            message=f"option {option!r} does not exist: the incoming player plays",
-        )
+        message = f"option {option!r} does not exist: the incoming player plays"
+        _add(state, n=n, kind=INVALID_RECORD, rule="SO 15", side=c.side, points=0, message=message)
     # Older S3 R14(d)(v): after a foul before the stroke, the balls may be replaced only
     # within a FOUL AND A MISS sequence (the cue-ball had been replaced).
     in_sequence = f.before_stroke and f.after_replace and ed.warning_survives_event_foul
     if option in ("replace_return", "replace_play") and not (
         f.miss or (f.before_stroke and ed.replace_after_event_foul) or (in_sequence and option == "replace_return")
     ):
-        _add(
-            state,
-            n=n,
-            kind=MISS_ERROR,
-            rule="S3 R14(b)",
-            side=c.side,
-            points=0,
-            message=f"balls replaced ({option}) but no FOUL AND A MISS was called",
-        )
+        message = f"balls replaced ({option}) but no FOUL AND A MISS was called"
+        _add(state, n=n, kind=MISS_ERROR, rule="S3 R14(b)", side=c.side, points=0, message=message)
+    if option == "anywhere" and (ed.miss_cap is None or state.miss_seq < ed.miss_cap or f.needed):
+        # Only after the fifth FOUL AND A MISS, and not when penalty points were needed.
+        message = "cue-ball placed anywhere against S3 R19(b)(iii)"
+        _add(state, n=n, kind=MISS_ERROR, rule="S3 R19(b)(iii)", side=c.side, points=0, message=message)
+    return in_sequence
+
+
+def _take_choice(state: State, c: Choice, f: _Foul, in_sequence: bool) -> bool:
+    """Play on as the option says; ``False`` for an option that does not exist."""
+    option = c.option
     if option == "play":
         if f.before_stroke:
             state.rest = None
@@ -2111,34 +2104,13 @@ def _choice(state: State, c: Choice) -> None:
     elif option == "replace_play":
         _play_again(state, f, replace=True, incoming=True)
     elif option == "anywhere":
-        if ed.miss_cap is None or state.miss_seq < ed.miss_cap or f.needed:
-            # Only after the fifth FOUL AND A MISS, and not when penalty points were needed.
-            _add(
-                state,
-                n=n,
-                kind=MISS_ERROR,
-                rule="S3 R19(b)(iii)",
-                side=c.side,
-                points=0,
-                message="cue-ball placed anywhere against S3 R19(b)(iii)",
-            )
         state.to_play = other(f.offender)
         state.turn_of = None
         state.in_hand, state.anywhere, state.free_ball = True, True, False
         state.miss_seq, state.warned = 0, False
     else:
-        _add(
-            state,
-            n=n,
-            kind=INVALID_RECORD,
-            rule="S3 R10(h)",
-            side=c.side,
-            points=0,
-            message=f"unknown option {option!r}",
-        )
-        return
-    state.foul = None
-    _black_only_award(state, n)
+        return False
+    return True
 
 
 # -- events ----------------------------------------------------------------------------
@@ -2359,50 +2331,12 @@ def _forfeit(state: State, n: int, e: Event) -> None:
 
 def _event_foul(state: State, e: Event) -> None:
     """A foul with no stroke (S3 R10(i)) or a shot-clock time foul (SO 16)."""
-    ed = state.edition
-    n = e.after
+    ed, n = state.edition, e.after
     side = e.side or state.to_play
     if side is None:
         _add(state, n=n, kind=INVALID_RECORD, rule="FORMAT 4", side=None, points=0, message="foul event without a side")
         return
-    on_value = 1 if state.phase == RED else VALUE[COLOURS[min(state.seq, _BLACK)]] if state.phase == SEQUENCE else 0
-    if e.kind == "time_foul":
-        state.time_fouls = (*state.time_fouls, n)
-        if not ed.time_foul:
-            _add(
-                state,
-                n=n,
-                kind=TIME_FOUL_ERROR,
-                rule="SO 16",
-                side=side,
-                points=e.points or 0,
-                message="time foul in a game without a shot clock rule",
-            )
-            due = e.points or 0
-        else:
-            due = max(5, on_value)
-        rule = "SO 16"
-    else:
-        spec = _INFRINGEMENTS.get(e.code or "", ("b", "(b)(vi)"))
-        kind, item = spec
-        rule = ed.cite(ed.pen, item)
-        if (
-            state.to_play is not None
-            and side != state.to_play
-            and state.turn_of == state.to_play
-            and ed.non_striker_penalty
-        ):
-            # Penalties of the non-striker (S3 R11(e),(g)): seven for measuring or using a
-            # ball off the table, else the ball on or the ball concerned, minimum four.
-            # (The older edition penalises them "as if he were the striker", DIFF A15.)
-            kind, item = ("7", "(g)") if kind == "7" else ("b", "(e)")
-            rule = ed.cite(ed.pen, item)
-        if kind == "7":
-            due = 7
-        elif kind == "b":
-            due = max(ed.minimum, on_value, VALUE.get(e.ball or "", 0))
-        else:
-            due = max(ed.minimum, on_value)
+    due, rule = _event_foul_value(state, e, side)
     # After a Red, before a colour is nominated, a foul is worth seven (S3 R11(d)(vi));
     # whether the nomination was made is not in the facts, so any value up to seven stands.
     hi = 7 if state.phase == COLOUR and e.kind == "foul" else due
@@ -2410,15 +2344,9 @@ def _event_foul(state: State, e: Event) -> None:
     if e.points is not None and due <= e.points <= hi:
         points = due = e.points
     if e.points is not None and e.points != due and (e.kind != "time_foul" or ed.time_foul):
-        _add(
-            state,
-            n=n,
-            kind=PENALTY_VALUE if e.kind == "foul" else TIME_FOUL_ERROR,
-            rule=rule,
-            side=side,
-            points=abs(e.points - due),
-            message=f"penalty of {e.points} recorded, the rules give {due}",
-        )
+        kind = PENALTY_VALUE if e.kind == "foul" else TIME_FOUL_ERROR
+        message = f"penalty of {e.points} recorded, the rules give {due}"
+        _add(state, n=n, kind=kind, rule=rule, side=side, points=abs(e.points - due), message=message)
     state.ledger.award(n, other(side), points)
     if e.points is not None and e.points != points:
         state.ledger.excuse(other(side), points, e.points)  # reported above: not again on the scoreboard
@@ -2427,6 +2355,39 @@ def _event_foul(state: State, e: Event) -> None:
         # The non-striker infringed during the striker's turn: a PENALTY, the balls are
         # replaced and the striker's turn continues unaffected (S3 R3(k), R11(e)-(g)).
         return
+    _after_event_foul(state, n, side)
+
+
+def _event_foul_value(state: State, e: Event, side: str) -> tuple[int, str]:
+    """The penalty an event foul carries and its rule (S3 R11; SO 16 for a time foul)."""
+    ed = state.edition
+    on_value = 1 if state.phase == RED else VALUE[COLOURS[min(state.seq, _BLACK)]] if state.phase == SEQUENCE else 0
+    if e.kind == "time_foul":
+        state.time_fouls = (*state.time_fouls, e.after)
+        if ed.time_foul:
+            return max(5, on_value), "SO 16"
+        message = "time foul in a game without a shot clock rule"
+        _add(state, n=e.after, kind=TIME_FOUL_ERROR, rule="SO 16", side=side, points=e.points or 0, message=message)
+        return e.points or 0, "SO 16"
+    kind, item = _INFRINGEMENTS.get(e.code or "", ("b", "(b)(vi)"))
+    non_striker = state.to_play is not None and side != state.to_play and state.turn_of == state.to_play
+    if non_striker and ed.non_striker_penalty:
+        # Penalties of the non-striker (S3 R11(e),(g)): seven for measuring or using a
+        # ball off the table, else the ball on or the ball concerned, minimum four.
+        # (The older edition penalises them "as if he were the striker", DIFF A15.)
+        kind, item = ("7", "(g)") if kind == "7" else ("b", "(e)")
+    rule = ed.cite(ed.pen, item)
+    if kind == "7":
+        return 7, rule
+    if kind == "b":
+        return max(ed.minimum, on_value, VALUE.get(e.ball or "", 0)), rule
+    return max(ed.minimum, on_value), rule
+
+
+def _after_event_foul(state: State, n: int, side: str) -> None:
+    """The turn ends and the incoming player chooses (S3 R10(h),(i)); with Black only the
+    frame ends unless the scores tie (S3 R4(a),(b)(iv))."""
+    ed = state.edition
     state.ledger.end_visit()
     snapshot = (state.reds, state.colours, state.phase, state.seq, state.in_hand)
     rest = state.rest[1] if state.rest is not None and state.rest[0] == state.last_n else None
@@ -2439,19 +2400,13 @@ def _event_foul(state: State, e: Event) -> None:
     if ed.in_hand_after_foul:
         state.in_hand = state.anywhere = True
     if state.black_only:
-        # S3 R4(a)/(b)(iv): a foul with Black only ends the frame unless the scores tie.
         a, b = state.ledger.official
         if a != b or not ed.respot_black_on_tie:
             _end(state, n, leader(state.ledger.score()), "foul")
             state.foul = None
         elif not state.respotted_black:
-            state.respotted_black, state.colours, state.in_hand, state.to_play, state.foul = (
-                True,
-                _BIT["black"],
-                True,
-                None,
-                None,
-            )
+            state.respotted_black, state.colours, state.in_hand = True, _BIT["black"], True
+            state.to_play, state.foul = None, None
 
 
 def _reds_back(state: State) -> None:
