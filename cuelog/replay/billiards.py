@@ -634,7 +634,8 @@ def _who_may_play(state: State, play: _Play) -> tuple[Outcome | None, list[Findi
                 )
             )
         return None, play.findings
-    t = parse_time(stroke.t)
+    # The time is read only when it matters: the game's start, or a timed game (S3 R5(a)).
+    t = parse_time(stroke.t) if state.t0 is None or state.time_limit is not None else None
     if state.t0 is None:
         state.t0 = t
     elif state.time_limit is not None and t is not None and t - state.t0 > state.time_limit:
@@ -1031,25 +1032,27 @@ def _next_turn(state: State, play: _Play) -> None:
 
 
 def _outcome(state: State, play: _Play) -> Outcome:
+    ledger = state.ledger
+    # Positional, in the field order of Outcome: this is the hot loop.
     return Outcome(
-        n=play.n,
-        striker=play.striker,
-        scored=play.due_scored,
-        penalty=play.due_penalty,
-        foul=play.due_foul is True,
-        reasons=play.reasons,
-        ball_on=None,
-        miss=play.due_miss,
-        free_ball=False,
-        respots=tuple((b, opts[0]) for b, (opts, _) in sorted(play.due_spots.items())),
-        turn_ends=not play.continues,
-        next_striker=play.next_striker,
-        score=state.ledger.score(),
-        break_id=state.ledger.visit_id if play.break_points else None,
-        visit_id=state.ledger.visit_id,
-        frame_over=state.over,
-        winner=state.winner,
-        credited=state.ledger.credited,
+        play.n,
+        play.striker,
+        play.due_scored,
+        play.due_penalty,
+        play.due_foul is True,
+        play.reasons,
+        None,
+        play.due_miss,
+        False,
+        tuple((b, opts[0]) for b, (opts, _) in sorted(play.due_spots.items())),
+        not play.continues,
+        play.next_striker,
+        ledger.score(),
+        ledger.visit_id if play.break_points else None,
+        ledger.visit_id,
+        state.over,
+        state.winner,
+        ledger.credited,
     )
 
 
