@@ -934,10 +934,10 @@ def _table_after_stroke(state: State, play: _Play) -> dict[str, Pos | None]:
     else:
         # Without recorded positions, every ball may have moved once the cue ball hit one
         # (the object balls can kiss each other, ``then`` may be incomplete).
-        stirred = list(table) if stroke.first else [cb]
-        for b in stirred:
-            if b in table:
-                table[b] = None
+        if stroke.first:
+            table = dict.fromkeys(table)
+        elif cb in table:
+            table[cb] = None
     if RED in play.hit or RED not in table:
         state.red_spot = None
     return table
@@ -1472,6 +1472,15 @@ def replay_frame(
     outcomes: list[Outcome] = []
     end: FrameEnd | None = None
     for r in records:
+        if type(r) is Stroke and r.n == state.seen_n + 1 and not state.resync:
+            # The common case first (the hot loop): what _fold does for such a stroke.
+            state.seen_n = r.n
+            outcome, fs = _stroke(state, r)
+            if outcome is not None:
+                outcomes.append(outcome)
+            if fs:
+                findings.extend(fs)
+            continue
         if isinstance(r, Event) and r.kind == "referee_call":
             # Already read ahead; still fold it for the baulk-line Warning.
             seen = state.calls

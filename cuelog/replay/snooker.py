@@ -931,6 +931,12 @@ def _clean_stroke(state: State, stroke: Stroke) -> Outcome | None:
 def _stroke(state: State, stroke: Stroke) -> Outcome | None:
     if stroke.n > state.last_n + 1 or state.resync:
         return _stroke_after_gap(state, stroke)
+    if state.opener is None:
+        state.opener = stroke.striker
+    if _FAST:
+        done = _clean_stroke(state, stroke)
+        if done is not None:
+            return done
     return _judge_stroke(state, stroke)
 
 
@@ -1106,10 +1112,6 @@ def _judge_stroke(state: State, stroke: Stroke) -> Outcome | None:
     """One stroke through the rules, step by step: the due call and the findings."""
     if state.opener is None:
         state.opener = stroke.striker
-    if _FAST:
-        done = _clean_stroke(state, stroke)
-        if done is not None:
-            return done
     play = _Play(stroke, stroke.n, stroke.striker)
     play.spotting = _being_spotted(state, stroke) if stroke.infringements else None
     state.last_n = play.n
