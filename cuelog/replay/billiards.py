@@ -11,6 +11,11 @@ Editions are data (:class:`Edition`) plus a few switches where the rule books di
 
 Facts that are absent are unknown and raise nothing (FORMAT.md 1.2): every fact test
 below answers ``True``, ``False`` or ``None`` (unknown).
+
+A stroke goes through steps named after the rules they apply (:func:`_stroke`): who may
+play, the balls played, scoring, the limits and the Baulk-line rule, the calls as made,
+the scoreboard, runs, the table and its respots, the Baulk-line windows and the next turn.
+A stroke after strokes missing from the log: :func:`_stroke_after_gap` (docs/rulings.md 32).
 """
 
 from __future__ import annotations

@@ -17,6 +17,12 @@ officials let it; a colour left off the table stays off until it is corrected (S
 
 Editions (``snooker/six-reds-2024``, ``snooker/shootout-2024``, ``snooker/classic``) are
 :class:`Edition` parameters read at the few places where their rule differs.
+
+A stroke goes through steps named after the rules they apply (:func:`_judge_stroke`): who
+may play, the ball on, the free ball (S3 R12, in one section), fouls and their value,
+scoring, the calls as made, the table after, the scoreboard, respots, the frame's end and
+the next turn. A stroke after strokes missing from the log is judged by
+:func:`_stroke_after_gap` (docs/rulings.md S51).
 """
 
 from __future__ import annotations
