@@ -566,14 +566,16 @@ _Recorded: TypeAlias = list[tuple[str, str | None, Pos | None]] | None
 """Respots as recorded: (ball, spot name, where), ``None`` when the stroke has none."""
 
 
-@dataclass(slots=True)
 class _Play:
-    """What the rules make of one stroke, built up step by step by :func:`_stroke`."""
+    """What the rules make of one stroke, built up step by step by :func:`_stroke`.
+
+    A plain class: the steps set what they find, the class gives the defaults (the hot loop
+    builds one per stroke; only the fields every stroke needs are set at once)."""
 
     stroke: Stroke
     n: int
     striker: str
-    findings: list[Finding] = field(default_factory=list)
+    findings: list[Finding]
     opponent: str = ""
     cue_ball: str = ""
     object_ball: str = ""
@@ -582,7 +584,7 @@ class _Play:
     out_of_turn: bool = False
     red_spot0: str | None = None
     facts: _Facts | None = None
-    hit: set[str] = field(default_factory=set)
+    hit: set[str] | frozenset[str] = frozenset()
     hazard: int = 0
     cannon: bool = False
     points: int = 0
@@ -597,10 +599,15 @@ class _Play:
     due_penalty: int = 0
     break_points: int = 0
     continues: bool = False
-    due_spots: dict[str, tuple[list[str], str]] = field(default_factory=dict)
+    due_spots: dict[str, tuple[list[str], str]]
     chain: tuple[str, ...] = ()
     seq: int = 0
     next_striker: str = ""
+
+    def __init__(self, stroke: Stroke, n: int, striker: str) -> None:
+        self.stroke, self.n, self.striker = stroke, n, striker
+        self.findings = []
+        self.due_spots = {}
 
 
 def _stroke(state: State, stroke: Stroke) -> tuple[Outcome | None, list[Finding]]:
@@ -614,10 +621,12 @@ def _stroke(state: State, stroke: Stroke) -> tuple[Outcome | None, list[Finding]
     _limits(state, play)
     _calls(state, play)
     _book(state, play)
-    _runs(state, play)
+    if play.continues:
+        _runs(state, play)
     table = _table_after_stroke(state, play)
     _respot_step(state, play, table)
-    _baulk_line_windows(state, play)
+    if play.continues and state.baulk_line:
+        _baulk_line_windows(state, play)
     _next_turn(state, play)
     return _outcome(state, play), play.findings
 
@@ -663,7 +672,8 @@ def _who_may_play(state: State, play: _Play) -> tuple[Outcome | None, list[Findi
         state.breaker = striker
     play.opponent = other(striker)
     play.cue_ball, play.object_ball = state.cue[striker], state.cue[play.opponent]
-    _order_of_play(state, play)
+    if state.striker is not None and striker != state.striker:
+        _order_of_play(state, play)
     if state.turn_side != striker:
         _begin_turn(state, striker, n)
     return None
@@ -672,9 +682,7 @@ def _who_may_play(state: State, play: _Play) -> tuple[Outcome | None, list[Findi
 def _order_of_play(state: State, play: _Play) -> None:
     """Playing out of turn (S3 R15(e)); the wrong player opening a game (S3 R2(d))."""
     due, striker, call, ed = state.striker, play.striker, play.stroke.call, state.ed
-    play.out_of_turn = due is not None and striker != due
-    if not play.out_of_turn:
-        return
+    play.out_of_turn = True
     start = state.last_n == 0
     play.findings.append(
         _finding(
@@ -778,7 +786,7 @@ def _calls(state: State, play: _Play) -> None:
     play.called_miss = call is not None and not call.foul and call.miss
     if play.called_foul or play.called_miss:
         _called(state, play)
-    else:
+    elif play.due_foul is True or play.due_miss or (play.facts is not None and play.facts.no_contact_unknown):
         _uncalled(state, play)
 
 
@@ -905,9 +913,7 @@ def _book(state: State, play: _Play) -> None:
 
 
 def _runs(state: State, play: _Play) -> None:
-    """Consecutive hazards and cannons in the break (S3 R10, R11)."""
-    if not play.continues:
-        return
+    """Consecutive hazards and cannons in the break (S3 R10, R11), after a scoring stroke."""
     if play.cannon and not play.hazard:
         if not state.cannons:
             state.run_first = play.n
@@ -952,9 +958,6 @@ def _red_due(state: State, play: _Play, table: dict[str, Pos | None]) -> None:
     """S3 R9(b): potted alone from the Spot (or Pyramid) twice, "or more by mistake", in
     consecutive strokes of a break, the Red goes to the Centre Spot; potted from there it
     goes back to the Spot, so that continued pots go Spot twice, then the Centre once (R9(c))."""
-    play.chain = _SPOT_CHAIN
-    if RED in table:
-        return
     lone = not (play.called_foul or play.called_miss) and RED in play.stroke.potted
     if lone and play.points == 3 and not play.cannon and play.red_spot0 in ("spot", "pyramid"):
         play.seq = state.red_seq + 1
@@ -983,7 +986,9 @@ def _touching_due(state: State, play: _Play, table: dict[str, Pos | None], recor
 def _respot_step(state: State, play: _Play, table: dict[str, Pos | None]) -> None:
     """The due respots (S3 R9, R11(c), R14(a)) against the recorded ones; the table after."""
     stroke, ob = play.stroke, play.object_ball
-    _red_due(state, play, table)
+    play.chain = _SPOT_CHAIN
+    if RED not in table:
+        _red_due(state, play, table)
     state.red_seq = play.seq
     if play.continues and not play.cannon and state.hazards == 15 and ob not in table and state.ob_off_at_turn_start:
         play.due_spots[ob] = (_chain_options(state, table, _HAZARD_CHAIN, ob), state.cite("hazard_spot"))
@@ -1013,8 +1018,7 @@ def _respot_step(state: State, play: _Play, table: dict[str, Pos | None]) -> Non
 
 
 def _baulk_line_windows(state: State, play: _Play) -> None:
-    if not (state.baulk_line and play.continues):
-        return
+    """The windows of the Baulk-line rule open and close with the break (S3 R8(c),(d))."""
     brk1 = play.break_before + play.points
     if state.bl_deadline is not None and brk1 >= state.bl_deadline:
         state.bl_next, state.bl_deadline, state.bl_crossed = state.bl_next + 100, None, False
