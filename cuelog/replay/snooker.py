@@ -1057,7 +1057,11 @@ def _gap_tables(state: State, stroke: Stroke) -> list[tuple[State, int | None]]:
 def _adopt(state: State, other_state: State) -> None:
     """Make ``state`` the state ``other_state`` (a stroke's result is kept in the caller's state)."""
     for f in dataclasses.fields(State):
-        setattr(state, f.name, getattr(other_state, f.name))
+        if f.name in ("findings", "outcomes"):
+            # The same lists: the fold may hold them (replay_frame appends to ``outcomes``).
+            getattr(state, f.name)[:] = getattr(other_state, f.name)
+        else:
+            setattr(state, f.name, getattr(other_state, f.name))
 
 
 @dataclass(slots=True)

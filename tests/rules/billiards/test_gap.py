@@ -36,5 +36,7 @@ def test_format_4_deleting_a_stroke_adds_the_gap_only() -> None:
     assert replay_matches(records)[0].frames[0].findings == []
     strokes = [r.n for r in records if isinstance(r, Stroke)]
     for n in strokes[1:-1]:
-        found = replay_matches(_without(records, n))[0].frames[0].findings
+        frame = replay_matches(_without(records, n))[0].frames[0]
+        found = frame.findings
+        assert [o.n for o in frame.outcomes] == [m for m in strokes if m != n], n  # every stroke's due call
         assert [f.kind for f in found] == [INVALID_RECORD], (n, [(f.n, f.kind, f.message) for f in found])

@@ -73,7 +73,9 @@ def test_format_4_deleting_any_one_stroke_adds_one_finding_at_most(name: str) ->
     base = replay_matches(records)[0].frames[0].findings
     strokes = [r.n for r in records if isinstance(r, Stroke)]
     for n in strokes[1:-1]:
-        found = replay_matches(_without(records, n))[0].frames[0].findings
+        frame = replay_matches(_without(records, n))[0].frames[0]
+        found = frame.findings
+        assert [o.n for o in frame.outcomes] == [m for m in strokes if m != n], n  # every stroke's due call
         gaps = [f for f in found if f.kind == INVALID_RECORD]
         assert len(gaps) == 1, (n, found)
         assert len(found) <= len(base) + 1, (n, [(f.n, f.kind) for f in found])
