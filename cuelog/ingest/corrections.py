@@ -24,6 +24,13 @@ _IDENTITY = frozenset({"type", "frame", "n"})
 _STROKE_FIELDS = frozenset(f if f != "break_" else "break" for f in Stroke.__struct_fields__) - _IDENTITY
 
 
+def _decode_correction(text: str) -> Correction:
+    try:
+        return msgspec.json.decode(text, type=Correction)
+    except RecursionError:
+        raise msgspec.DecodeError("JSON nested too deeply to decode") from None
+
+
 Located = tuple[str, int, Correction]
 """A correction with the file and line it came from."""
 
@@ -38,7 +45,7 @@ def read_corrections(path: str | os.PathLike[str]) -> list[Located]:
             problems.append(item)
             continue
         try:
-            c = msgspec.json.decode(item, type=Correction)
+            c = _decode_correction(item)
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
             p = decode_problem(name, line, exc)
             problems.append(Problem(p.file, p.line, p.field, p.code, p.found, "a correction (FORMAT.md section 6)"))

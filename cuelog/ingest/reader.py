@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gzip
 import os
+import re
 import zlib
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -23,6 +24,15 @@ from cuelog.schemas.records import Record, decode
 
 MAX_LINE = 1 << 20
 """Longest line accepted (1 MiB); a stroke record is a few hundred bytes."""
+
+BOM = b"\xef\xbb\xbf"
+BOM_FOUND = "a byte-order mark (EF BB BF) at the start of the file"
+BOM_EXPECTED = "UTF-8 without a byte-order mark (docs/format.md section 2); the lines after it are still checked"
+CR_FOUND = "lines ended by a carriage return (CR) alone"
+CR_EXPECTED = "lines ended by LF or CR LF (docs/format.md section 2)"
+
+_CR_LINE = re.compile(rb"\r[ \t]*[{\[]")
+"""A CR followed by the start of another JSON value: lines ended by CR alone."""
 
 _READ_ERRORS = (OSError, EOFError, zlib.error)
 
@@ -79,6 +89,10 @@ def scan(path: str | os.PathLike[str]) -> Iterator[tuple[int, str | Problem]]:
     try:
         with open_log(path) as fh:
             for number, (raw, cut) in enumerate(_lines(fh), start=1):
+                if cut and _CR_LINE.search(raw):
+                    yield number, Problem(name, number, "", "cr_line_endings", CR_FOUND, CR_EXPECTED)
+                    records += 1
+                    continue
                 if cut:
                     yield (
                         number,
@@ -88,9 +102,16 @@ def scan(path: str | os.PathLike[str]) -> Iterator[tuple[int, str | Problem]]:
                     )
                     records += 1
                     continue
+                if number == 1 and raw.startswith(BOM):
+                    yield number, Problem(name, number, "", "byte_order_mark", BOM_FOUND, BOM_EXPECTED)
+                    raw = raw[len(BOM) :]
                 if not raw.strip():
                     continue
                 records += 1
+                if b"\r" in raw and _CR_LINE.search(raw):
+                    # readline splits on LF only: a file ended by CR alone arrives as one line.
+                    yield number, Problem(name, number, "", "cr_line_endings", CR_FOUND, CR_EXPECTED)
+                    continue
                 try:
                     text = raw.decode("utf-8")
                 except UnicodeDecodeError as exc:

@@ -202,8 +202,15 @@ _encoder = msgspec.json.Encoder()
 
 
 def decode(line: bytes | str) -> Record:
-    """Decode one JSON line into its record. Raises ``msgspec.ValidationError``/``DecodeError``."""
-    return _decoder.decode(line)
+    """Decode one JSON line into its record. Raises ``msgspec.ValidationError``/``DecodeError``.
+
+    JSON nested deeper than the decoder can follow is a ``DecodeError`` too, never a
+    ``RecursionError``: a hostile line is bad input like any other.
+    """
+    try:
+        return _decoder.decode(line)
+    except RecursionError:
+        raise msgspec.DecodeError("JSON nested too deeply to decode") from None
 
 
 def encode(record: Record) -> bytes:

@@ -83,6 +83,7 @@ def test_every_problem_is_reported_not_only_the_first(tmp_path):
         (3, "bad_side"),
         (4, "invalid_json"),
         (5, "pockets_length"),
+        (5, "n_gap"),  # stroke 2 is on no readable line
         (6, "n_not_increasing"),
         (7, "wrong_type"),
         (7, "unknown_ball"),
@@ -109,12 +110,12 @@ def test_frames_and_stroke_numbers_are_per_frame(tmp_path):
         [
             match(),
             frame(1),
-            stroke(5),
+            *(stroke(n) for n in range(1, 6)),
             frame(2),
             {"type": "event", "frame": 2, "after": 5, "kind": "concede", "side": "A"},
         ],
     )
-    assert [(p.line, p.code) for p in validate_file(bad)] == [(5, "after_unknown")]
+    assert [(p.line, p.code) for p in validate_file(bad)] == [(9, "after_unknown")]
     again = write(tmp_path / "again.jsonl", [match(), frame(1), frame(1)])
     assert [(p.line, p.code) for p in validate_file(again)] == [(3, "frame_repeated")]
 
