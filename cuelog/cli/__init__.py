@@ -11,6 +11,7 @@ import importlib
 import typer
 
 from cuelog import __version__
+from cuelog.cli.common import json_errors
 
 app = typer.Typer(
     name="cuelog",
@@ -37,6 +38,7 @@ def root(
     ),
 ) -> None:
     """Audit and statistics for cue sports: replay stroke logs through the official rules."""
+    json_errors(False)
 
 
 for _name in COMMANDS:

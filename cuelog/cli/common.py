@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 import sys
+from contextvars import ContextVar
 from typing import NoReturn
 
 import typer
 from rich import box
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from cuelog.errors import Problem
@@ -19,10 +21,33 @@ EXIT_BAD_INPUT = 2
 
 err_console = Console(stderr=True)
 
+_json_errors: ContextVar[bool] = ContextVar("cuelog_json_errors", default=False)
 
-def fail(message: str) -> NoReturn:
-    """Print an error to stderr and exit with code 2."""
-    err_console.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+
+def json_errors(as_json: bool) -> None:
+    """Say whether this command's errors are also printed as a JSON document on stdout (``--json``).
+
+    The root callback resets it for every command, so that one command's ``--json`` never
+    carries over to the next in the same process.
+    """
+    _json_errors.set(as_json)
+
+
+def error_document(code: str, message: str) -> dict[str, object]:
+    """The JSON document every command prints on stdout when it fails with ``--json``."""
+    return {"ok": False, "error": {"code": code, "message": message}}
+
+
+def fail(message: str, code: str = "usage") -> NoReturn:
+    """Print an error to stderr (and, with ``--json``, a JSON error document on stdout) and exit with code 2.
+
+    ``code`` is stable, for scripts: ``usage``, ``no_logs``, ``no_database``, ``bad_database``,
+    ``unknown_match``, ``unknown_report``, ``bad_selection``, ``unknown_rules``, ``cannot_write``,
+    ``nothing_to_plot``, ``no_matches``, ``replay_failed``, ``bad_input``.
+    """
+    if _json_errors.get():
+        sys.stdout.write(json.dumps(error_document(code, message), indent=1, ensure_ascii=False) + "\n")
+    err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
     raise typer.Exit(EXIT_BAD_INPUT)
 
 

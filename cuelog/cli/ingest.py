@@ -11,7 +11,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 
-from cuelog.cli.common import EXIT_BAD_INPUT, EXIT_OK, err_console, fail, folded_table, print_problems
+from cuelog.cli.common import EXIT_BAD_INPUT, EXIT_OK, err_console, fail, folded_table, json_errors, print_problems
 from cuelog.ingest.clock import DEFAULT_TOLERANCE_S, SHOW_UNPLACED, ClockResult, ingest_clock
 from cuelog.ingest.load import FileResult, ingest_paths
 from cuelog.ingest.reader import log_files
@@ -90,13 +90,14 @@ def ingest(
 
       cuelog ingest fixed-final.jsonl --replace --json
     """
+    json_errors(as_json)
     files = log_files(paths)
     if not files and not clock:
-        fail("no log files (.jsonl, .jsonl.gz) under: " + ", ".join(str(p) for p in paths))
+        fail("no log files (.jsonl, .jsonl.gz) under: " + ", ".join(str(p) for p in paths), "no_logs")
     try:
         con = connect(db)
     except duckdb.Error as exc:
-        fail(f"cannot open database {db}: {str(exc).splitlines()[0]}")
+        fail(f"cannot open database {db}: {str(exc).splitlines()[0]}", "bad_database")
     try:
         with _progress(files, as_json) as bar:
             task = bar.add_task("loading", total=_total_bytes(files))

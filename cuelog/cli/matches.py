@@ -11,7 +11,7 @@ import duckdb
 import typer
 from rich.console import Console
 
-from cuelog.cli.common import EXIT_OK, fail, folded_table
+from cuelog.cli.common import EXIT_OK, fail, folded_table, json_errors
 from cuelog.store import DEFAULT_DB
 
 QUERY = """
@@ -53,16 +53,17 @@ def matches(
 
       cuelog matches --db season.duckdb --json
     """
+    json_errors(as_json)
     if not db.is_file():
-        fail(f"no database at {db} (load logs first: cuelog ingest PATH --db {db})")
+        fail(f"no database at {db} (load logs first: cuelog ingest PATH --db {db})", "no_database")
     try:
         con = duckdb.connect(str(db), read_only=True)
     except duckdb.Error as exc:
-        fail(f"cannot open database {db}: {str(exc).splitlines()[0]}")
+        fail(f"cannot open database {db}: {str(exc).splitlines()[0]}", "bad_database")
     try:
         rows = loaded_matches(con)
     except duckdb.CatalogException:
-        fail(f"{db} is not a cuelog database (no matches table)")
+        fail(f"{db} is not a cuelog database (no matches table)", "bad_database")
     finally:
         con.close()
     if as_json:

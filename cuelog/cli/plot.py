@@ -47,7 +47,7 @@ def plot(
     try:
         data = load(con, PICTURES[kind], scope)
     except ReportError as exc:
-        fail(str(exc))
+        fail(str(exc), "bad_selection")
     finally:
         con.close()
     size = (width, height)
@@ -61,11 +61,11 @@ def plot(
         else:
             fig = plots.miss_sequences(data, size)
     except plots.NothingToPlot as exc:
-        fail(str(exc))
+        fail(str(exc), "nothing_to_plot")
     try:
         plots.save(fig, out)
     except OSError as exc:
-        fail(f"cannot write {out}: {exc}")
+        fail(f"cannot write {out}: {exc}", "cannot_write")
     typer.echo(f"wrote {out} ({width}x{height})")
 
 

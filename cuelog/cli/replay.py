@@ -16,7 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from cuelog import __version__
-from cuelog.cli.common import EXIT_FINDINGS, EXIT_OK, err_console, fail, print_problems
+from cuelog.cli.common import EXIT_FINDINGS, EXIT_OK, err_console, fail, json_errors, print_problems
 from cuelog.errors import InputError
 from cuelog.ingest.corrections import Located, apply_corrections, read_corrections
 from cuelog.ingest.reader import log_files, read_records
@@ -86,11 +86,11 @@ def _replay_db(db: Path, matches: list[str], workers: int | None, corrections: l
     from cuelog.store import connect
 
     if not db.exists():
-        fail(f"no database at {db}; load logs first with `cuelog ingest LOGS --db {db}`")
+        fail(f"no database at {db}; load logs first with `cuelog ingest LOGS --db {db}`", "no_database")
     try:
         con = connect(db)
     except Exception as exc:  # duckdb raises its own IOException family for a non-database file
-        fail(f"cannot open {db} as a cuelog database: {exc}")
+        fail(f"cannot open {db} as a cuelog database: {exc}", "bad_database")
     bar = Progress(
         TextColumn("replaying"),
         BarColumn(),
@@ -108,8 +108,12 @@ def _replay_db(db: Path, matches: list[str], workers: int | None, corrections: l
     try:
         with bar:
             return replay_db(con, matches or None, workers, advance, corrections)
-    except (NoMatches, UnknownMatch, ReplayFailed) as exc:
-        fail(str(exc))
+    except NoMatches as exc:
+        fail(str(exc), "no_matches")
+    except UnknownMatch as exc:
+        fail(str(exc), "unknown_match")
+    except ReplayFailed as exc:
+        fail(str(exc), "replay_failed")
     finally:
         con.close()
 
@@ -144,6 +148,7 @@ def replay(
     Examples: cuelog replay examples/snooker-officiating.jsonl --json;
     cuelog replay --db cuelog.duckdb --workers 4 --corrections fixes.jsonl
     """
+    json_errors(as_json)
     if db is not None and paths:
         fail("give log files or --db, not both")
     if db is None and not paths:
@@ -156,8 +161,10 @@ def replay(
     except InputError as exc:
         print_problems(exc.problems, as_json=as_json)
         raise typer.Exit(2) from None
-    except (UnknownRuleset, NoEngine, ValueError) as exc:
-        fail(str(exc))
+    except (UnknownRuleset, NoEngine) as exc:
+        fail(str(exc).strip("'\""), "unknown_rules")
+    except ValueError as exc:
+        fail(str(exc), "bad_input")
     if as_json:
         sys.stdout.write(dumps(document(results, __version__)))
     else:

@@ -11,7 +11,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from cuelog.cli.common import err_console, fail
+from cuelog.cli.common import err_console, fail, json_errors
 from cuelog.store import DEFAULT_DB
 
 
@@ -20,11 +20,14 @@ def open_db(db: Path):  # type: ignore[no-untyped-def]
     from cuelog.store import connect
 
     if not db.exists():
-        fail(f"no database at {db}; load logs with `cuelog ingest` and replay them with `cuelog replay --db {db}`")
+        fail(
+            f"no database at {db}; load logs with `cuelog ingest` and replay them with `cuelog replay --db {db}`",
+            "no_database",
+        )
     try:
         return connect(db, read_only=True)
     except Exception as exc:  # duckdb raises its own IOException family for a non-database file
-        fail(f"cannot open {db} as a cuelog database: {exc}")
+        fail(f"cannot open {db} as a cuelog database: {exc}", "bad_database")
 
 
 def _cell(value: object) -> str:
@@ -70,8 +73,9 @@ def report(
     from cuelog.analytics.reports import BY, KINDS, ReportError, Scope
     from cuelog.analytics.reports import report as make_report
 
+    json_errors(as_json)
     if kind not in KINDS:
-        fail(f"unknown report {kind!r}; reports: {', '.join(KINDS)}")
+        fail(f"unknown report {kind!r}; reports: {', '.join(KINDS)}", "unknown_report")
     if by not in BY:
         fail(f"--by takes one of {', '.join(BY)}, not {by!r}")
     scope = Scope(tuple(players or ()), tuple(matches or ()), tuple(events or ()))
@@ -79,7 +83,7 @@ def report(
     try:
         result = make_report(con, kind, scope, by)
     except ReportError as exc:
-        fail(str(exc))
+        fail(str(exc), "bad_selection")
     finally:
         con.close()
     unreplayed = result.unreplayed
@@ -95,7 +99,7 @@ def report(
             try:
                 export.write(result.frame, path)
             except OSError as exc:
-                fail(f"cannot write {path}: {exc}")
+                fail(f"cannot write {path}: {exc}", "cannot_write")
             err_console.print(f"wrote {path} ({result.frame.height} row(s))", highlight=False)
     if as_json:
         sys.stdout.write(json.dumps(result.document(), indent=1, ensure_ascii=False, allow_nan=False) + "\n")

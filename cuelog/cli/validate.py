@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from cuelog.cli.common import EXIT_BAD_INPUT, EXIT_OK, err_console, fail, print_problems
+from cuelog.cli.common import EXIT_BAD_INPUT, EXIT_OK, err_console, fail, json_errors, print_problems
 from cuelog.ingest.reader import log_files
 from cuelog.ingest.validate import validate_paths
 
@@ -29,8 +29,9 @@ def validate(
 
       cuelog validate match.jsonl.gz --json
     """
+    json_errors(as_json)
     if not log_files(paths):
-        fail("no log files (.jsonl, .jsonl.gz) under: " + ", ".join(str(p) for p in paths))
+        fail("no log files (.jsonl, .jsonl.gz) under: " + ", ".join(str(p) for p in paths), "no_logs")
     problems = validate_paths(paths)
     if as_json or problems:
         print_problems(problems, as_json)
