@@ -71,8 +71,9 @@ def print_problems(problems: list[Problem], as_json: bool) -> None:
     for p in problems:
         by_file.setdefault(p.file, []).append(p)
     for file, group in by_file.items():
-        err_console.print(f"[bold]{file}[/]: {len(group)} problem(s)", highlight=False, soft_wrap=True)
+        err_console.print(f"[bold]{escape(file)}[/]: {len(group)} problem(s)", highlight=False, soft_wrap=True)
         table = folded_table("line", "field", "code", "found", "expected")
         for p in group:
-            table.add_row(str(p.line), p.field, p.code, p.found, p.expected)
+            # Line 0: the problem belongs to no line (a missing file, a frame's end-of-file check).
+            table.add_row(str(p.line) if p.line else "-", p.field, p.code, escape(p.found), escape(p.expected))
         err_console.print(table)

@@ -19,7 +19,7 @@ from cuelog import __version__
 from cuelog.cli.common import EXIT_FINDINGS, EXIT_OK, err_console, fail, json_errors, print_problems
 from cuelog.errors import InputError
 from cuelog.ingest.corrections import Located, apply_corrections, read_corrections
-from cuelog.ingest.reader import log_files, read_records
+from cuelog.ingest.reader import is_clock_csv, log_files, read_records
 from cuelog.replay import NoEngine, UnknownRuleset, replay_matches
 from cuelog.replay.model import Finding, MatchResult
 from cuelog.replay.output import count_findings, document, dumps
@@ -155,6 +155,12 @@ def replay(
         fail("give log files to replay, or --db FILE to replay the loaded matches")
     if db is None and (matches or workers is not None):
         fail("--match and --workers need --db")
+    csvs = [str(p) for p in paths or [] if is_clock_csv(p)]
+    if csvs:
+        fail(
+            f"{', '.join(csvs)}: a shot-clock CSV, not a stroke log; load it with "
+            f"`cuelog ingest LOGS --clock {csvs[0]}` and replay with --db"
+        )
     try:
         fixes = [item for path in corrections or [] for item in read_corrections(path)]
         results = _replay_db(db, matches or [], workers, fixes) if db is not None else _replay_files(paths or [], fixes)

@@ -120,7 +120,7 @@ def read_clock_csv(path: str | os.PathLike[str]) -> tuple[str | None, list[Clock
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
-        return None, [], [Problem(name, 0, "", "unreadable", str(exc), "a readable CSV file")]
+        return None, [], [Problem(name, 0, "", "unreadable", exc.strerror or str(exc), "a readable CSV file")]
     file_hash = hashlib.sha256(data).hexdigest()
     try:
         text = data.decode("utf-8-sig")

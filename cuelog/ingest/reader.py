@@ -156,13 +156,37 @@ def read_records(path: str | os.PathLike[str]) -> Iterator[tuple[int, Record]]:
             raise InputError([decode_problem(name, number, exc)]) from None
 
 
+CORRECTIONS_SUFFIX = ".corrections.jsonl"
+"""Officials' corrections kept beside the logs they correct; a directory's logs leave them out."""
+
+CLOCK_SUFFIXES = (".csv", ".csv.gz")
+"""Shot-clock device logs (docs/format.md section 5): never stroke logs."""
+
+
+def is_log(path: Path) -> bool:
+    """A stroke log found in a directory: ``.jsonl`` or ``.jsonl.gz``, not a corrections file."""
+    name = path.name
+    return name.endswith((".jsonl", ".jsonl.gz")) and not name.endswith(
+        (CORRECTIONS_SUFFIX, CORRECTIONS_SUFFIX + ".gz")
+    )
+
+
+def is_clock_csv(path: str | os.PathLike[str]) -> bool:
+    return str(path).lower().endswith(CLOCK_SUFFIXES)
+
+
 def log_files(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
-    """Expand files and directories (recursively) into log files, in sorted order."""
+    """Expand files and directories (recursively) into log files, in sorted order.
+
+    A file given by name is taken as a log whatever its name (and reported if it is not
+    one); a directory gives its ``.jsonl``/``.jsonl.gz`` files, leaving out
+    ``*.corrections.jsonl`` (officials' corrections, for ``--corrections``).
+    """
     out: list[Path] = []
     for item in paths:
         p = Path(item)
         if p.is_dir():
-            out.extend(sorted(q for q in p.rglob("*") if q.is_file() and q.name.endswith((".jsonl", ".jsonl.gz"))))
+            out.extend(sorted(q for q in p.rglob("*") if q.is_file() and is_log(q)))
         else:
             out.append(p)
     return out

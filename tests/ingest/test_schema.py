@@ -12,7 +12,7 @@ import pytest
 from cuelog.schemas import schema_text
 from cuelog.schemas.bounds import INT_BOUNDS, MAX_NAME, MAX_POINTS
 from cuelog.schemas.records import RECORD_TYPES, Call, Cushions, Infringement, Respot
-from tests.conftest import EXAMPLES
+from tests.conftest import EXAMPLE_LOGS
 from tests.ingest.conftest import cli, frame, match, stroke
 
 SCHEMA = json.loads(schema_text())
@@ -29,7 +29,7 @@ def test_cuelog_schema_prints_the_shipped_schema():
     assert json.loads(result.stdout) == SCHEMA
 
 
-@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.jsonl")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", EXAMPLE_LOGS, ids=lambda p: p.name)
 def test_every_example_line_is_valid(path):
     for number, line in enumerate(path.read_text().splitlines(), start=1):
         if line.strip():
