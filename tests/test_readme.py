@@ -89,4 +89,4 @@ def test_the_tour_loads_the_shipped_clocks_and_applies_the_shipped_corrections(t
     fixed = next(c for c in tour() if "--corrections" in c)
     doc = json.loads(CliRunner().invoke(app, [*shlex.split(fixed)[1:], "--json"]).stdout)
     [officiating] = [m for m in doc["matches"] if m["match"] == "example-officiating"]
-    assert [(c["frame"], c["n"]) for c in officiating["corrections"]] == [(1, 5)]
+    assert [(c["frame"], c["n"]) for c in officiating["corrections"]] == [(1, 2)]

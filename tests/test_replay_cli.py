@@ -198,7 +198,7 @@ def test_human_output_has_scores_and_a_findings_table(snooker_db: Path) -> None:
     result = runner.invoke(app, ["replay", "--db", str(snooker_db), "--match", "m5-wrong-penalty"])
     assert result.exit_code == 1
     out = result.stdout
-    assert "frame 1: official 5-0, recorded -, winner" in out
+    assert "frame 1: official 5-0, recorded -, not finished" in out
     for header in ("stroke", "kind", "rule", "side", "points", "message"):
         assert header in out
     assert "penalty_value" in out
@@ -251,3 +251,52 @@ def test_match_without_an_engine_stops_the_replay_and_says_which(tmp_path: Path)
     result = runner.invoke(app, ["replay", "--db", str(db), "--match", "m1-maximum"])
     assert result.exit_code == 0
     assert rows(db, "SELECT DISTINCT match_id FROM replay_frames") == [("m1-maximum",)]
+
+
+def test_human_output_says_kinds_in_words_and_the_corrections_applied_uncut(tmp_path):
+    from tests.conftest import EXAMPLES
+
+    fixes = EXAMPLES / "fixes.corrections.jsonl"
+    result = CliRunner().invoke(
+        app, ["replay", str(EXAMPLES / "snooker-officiating.jsonl"), "--corrections", str(fixes)]
+    )
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert any('correction applied: frame 1 stroke 2: first = ["red"] (video review' in line for line in lines)
+    assert "1 correction(s) applied" in lines[-1]
+    row = next(line for line in lines if "penalty_value" in line)
+    # The whole finding on one line, words and kind together, though it is wider than 80 columns.
+    assert "foul called for the wrong points" in row and "black hit first with red on" in row
+    assert "the rules give 7" in row and len(row.rstrip()) > 80
+
+
+def test_a_frame_without_an_end_is_said_to_be_unfinished(tmp_path):
+    log = tmp_path / "open.jsonl"
+    log.write_text(
+        "\n".join(
+            json.dumps(r)
+            for r in [
+                {
+                    "type": "match",
+                    "format": "cuelog/1",
+                    "match": "m",
+                    "rules": "snooker/wpbsa-2024",
+                    "sides": {"A": "Ann", "B": "Bea"},
+                },
+                {"type": "frame", "frame": 1, "breaker": "A"},
+                {
+                    "type": "stroke",
+                    "frame": 1,
+                    "n": 1,
+                    "striker": "A",
+                    "first": ["red"],
+                    "potted": ["red"],
+                    "score": [1, 0],
+                },
+            ]
+        )
+        + "\n"
+    )
+    result = CliRunner().invoke(app, ["replay", str(log)])
+    assert result.exit_code == 0
+    assert "frame 1: official 1-0, recorded 1-0, not finished" in result.stdout

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from contextvars import ContextVar
-from typing import NoReturn
+from typing import NoReturn, TextIO
 
 import typer
 from rich import box
@@ -19,7 +19,23 @@ EXIT_OK = 0
 EXIT_FINDINGS = 1
 EXIT_BAD_INPUT = 2
 
-err_console = Console(stderr=True)
+PIPE_WIDTH = 1000
+"""Columns for output that goes to a file or a pipe: lines as long as their content, never cut at 80."""
+
+
+def _width(stream: TextIO) -> int | None:
+    try:
+        return None if stream.isatty() else PIPE_WIDTH
+    except (AttributeError, ValueError):
+        return PIPE_WIDTH
+
+
+def out_console() -> Console:
+    """The console for a command's human output on stdout: the terminal's width, or unbounded when piped."""
+    return Console(highlight=False, width=_width(sys.stdout))
+
+
+err_console = Console(stderr=True, width=_width(sys.stderr))
 
 _json_errors: ContextVar[bool] = ContextVar("cuelog_json_errors", default=False)
 

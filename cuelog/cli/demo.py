@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from cuelog.cli.common import EXIT_BAD_INPUT, fail, print_problems
+from cuelog.cli.common import EXIT_BAD_INPUT, fail, out_console, print_problems
 from cuelog.errors import InputError
 from cuelog.simulate.demo import DemoResult, run_demo
 
@@ -26,7 +26,7 @@ def demo(
 
     Example: cuelog demo --db cuelog.duckdb --out cuelog-demo
     """
-    console = Console()
+    console = out_console()
     progress = Progress(TextColumn("{task.description:<32}"), BarColumn(), TimeElapsedColumn(), console=console)
     try:
         with progress:

@@ -12,7 +12,16 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 
-from cuelog.cli.common import EXIT_BAD_INPUT, EXIT_OK, err_console, fail, folded_table, json_errors, print_problems
+from cuelog.cli.common import (
+    EXIT_BAD_INPUT,
+    EXIT_OK,
+    err_console,
+    fail,
+    folded_table,
+    json_errors,
+    out_console,
+    print_problems,
+)
 from cuelog.ingest.clock import DEFAULT_TOLERANCE_S, SHOW_UNPLACED, ClockResult, ingest_clock
 from cuelog.ingest.load import FileResult, ingest_paths
 from cuelog.ingest.reader import is_clock_csv, log_files
@@ -144,7 +153,7 @@ def ingest(
         }
         sys.stdout.write(json.dumps(doc, indent=1) + "\n")
     else:
-        print_summary(results, clocks, Console())
+        print_summary(results, clocks, out_console())
         if problems:
             print_problems(problems, as_json=False)
             rejected_paths = [r.path for r in results if r.status == "rejected"]

@@ -9,9 +9,8 @@ from typing import Any
 
 import duckdb
 import typer
-from rich.console import Console
 
-from cuelog.cli.common import EXIT_OK, fail, folded_table, json_errors
+from cuelog.cli.common import EXIT_OK, fail, folded_table, json_errors, out_console
 from cuelog.store import DEFAULT_DB
 
 QUERY = """
@@ -90,7 +89,7 @@ def matches(
                 str(r["strokes"]),
                 str(r["clocked"]),
             )
-        Console().print(t)
+        out_console().print(t)
     raise typer.Exit(EXIT_OK)
 
 

@@ -6,22 +6,25 @@ cuelog database, whose results are then stored in its ``replay_*`` tables for th
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
 import typer
 from rich import box
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from cuelog import __version__
-from cuelog.cli.common import EXIT_FINDINGS, EXIT_OK, err_console, fail, json_errors, print_problems
+from cuelog.analytics.words import kind_words
+from cuelog.cli.common import EXIT_FINDINGS, EXIT_OK, err_console, fail, json_errors, out_console, print_problems
 from cuelog.errors import InputError
 from cuelog.ingest.corrections import Located, apply_corrections, read_corrections
 from cuelog.ingest.reader import is_clock_csv, log_files, read_records
 from cuelog.replay import NoEngine, UnknownRuleset, replay_matches
-from cuelog.replay.model import Finding, MatchResult
+from cuelog.replay.model import Finding, FrameResult, MatchResult
 from cuelog.replay.output import count_findings, document, dumps
 from cuelog.schemas.records import Correction, Record
 
@@ -38,35 +41,53 @@ def _score(score: tuple[int, int] | None) -> str:
 
 
 def findings_table(findings: list[Finding], title: str | None = None) -> Table:
-    """Findings as a table: stroke, kind, rule, side, points, message."""
+    """Findings as a table: stroke, what was wrong (in words, with its kind), rule, side, points, message."""
     t = Table(title=title, box=box.SIMPLE_HEAD, padding=(0, 1), title_justify="left")
     t.add_column("stroke", justify="right")
+    t.add_column("finding")
     t.add_column("kind")
     t.add_column("rule")
     t.add_column("side", justify="center")
     t.add_column("points", justify="right")
     t.add_column("message", overflow="fold")
     for f in sorted(findings, key=Finding.sort_key):
-        t.add_row(str(f.n), f.kind, f.rule, f.side or "-", str(f.points), f.message)
+        # Everything a log supplies is escaped: a message may quote a recorded name.
+        t.add_row(str(f.n), kind_words(f.kind), f.kind, escape(f.rule), f.side or "-", str(f.points), escape(f.message))
     return t
+
+
+def _corrections(m: MatchResult) -> list[str]:
+    """One line per officials' correction applied before the replay: stroke, fields set, note."""
+    out = []
+    for c in sorted(m.corrections, key=lambda c: (c.frame, c.n)):
+        fields = ", ".join(f"{name} = {json.dumps(value, ensure_ascii=False)}" for name, value in sorted(c.set.items()))
+        note = f" ({c.note})" if c.note else ""
+        out.append(f"  correction applied: frame {c.frame} stroke {c.n}: {fields}{note}")
+    return out
+
+
+def _frame_line(fr: FrameResult) -> str:
+    # A frame with no winner by the rules has not ended in the log (no frame_end, or a
+    # log cut short): said in words, not left as a dash (docs/format.md section 4).
+    result = f"winner {fr.winner}" if fr.winner else "not finished (no winner by the rules)"
+    return f"  frame {fr.frame}: official {_score(fr.score)}, recorded {_score(fr.recorded)}, {result}"
 
 
 def print_human(results: list[MatchResult], console: Console) -> None:
     for m in results:
-        console.print(
-            f"[bold]{m.match}[/]  {m.rules}  {m.sides.get('A', 'A')} v {m.sides.get('B', 'B')}", highlight=False
-        )
+        sides = f"{m.sides.get('A', 'A')} v {m.sides.get('B', 'B')}"
+        console.print(f"[bold]{escape(m.match)}[/]  {escape(m.rules)}  {escape(sides)}", highlight=False)
+        for line in _corrections(m):
+            console.print(escape(line), highlight=False)
         if m.findings:
             console.print(findings_table(m.findings, "  match"))
         for fr in m.frames:
-            console.print(
-                f"  frame {fr.frame}: official {_score(fr.score)}, recorded {_score(fr.recorded)}, "
-                f"winner {fr.winner or '-'}",
-                highlight=False,
-            )
+            console.print(_frame_line(fr), highlight=False)
             if fr.findings:
                 console.print(findings_table(fr.findings))
-    console.print(f"{count_findings(results)} finding(s)", highlight=False)
+    applied = sum(len(m.corrections) for m in results)
+    tail = f", {applied} correction(s) applied" if applied else ""
+    console.print(f"{count_findings(results)} finding(s){tail}", highlight=False)
 
 
 def _replay_files(paths: list[Path], corrections: list[Located]) -> list[MatchResult]:
@@ -174,7 +195,7 @@ def replay(
     if as_json:
         sys.stdout.write(dumps(document(results, __version__)))
     else:
-        print_human(results, Console(highlight=False))
+        print_human(results, out_console())
     raise typer.Exit(EXIT_FINDINGS if count_findings(results) else EXIT_OK)
 
 

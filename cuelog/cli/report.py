@@ -8,10 +8,9 @@ from pathlib import Path
 
 import typer
 from rich import box
-from rich.console import Console
 from rich.table import Table
 
-from cuelog.cli.common import err_console, fail, json_errors
+from cuelog.cli.common import err_console, fail, json_errors, out_console
 from cuelog.store import DEFAULT_DB
 
 
@@ -104,7 +103,7 @@ def report(
     if as_json:
         sys.stdout.write(json.dumps(result.document(), indent=1, ensure_ascii=False, allow_nan=False) + "\n")
     elif csv is None and parquet is None:
-        Console(highlight=False).print(table(kind, by, result.rows, result.frame.columns))
+        out_console().print(table(kind, by, result.rows, result.frame.columns))
 
 
 def register(app: typer.Typer) -> None:

@@ -7,9 +7,8 @@ import sys
 from pathlib import Path
 
 import typer
-from rich.console import Console
 
-from cuelog.cli.common import EXIT_FINDINGS, EXIT_OK, fail, json_errors
+from cuelog.cli.common import EXIT_FINDINGS, EXIT_OK, fail, json_errors, out_console
 from cuelog.replay import NoEngine, UnknownRuleset
 from cuelog.replay.model import FINDING_KINDS
 from cuelog.replay.rulesets import ruleset
@@ -86,7 +85,7 @@ def simulate(
     if as_json:
         sys.stdout.write(json.dumps(summary, indent=1) + "\n")
     else:
-        console = Console()
+        console = out_console()
         console.print(
             f"{stats.matches} matches, {stats.strokes} strokes, {stats.errors} injected errors written to {out}"
         )
