@@ -10,13 +10,16 @@ same picture.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
 from cuelog.analytics.reports import CENTURY, FIFTY, Data, miss_runs
+from cuelog.analytics.words import kind_words
 from cuelog.errors import CuelogError
 
 DPI = 100
@@ -80,8 +83,18 @@ def breaks_distribution(data: Data, size: tuple[int, int] = SIZE) -> Figure:
     return fig
 
 
-def score_worm(data: Data, match_id: str, frame: int, size: tuple[int, int] = SIZE) -> Figure:
-    """Both scores stroke by stroke in one frame, with each break shaded in its side's colour."""
+def score_worm(
+    data: Data,
+    match_id: str,
+    frame: int,
+    size: tuple[int, int] = SIZE,
+    findings: Sequence[tuple[int, str]] = (),
+) -> Figure:
+    """Both scores stroke by stroke in one frame, with each break shaded in its side's colour.
+
+    ``findings`` (stroke, kind) are marked where they happened: a dotted line through the
+    stroke and a marker above the worm, so an official sees where the frame went wrong.
+    """
     strokes = data.strokes.filter((pl.col("match_id") == match_id) & (pl.col("frame") == frame)).sort("n")
     if strokes.is_empty():
         raise NothingToPlot(f"no replayed strokes for match {match_id!r} frame {frame}")
@@ -114,14 +127,40 @@ def score_worm(data: Data, match_id: str, frame: int, size: tuple[int, int] = SI
             fontsize=8,
             color=SIDE_COLOURS[b["side"]],
         )
+    _mark_findings(ax, findings, top)
     ax.set_ylim(0, top * 1.12)
-    ax.set_xlim(0, n[-1])
+    ax.set_xlim(0, max(n[-1], *(at for at, _ in findings), 1))
     ax.set_xlabel("stroke")
     ax.set_ylabel("score (rules)")
-    ax.set_title(f"{match_id}, frame {frame}: score worm, breaks shaded")
+    marked = f", {len(findings)} finding(s) marked" if findings else ""
+    ax.set_title(f"{match_id}, frame {frame}: score worm, breaks shaded{marked}")
     ax.legend(loc="upper left")
     fig.tight_layout()
     return fig
+
+
+FINDING_COLOUR = "#c0392b"
+
+
+def _mark_findings(ax: Any, findings: Sequence[tuple[int, str]], top: float) -> None:
+    """A dotted line through each finding's stroke and a marker with its kind, in words."""
+    if not findings:
+        return
+    strokes = sorted({at for at, _ in findings})
+    for at in strokes:
+        ax.axvline(at - 0.5, color=FINDING_COLOUR, linestyle=":", linewidth=1)
+    ax.plot(
+        [at - 0.5 for at in strokes],
+        [top * 1.07] * len(strokes),
+        linestyle="none",
+        marker="v",
+        color=FINDING_COLOUR,
+        label="finding",
+        gid="findings",
+    )
+    for at in strokes:
+        words = "; ".join(sorted({kind_words(kind) for n, kind in findings if n == at}))
+        ax.annotate(words, (at - 0.5, top * 1.07), xytext=(3, -3), textcoords="offset points", fontsize=7, rotation=-30)
 
 
 def shot_times(data: Data, size: tuple[int, int] = SIZE, compare: int = 6) -> Figure:

@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from cuelog.analytics.words import kind_words
 from cuelog.cli.common import EXIT_BAD_INPUT, fail, out_console, print_problems
 from cuelog.errors import InputError
 from cuelog.simulate.demo import DemoResult, run_demo
@@ -50,9 +51,9 @@ def show(r: DemoResult, db: Path, out: Path, console: Console) -> None:
         f"{r.injected} officiating errors injected; {r.files} log files and "
         f"{r.shots_aligned:,} shot-clock readings loaded into {db}"
     )
-    t = Table("kind", "findings", "points at stake", title="audit: findings by kind", title_justify="left")
+    t = Table("finding", "kind", "findings", "points at stake", title="audit: findings by kind", title_justify="left")
     for kind, n, points in r.findings_by_kind:
-        t.add_row(kind, str(n), str(points))
+        t.add_row(kind_words(kind), kind, str(n), str(points))
     console.print(t)
     w = Table(title="worst frames", title_justify="left")
     w.add_column("match", no_wrap=True)
@@ -79,7 +80,11 @@ def show(r: DemoResult, db: Path, out: Path, console: Console) -> None:
         h.add_row(name, value)
     console.print(h)
     for p in r.plots:
-        console.print(f"plot: {p}")
+        if p.name == "worst-frame.png" and r.worst_frames:
+            w0 = r.worst_frames[0]
+            console.print(f"plot: {p} (match {w0['match']} frame {w0['frame']}, the worst frame, findings marked)")
+        else:
+            console.print(f"plot: {p}")
     console.print(f"next: cuelog report breaks --db {db}   |   cuelog replay --db {db}   |   open {out}/*.png")
 
 

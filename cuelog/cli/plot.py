@@ -27,12 +27,13 @@ def plot(
     """Draw a picture of the replay results as PNG.
 
     breaks: every break per player; worm: a frame's scores stroke by stroke with the breaks
-    shaded (needs --match); clock: shot-time histogram per player; misses: foul and a miss
+    shaded and the findings marked (needs --match); clock: shot-time histogram per player; misses: foul and a miss
     sequences.
 
     Example: cuelog plot worm --match uk-2026-r1-07 --frame 3 --out worm.png
     """
     from cuelog.analytics import plots
+    from cuelog.analytics.audit import frame_findings
     from cuelog.analytics.reports import ReportError, Scope, load
     from cuelog.cli.report import open_db
 
@@ -46,6 +47,7 @@ def plot(
     con = open_db(db)
     try:
         data = load(con, PICTURES[kind], scope)
+        marks = frame_findings(con, (matches or [""])[0], frame) if kind == "worm" else []
     except ReportError as exc:
         fail(str(exc), "bad_selection")
     finally:
@@ -55,7 +57,7 @@ def plot(
         if kind == "breaks":
             fig = plots.breaks_distribution(data, size)
         elif kind == "worm":
-            fig = plots.score_worm(data, (matches or [""])[0], frame, size)
+            fig = plots.score_worm(data, (matches or [""])[0], frame, size, findings=marks)
         elif kind == "clock":
             fig = plots.shot_times(data, size)
         else:
