@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -300,3 +301,23 @@ def test_a_frame_without_an_end_is_said_to_be_unfinished(tmp_path):
     result = CliRunner().invoke(app, ["replay", str(log)])
     assert result.exit_code == 0
     assert "frame 1: official 1-0, recorded 1-0, not finished" in result.stdout
+
+
+def test_replay_of_a_directory_shows_progress_on_a_terminal_only(tmp_path, monkeypatch):
+    """The bar goes to stderr when it is a terminal; stdout is byte for byte the same either way."""
+    import io
+
+    from rich.console import Console
+
+    import cuelog.cli.replay as replay_cli
+    from tests.conftest import EXAMPLES
+
+    plain = CliRunner().invoke(app, ["replay", str(EXAMPLES), "--json"])
+    assert plain.exit_code == 1 and plain.stderr == ""
+    screen = io.StringIO()
+    monkeypatch.setattr(replay_cli, "err_console", Console(file=screen, force_terminal=True, width=100))
+    shown = CliRunner().invoke(app, ["replay", str(EXAMPLES), "--json"])
+    assert shown.exit_code == 1
+    assert shown.stdout == plain.stdout
+    seen = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", screen.getvalue())  # the terminal's colour codes
+    assert "replaying" in seen and "3/3 files, 79 records" in seen

@@ -8,13 +8,22 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import typer
 from rich import box
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
 from cuelog import __version__
@@ -27,13 +36,6 @@ from cuelog.replay import NoEngine, UnknownRuleset, replay_matches
 from cuelog.replay.model import Finding, FrameResult, MatchResult
 from cuelog.replay.output import count_findings, document, dumps
 from cuelog.schemas.records import Correction, Record
-
-
-def load(paths: list[Path]) -> list[Record]:
-    records: list[Record] = []
-    for f in log_files(paths):
-        records.extend(r for _, r in read_records(f))
-    return records
 
 
 def _score(score: tuple[int, int] | None) -> str:
@@ -90,12 +92,41 @@ def print_human(results: list[MatchResult], console: Console) -> None:
     console.print(f"{count_findings(results)} finding(s){tail}", highlight=False)
 
 
+def _file_progress() -> Progress:
+    """Files and records replayed, on stderr, only on a terminal: stdout stays byte for byte the same."""
+    return Progress(
+        TextColumn("replaying"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("files, {task.fields[records]:,} records"),
+        TimeElapsedColumn(),
+        console=err_console,
+        transient=True,
+        disable=not err_console.is_terminal,
+    )
+
+
+def _streamed(files: list[Path], bar: Progress, task: TaskID) -> Iterator[Record]:
+    """The records of the files in order, read as the replay asks for them, counted on the bar."""
+    count = 0
+    for f in files:
+        for _, record in read_records(f):
+            count += 1
+            if count % 2048 == 0:
+                bar.update(task, records=count)
+            yield record
+        bar.update(task, advance=1, records=count)
+
+
 def _replay_files(paths: list[Path], corrections: list[Located]) -> list[MatchResult]:
-    records = load(paths)
-    applied: list[Correction] = []
-    if corrections:
-        records, applied = apply_corrections(records, corrections)
-    results = replay_matches(records)
+    files = log_files(paths)
+    with _file_progress() as bar:
+        task = bar.add_task("replay", total=len(files), records=0)
+        records: Iterable[Record] = _streamed(files, bar, task)
+        applied: list[Correction] = []
+        if corrections:
+            records, applied = apply_corrections(records, corrections)
+        results = replay_matches(records)
     for m in results:
         m.corrections = [c for c in applied if c.match == m.match]
     return results
