@@ -19,7 +19,9 @@ def demo(
     db: Path = typer.Option(Path("cuelog.duckdb"), "--db", help="The DuckDB file to load and replay into."),
     out: Path = typer.Option(Path("cuelog-demo"), "--out", help="Directory for the season's logs and the plots."),
     seed: int = typer.Option(2026, "--seed", help="Season seed: the same seed gives the same season."),
-    workers: int | None = typer.Option(None, "--workers", min=1, help="Replay processes (default: every core)."),
+    workers: int | None = typer.Option(
+        None, "--workers", min=1, help="Replay processes (default: as `cuelog replay --db`)."
+    ),
 ) -> None:
     """Simulate a small season of snooker and billiards with officiating errors, load it with
     the bundled examples and the shot clocks into DuckDB, replay every stroke through the

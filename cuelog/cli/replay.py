@@ -179,7 +179,11 @@ def replay(
         None, "--match", help="With --db: replay only this match id (repeatable). Default: every loaded match."
     ),
     workers: int | None = typer.Option(
-        None, "--workers", min=1, help="With --db: worker processes (default: every core). Output is the same."
+        None,
+        "--workers",
+        min=1,
+        help="With --db: worker processes (default: 1, or one per idle core for 250k records or more; "
+        "never slower than one). Output is the same.",
     ),
     corrections: list[Path] | None = typer.Option(
         None,

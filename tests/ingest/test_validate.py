@@ -173,3 +173,33 @@ def test_read_records_raises_input_error_not_a_traceback(tmp_path):
         list(read_records(path))
     assert exc.value.problems[0].code == "unreadable"
     assert exc.value.problems[0].file == str(path)
+
+
+def test_byte_order_mark_and_cr_line_endings_are_said_in_words(tmp_path):
+    bom = tmp_path / "bom.jsonl"
+    bom.write_bytes(b"\xef\xbb\xbf" + (json.dumps(match()) + "\n" + json.dumps(frame()) + "\n").encode())
+    cr = tmp_path / "cr.jsonl"
+    cr.write_bytes((json.dumps(match()) + "\r" + json.dumps(frame()) + "\r").encode())
+    result = cli("validate", bom, cr)
+    assert result.exit_code == 2
+    err = " ".join(result.stderr.split())
+    assert "a byte-order mark (EF BB BF) at the start of the file" in err
+    assert "lines ended by a carriage return (CR) alone" in err
+    # After the mark, the file itself is checked as usual: nothing else is wrong with it.
+    assert [p.code for p in validate_file(bom)] == ["byte_order_mark"]
+
+
+def test_documented_acceptances_a_missing_scoreboard_and_an_unfinished_frame(tmp_path):
+    """docs/format.md section 4: `score` absent or null is an unrecorded scoreboard; no frame_end is a frame in play."""
+    path = write(
+        tmp_path / "open.jsonl",
+        [match(), frame(), stroke(1, score=None), {k: v for k, v in stroke(2).items() if k != "score"}, stroke(3)],
+    )
+    assert validate_file(path) == []
+
+
+def test_a_missing_stroke_names_the_numbers_missing(tmp_path):
+    path = write(tmp_path / "gap.jsonl", [match(), frame(), stroke(1), stroke(4), frame(2), stroke(1, frame=2)])
+    [problem] = validate_file(path)
+    assert (problem.line, problem.code, problem.found) == (4, "n_gap", "4")
+    assert problem.expected == "2 (strokes 2 to 3 missing)"
