@@ -67,7 +67,7 @@ class LoadedMatch:
     file: str
     lines: tuple[tuple[int, str], ...]
     corrections: tuple[Located, ...] = ()
-    """Officials' corrections of this match, applied before its replay (FORMAT.md section 6)."""
+    """Officials' corrections of this match, applied before its replay (docs/format.md section 6)."""
 
 
 # -- reading ---------------------------------------------------------------------------
@@ -491,7 +491,7 @@ def replay_db(
     """Replay the loaded matches (all, or ``ids``), store the results, and return them.
 
     ``progress(done, total)`` counts records replayed out of the records to replay.
-    ``corrections`` are applied to their matches before the replay (FORMAT.md section 6);
+    ``corrections`` are applied to their matches before the replay (docs/format.md section 6);
     one that names a match not being replayed is an InputError, like one that names no stroke.
     """
     chosen = select_matches(con, ids)

@@ -188,7 +188,7 @@ def replay(
     corrections: list[Path] | None = typer.Option(
         None,
         "--corrections",
-        help="Officials' corrections (JSONL, FORMAT.md section 6) applied before the replay (repeatable).",
+        help="Officials' corrections (JSONL, docs/format.md section 6) applied before the replay (repeatable).",
     ),
     as_json: bool = typer.Option(False, "--json", help="Print the cuelog-replay/1 JSON document."),
 ) -> None:

@@ -1,4 +1,4 @@
-"""Shot-clock device logs (FORMAT.md section 5): parse, pair into shots, align to strokes.
+"""Shot-clock device logs (docs/format.md section 5): parse, pair into shots, align to strokes.
 
 A device writes one CSV row per event, ``table,ts,event``. Per table, in time order:
 

@@ -54,7 +54,7 @@ def decode_problem(file: str, line: int, exc: Exception) -> Problem:
         field = path.rstrip("`")
     # ValidationError is a subclass of DecodeError: test for it first.
     if isinstance(exc, msgspec.ValidationError):
-        return Problem(file, line, field, "invalid_record", text, "a cuelog/1 record (FORMAT.md section 4)")
+        return Problem(file, line, field, "invalid_record", text, "a cuelog/1 record (docs/format.md section 4)")
     return Problem(file, line, field, "invalid_json", text, "one JSON object per line")
 
 
@@ -116,7 +116,7 @@ def scan(path: str | os.PathLike[str]) -> Iterator[tuple[int, str | Problem]]:
                     text = raw.decode("utf-8")
                 except UnicodeDecodeError as exc:
                     found = f"byte 0x{raw[exc.start]:02x} at column {exc.start + 1}"
-                    yield number, Problem(name, number, "", "not_utf8", found, "UTF-8 text (FORMAT.md section 2)")
+                    yield number, Problem(name, number, "", "not_utf8", found, "UTF-8 text (docs/format.md section 2)")
                     continue
                 yield number, text.strip()
     except _READ_ERRORS as exc:

@@ -180,14 +180,14 @@ def field_problems(file: str, line: int, text: str) -> tuple[Record | None, list
             partial = msgspec.convert(obj, cls)
         except msgspec.ValidationError as exc:
             problems.append(
-                Problem(file, line, "", "invalid_record", str(exc), "a cuelog/1 record (FORMAT.md section 4)")
+                Problem(file, line, "", "invalid_record", str(exc), "a cuelog/1 record (docs/format.md section 4)")
             )
     if not problems:  # msgspec found something the field-wise check did not; report its words
         try:
             decode(text)
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
             problems.append(
-                Problem(file, line, "", "invalid_record", str(exc), "a cuelog/1 record (FORMAT.md section 4)")
+                Problem(file, line, "", "invalid_record", str(exc), "a cuelog/1 record (docs/format.md section 4)")
             )
     return partial, problems
 
@@ -221,7 +221,7 @@ def _show(value: object) -> str:
 
 
 def check_side(file: str, line: int, name: str, value: str | None) -> list[Problem]:
-    """Sides are "A" and "B" (FORMAT.md section 3)."""
+    """Sides are "A" and "B" (docs/format.md section 3)."""
     if value is None or value in SIDES:
         return []
     return [Problem(file, line, name, "bad_side", _show(value), '"A" or "B"')]
@@ -299,7 +299,7 @@ def parse_time(value: str) -> datetime | None:
 
 
 def check_time(file: str, line: int, name: str, value: str | None) -> list[Problem]:
-    """Times are ISO 8601 with a UTC offset (FORMAT.md section 3)."""
+    """Times are ISO 8601 with a UTC offset (docs/format.md section 3)."""
     if value is None or parse_time(value) is not None:
         return []
     return [

@@ -3,7 +3,7 @@
 An engine decides what a stroke is worth under the rules; the ledger keeps the score
 the rules give, the visits and the breaks, and checks each recorded scoreboard against
 it. Comparing *movements* of the scoreboard, not totals, means an error is reported on
-the stroke that made it and not again on every stroke after it (FORMAT.md section 7).
+the stroke that made it and not again on every stroke after it (docs/format.md section 7).
 """
 
 from __future__ import annotations

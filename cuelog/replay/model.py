@@ -1,6 +1,6 @@
 """What a replay gives back: findings, breaks, per-stroke outcomes, frame and match results.
 
-These are the output contract of FORMAT.md section 7. Every engine produces them; the
+These are the output contract of docs/format.md section 7. Every engine produces them; the
 command line, the DuckDB store, the reports and the simulator read them.
 """
 
@@ -13,7 +13,7 @@ import msgspec
 
 from cuelog.schemas.records import Correction
 
-# The finding kinds of FORMAT.md section 7, in the order the table lists them.
+# The finding kinds of docs/format.md section 7, in the order the table lists them.
 CONDONED_FOUL: Final = "condoned_foul"
 UNSUPPORTED_FOUL: Final = "unsupported_foul"
 PENALTY_VALUE: Final = "penalty_value"
@@ -145,4 +145,4 @@ class MatchResult:
     findings: list[Finding] = field(default_factory=list)
     """Findings that belong to no frame (e.g. an unknown record before the first frame)."""
     corrections: list[Correction] = field(default_factory=list)
-    """Officials' corrections applied to the log before this replay (FORMAT.md section 6)."""
+    """Officials' corrections applied to the log before this replay (docs/format.md section 6)."""

@@ -1,4 +1,4 @@
-"""Officials' corrections (FORMAT.md section 6): applied before replay, never silently."""
+"""Officials' corrections (docs/format.md section 6): applied before replay, never silently."""
 
 from __future__ import annotations
 
