@@ -17,6 +17,7 @@ import msgspec
 
 from cuelog.errors import InputError, Problem
 from cuelog.ingest.reader import decode_problem, scan
+from cuelog.ingest.validate import check_bounds, check_score
 from cuelog.schemas.records import Correction, Match, Record, Stroke
 
 # Fields a correction may not change: they say which stroke it is.
@@ -63,6 +64,12 @@ def read_corrections(path: str | os.PathLike[str]) -> list[Located]:
     return out
 
 
+def _beyond_bounds(source: str, line: int, stroke: Stroke) -> list[Problem]:
+    """A corrected stroke keeps the stated bounds of a logged one (docs/format.md section 3)."""
+    found = check_bounds(source, line, "stroke", stroke) + check_score(source, line, "score", stroke.score)
+    return [Problem(p.file, p.line, f"set.{p.field}", p.code, p.found, p.expected) for p in found]
+
+
 def apply_corrections(
     records: Iterable[Record], corrections: Iterable[Located]
 ) -> tuple[list[Record], list[Correction]]:
@@ -100,6 +107,10 @@ def apply_corrections(
                     problems.append(
                         Problem(source, line, f"set.{p.field}", "bad_correction", p.found, "a valid stroke")
                     )
+                    continue
+                beyond = _beyond_bounds(source, line, record)
+                if beyond:
+                    problems.extend(beyond)
                     continue
                 applied.append(c)
         out.append(record)
