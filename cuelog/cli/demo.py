@@ -6,6 +6,7 @@ from pathlib import Path
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -63,9 +64,9 @@ def show(r: DemoResult, db: Path, out: Path, console: Console) -> None:
         w.add_column(name)
     for f in r.worst_frames:
         w.add_row(
-            str(f["match"]),
+            escape(str(f["match"])),
             str(f["frame"]),
-            f"{f['side_a']} v {f['side_b']}",
+            escape(f"{f['side_a']} v {f['side_b']}"),
             str(f["findings"]),
             str(f["points"]),
             str(f["kinds"]),
@@ -79,7 +80,7 @@ def show(r: DemoResult, db: Path, out: Path, console: Console) -> None:
         )
     h = Table("statistic", "value", title="headlines", title_justify="left")
     for name, value in r.headlines:
-        h.add_row(name, value)
+        h.add_row(name, escape(value))
     console.print(h)
     for p in r.plots:
         if p.name == "worst-frame.png" and r.worst_frames:

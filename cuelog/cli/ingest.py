@@ -53,19 +53,20 @@ def print_summary(files: list[FileResult], clocks: list[ClockResult], console: C
     if files:
         t = folded_table("status", "matches", "records", "file", title="logs")
         for f in files:
-            t.add_row(f.status, ", ".join(f.matches), str(f.records), f.path)
+            t.add_row(f.status, escape(", ".join(f.matches)), str(f.records), escape(f.path))
         console.print(t)
     if clocks:
         t = folded_table("status", "rows", "shots", "aligned", "unplaced", "clock log", title="shot clocks")
         for c in clocks:
-            t.add_row(c.status, str(c.rows), str(c.shots), str(c.aligned), str(len(c.unplaced)), c.path)
+            t.add_row(c.status, str(c.rows), str(c.shots), str(c.aligned), str(len(c.unplaced)), escape(c.path))
         console.print(t)
     for c in clocks:
         if c.unplaced:
             shown = "; ".join(f"line {u.line} {u.event} {u.ts} ({u.reason})" for u in c.unplaced[:SHOW_UNPLACED])
             more = f" and {len(c.unplaced) - SHOW_UNPLACED} more" if len(c.unplaced) > SHOW_UNPLACED else ""
             err_console.print(
-                f"[yellow]warning:[/] {c.path}: {len(c.unplaced)} row(s) placed on no stroke: {shown}{more}",
+                f"[yellow]warning:[/] {escape(c.path)}: {len(c.unplaced)} row(s) placed on no stroke: "
+                f"{escape(shown)}{more}",
                 highlight=False,
                 soft_wrap=True,
             )

@@ -9,6 +9,7 @@ from typing import Any
 
 import duckdb
 import typer
+from rich.markup import escape
 
 from cuelog.cli.common import EXIT_OK, fail, folded_table, json_errors, out_console
 from cuelog.store import DEFAULT_DB
@@ -76,15 +77,15 @@ def matches(
             "frames",
             "strokes",
             "clocked",
-            title=f"matches in {db}",
+            title=f"matches in {escape(str(db))}",
             whole=("match", "frames", "strokes", "clocked"),
         )
         for r in rows:
             t.add_row(
-                r["match"],
-                r["rules"],
-                f"{r['sides']['A']} v {r['sides']['B']}",
-                r["event"] or "",
+                escape(r["match"]),
+                escape(r["rules"]),
+                escape(f"{r['sides']['A']} v {r['sides']['B']}"),
+                escape(r["event"] or ""),
                 str(r["frames"]),
                 str(r["strokes"]),
                 str(r["clocked"]),

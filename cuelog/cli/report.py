@@ -8,6 +8,7 @@ from pathlib import Path
 
 import typer
 from rich import box
+from rich.markup import escape
 from rich.table import Table
 
 from cuelog.cli.common import err_console, fail, json_errors, out_console
@@ -30,13 +31,14 @@ def open_db(db: Path):  # type: ignore[no-untyped-def]
 
 
 def _cell(value: object) -> str:
+    """A report value as table text; names come from the logs and are escaped, never read as markup."""
     if value is None:
         return "-"
     if isinstance(value, list):
-        return ", ".join(str(v) for v in value) or "-"
+        return escape(", ".join(str(v) for v in value)) or "-"
     if isinstance(value, float):
         return f"{value:.2f}"
-    return str(value)
+    return escape(str(value))
 
 
 def table(kind: str, by: str, rows: list[dict[str, object]], columns: list[str]) -> Table:
@@ -89,7 +91,7 @@ def report(
     if unreplayed:
         err_console.print(
             f"[yellow]note:[/] {len(unreplayed)} match(es) in the selection not replayed yet "
-            f"({', '.join(unreplayed[:5])}{', ...' if len(unreplayed) > 5 else ''}); "
+            f"({escape(', '.join(unreplayed[:5]))}{', ...' if len(unreplayed) > 5 else ''}); "
             f"run `cuelog replay --db {db}`",
             highlight=False,
         )
@@ -99,7 +101,7 @@ def report(
                 export.write(result.frame, path)
             except OSError as exc:
                 fail(f"cannot write {path}: {exc}", "cannot_write")
-            err_console.print(f"wrote {path} ({result.frame.height} row(s))", highlight=False)
+            err_console.print(f"wrote {escape(str(path))} ({result.frame.height} row(s))", highlight=False)
     if as_json:
         sys.stdout.write(json.dumps(result.document(), indent=1, ensure_ascii=False, allow_nan=False) + "\n")
     elif csv is None and parquet is None:

@@ -49,7 +49,9 @@ def read_corrections(path: str | os.PathLike[str]) -> list[Located]:
             c = _decode_correction(item)
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
             p = decode_problem(name, line, exc)
-            problems.append(Problem(p.file, p.line, p.field, p.code, p.found, "a correction (docs/format.md section 6)"))
+            problems.append(
+                Problem(p.file, p.line, p.field, p.code, p.found, "a correction (docs/format.md section 6)")
+            )
             continue
         unknown = sorted(set(c.set) - _STROKE_FIELDS)
         if unknown or not c.set:
