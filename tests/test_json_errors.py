@@ -80,3 +80,11 @@ def test_without_json_stdout_stays_empty(tmp_path):
     assert result.exit_code == 2
     assert result.stdout == ""
     assert "no database" in result.stderr
+
+
+def test_a_usage_error_of_a_command_given_json_is_a_json_error_too(tmp_path):
+    error = error_of("replay", "--db", tmp_path / "x.duckdb", "--workers", "0")
+    assert error["code"] == "usage"
+    assert "--workers" in error["message"]
+    plain = cli("replay", "--db", tmp_path / "x.duckdb", "--workers", "0")
+    assert plain.exit_code == 2 and plain.stdout == ""
