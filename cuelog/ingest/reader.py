@@ -159,7 +159,7 @@ def read_records(path: str | os.PathLike[str]) -> Iterator[tuple[int, Record]]:
 CORRECTIONS_SUFFIX = ".corrections.jsonl"
 """Officials' corrections kept beside the logs they correct; a directory's logs leave them out."""
 
-CLOCK_SUFFIXES = (".csv", ".csv.gz")
+CLOCK_SUFFIXES = (".csv",)
 """Shot-clock device logs (docs/format.md section 5): never stroke logs."""
 
 
