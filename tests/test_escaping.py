@@ -6,7 +6,7 @@ import pytest
 
 from tests.ingest.conftest import cli, frame, match, stroke, write
 
-NAMES = {"A": "[/red]Ann", "B": "Bea[bold]"}
+NAMES = {"A": "[/red]Ann", "B": "Bea[bold] $\\frac{$"}  # rich markup, and matplotlib mathtext that cannot parse
 
 
 @pytest.fixture(scope="module")
@@ -46,3 +46,15 @@ def test_names_that_look_like_markup_are_printed_as_written(marked, command):
     assert result.exit_code == 0, result.output
     shown = result.stdout
     assert ("[/red]Ann" in shown and "Bea[bold]" in shown) or "m[/b]" in shown
+
+
+@pytest.mark.parametrize("picture", [("breaks",), ("worm", "--match", "m[/b]"), ("clock",)], ids=lambda p: p[0])
+def test_pictures_draw_names_as_written(marked, picture, tmp_path):
+    _, db = marked
+    out = tmp_path / "p.png"
+    result = cli("plot", *picture, "--db", db, "--out", out)
+    if picture[0] == "clock":  # no shot times in this log: said, not drawn
+        assert result.exit_code == 2 and "no shot-clock times" in result.stderr
+        return
+    assert result.exit_code == 0, result.output
+    assert out.read_bytes()[:4] == b"\x89PNG"
