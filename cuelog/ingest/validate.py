@@ -97,6 +97,8 @@ class FileState:
     strokes: set[int] = field(default_factory=set)
     clocks: dict[int, int] = field(default_factory=dict)
     """Stroke number -> line of its ``clock`` record, checked when the frame closes."""
+    unread: bool = False
+    """A line since the last stroke could not be read as a record: it may have held the strokes a gap skips."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -382,6 +384,7 @@ def _open_frame(state: FileState, frame: int | None) -> None:
     state.last_n = 0
     state.strokes = set()
     state.clocks = {}
+    state.unread = False
 
 
 def close_frame(state: FileState) -> list[Problem]:
@@ -431,7 +434,7 @@ def check_stroke(state: FileState, line: int, s: Stroke) -> list[Problem]:
     if s.n <= state.last_n:
         out.append(Problem(f, line, "n", "n_not_increasing", str(s.n), f"a stroke number above {state.last_n}"))
     else:
-        if s.n > state.last_n + 1 and s.n >= 1:
+        if s.n > state.last_n + 1 and s.n >= 1 and not state.unread:
             # n counts the strokes of a frame from 1 (docs/format.md section 4): a number
             # skipped is a stroke missing, and the replay would charge the officials with it.
             out.append(
@@ -440,6 +443,7 @@ def check_stroke(state: FileState, line: int, s: Stroke) -> list[Problem]:
                 )
             )
         state.last_n = s.n
+    state.unread = False
     state.strokes.add(s.n)
     out += check_side(f, line, "striker", s.striker)
     out += check_time(f, line, "t", s.t)
@@ -566,11 +570,14 @@ def check_file(path: str | os.PathLike[str]) -> Iterator[Checked]:
     state = FileState(str(path))
     for line, item in scan(path):
         if isinstance(item, Problem):
+            state.unread = state.unread or item.code != "byte_order_mark"
             yield Checked(line, None, None, [item])
             continue
         record, partial, problems = decode_line(state.file, line, item)
         if partial is not None:
             problems += check_record(state, line, partial)
+        else:
+            state.unread = True  # already reported; a gap right after it is not a second problem
         yield Checked(line, item, record, problems)
     tail = close_frame(state)
     if tail:

@@ -82,8 +82,7 @@ def test_every_problem_is_reported_not_only_the_first(tmp_path):
     assert got == {
         (3, "bad_side"),
         (4, "invalid_json"),
-        (5, "pockets_length"),
-        (5, "n_gap"),  # stroke 2 is on no readable line
+        (5, "pockets_length"),  # no n_gap: stroke 2 is the broken line 4, reported once
         (6, "n_not_increasing"),
         (7, "wrong_type"),
         (7, "unknown_ball"),
@@ -203,3 +202,19 @@ def test_a_missing_stroke_names_the_numbers_missing(tmp_path):
     [problem] = validate_file(path)
     assert (problem.line, problem.code, problem.found) == (4, "n_gap", "4")
     assert problem.expected == "2 (strokes 2 to 3 missing)"
+
+
+def test_a_gap_after_an_unreadable_line_is_not_reported_twice(tmp_path):
+    path = write(
+        tmp_path / "broken.jsonl",
+        [
+            match(),
+            frame(),
+            stroke(1),
+            '{"type": "stroke", "frame": 1, "n": 2,',
+            stroke(3),
+            frame(2),
+            stroke(2, frame=2),
+        ],
+    )
+    assert [(p.line, p.code) for p in validate_file(path)] == [(4, "invalid_json"), (7, "n_gap")]
