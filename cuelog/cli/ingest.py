@@ -118,6 +118,8 @@ def ingest(
 
       cuelog ingest day1/ --db season.duckdb --clock table1.csv --clock-tolerance 1.5
 
+      cuelog ingest season/logs --clock season/clocks/*.csv
+
       cuelog ingest fixed-final.jsonl --replace --json
     """
     json_errors(as_json)
