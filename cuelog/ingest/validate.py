@@ -249,11 +249,20 @@ def check_score(file: str, line: int, name: str, score: list[int] | None) -> lis
     return []
 
 
-def _field(record: object, path: str) -> object:
-    """A field of a record by its JSON path ("call.points"); None when a step is absent."""
+_BOUNDED: dict[str, list[tuple[str, tuple[str, ...], Bound]]] = {
+    kind: [
+        (path, tuple("break_" if a == "break" else a for a in path.split(".")), bound) for path, bound in fields.items()
+    ]
+    for kind, fields in INT_BOUNDS.items()
+}
+"""INT_BOUNDS with each JSON path split once into attribute names (``break`` is ``break_``)."""
+
+
+def _field(record: object, names: tuple[str, ...]) -> object:
+    """A field of a record by its attribute path; None when a step is absent."""
     value = record
-    for name in path.split("."):
-        value = getattr(value, "break_" if name == "break" else name, None)
+    for name in names:
+        value = getattr(value, name, None)
         if value is None:
             return None
     return value
@@ -262,9 +271,8 @@ def _field(record: object, path: str) -> object:
 def check_bounds(file: str, line: int, kind: str, record: Record) -> list[Problem]:
     """Every integer field within its stated bound (:data:`cuelog.schemas.bounds.INT_BOUNDS`)."""
     out = []
-    bounds: dict[str, Bound] = INT_BOUNDS[kind]
-    for path, (low, high) in bounds.items():
-        value = _field(record, path)
+    for path, names, (low, high) in _BOUNDED[kind]:
+        value = _field(record, names)
         if isinstance(value, int) and not low <= value <= high:
             out.append(Problem(file, line, path, "bad_number", _cut(str(value)), f"an integer from {low} to {high}"))
     return out
