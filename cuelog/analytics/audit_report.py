@@ -78,8 +78,8 @@ class Audit:
 
 
 def is_certain(f: Finding) -> bool:
-    """A finding no unrecorded fact could excuse (FORMAT.md section 7: absent means certain)."""
-    return bool(getattr(f, "certain", True))
+    """A finding no unrecorded fact could excuse (docs/format.md section 7: absent means certain)."""
+    return f.certain
 
 
 def made_at(records: Sequence[Record], match: Match) -> str:
@@ -306,7 +306,7 @@ def finding_row(audit: Audit, frame: int | None, label: int, f: Finding, ruleboo
     due calls, and the cited paragraph when a rule book is given)."""
     s = audit.strokes.get((frame, f.n)) if frame is not None else None
     outcome = _outcomes(audit, frame).get(f.n)
-    unless = getattr(f, "unless", None)
+    unless = f.unless
     time = s.t[11:19] if s and s.t and len(s.t) >= 19 else (s.t if s and s.t else "-")
     cells = [
         _cell("#", str(label), "num"),
@@ -416,7 +416,7 @@ def _event_text(e: Event | Choice) -> str:
 
 
 def count_findings(audit: Audit) -> int:
-    """The certain findings the report lists (uncertain ones are listed apart, FORMAT.md 7)."""
+    """The certain findings the report lists (uncertain ones are listed apart, docs/format.md section 7)."""
     found = findings_of(audit)
     return sum(1 for _, f in found if is_certain(f))
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from cuelog.cli.common import EXIT_FINDINGS, EXIT_OK, fail, print_problems
+from cuelog.cli.common import EXIT_FINDINGS, EXIT_OK, fail, json_errors, print_problems
 from cuelog.errors import InputError
 
 if TYPE_CHECKING:
@@ -32,23 +32,22 @@ def _check_at(at: str | None) -> None:
 
 
 def _load(paths: list[Path], db: Path | None, match: str | None, fixes: list[Path], frames: list[int] | None) -> Audit:
-    from cuelog.cli.audit_source import audit_from_db, audit_from_records
-    from cuelog.cli.replay import load
+    from cuelog.cli.audit_source import audit_from_db, audit_from_records, read_logs
     from cuelog.ingest.corrections import read_corrections
 
     located = [item for path in fixes for item in read_corrections(path)]
     if db is None:
-        return audit_from_records(load(paths), match, located, frames)
+        return audit_from_records(read_logs(paths), match, located, frames)
     from cuelog.store import connect
 
     if not db.exists():
-        fail(f"no database at {db}; load logs first with `cuelog ingest LOGS --db {db}`")
+        fail(f"no database at {db}; load logs first with `cuelog ingest LOGS --db {db}`", "no_database")
     if match is None:
         fail("with --db, name the match to report with --match ID (`cuelog matches` lists them)")
     try:
         con = connect(db, read_only=True)
     except Exception as exc:  # duckdb raises its own IOException family for a non-database file
-        fail(f"cannot open {db} as a cuelog database: {exc}")
+        fail(f"cannot open {db} as a cuelog database: {exc}", "bad_database")
     try:
         return audit_from_db(con, match, located if fixes else None, frames, db=str(db))
     finally:
@@ -62,13 +61,13 @@ def _write(text: str, out: Path, pdf: Path | None) -> int | None:
     try:
         out.write_text(text, encoding="utf-8")
     except OSError as exc:
-        fail(f"cannot write {out}: {exc}")
+        fail(f"cannot write {out}: {exc}", "cannot_write")
     if pdf is None:
         return None
     try:
         return write_pdf(text, pdf)
     except OSError as exc:
-        fail(f"cannot write {pdf}: {exc}")
+        fail(f"cannot write {pdf}: {exc}", "cannot_write")
 
 
 def audit(
@@ -112,6 +111,7 @@ def audit(
     from cuelog.cli.audit_source import NoSuchMatch
     from cuelog.replay import NoEngine, UnknownRuleset
 
+    json_errors(as_json)
     if db is not None and paths:
         fail("give log files or --db, not both")
     if db is None and not paths:
@@ -123,7 +123,7 @@ def audit(
         try:
             pdf_library()
         except PdfUnavailable as exc:
-            fail(str(exc))
+            fail(str(exc), "pdf_unavailable")
     try:
         books = [RuleBook.read(p) for p in rulebooks or []]
         report = _load(paths or [], db, match, corrections or [], sorted(set(frames)) if frames else None)
@@ -131,8 +131,14 @@ def audit(
     except InputError as exc:
         print_problems(exc.problems, as_json=as_json)
         raise typer.Exit(2) from None
-    except (RuleBookError, NoSuchMatch, NoSuchFrame, UnknownRuleset, NoEngine, ValueError) as exc:
-        fail(str(exc))
+    except NoSuchMatch as exc:
+        fail(str(exc), "unknown_match")
+    except NoSuchFrame as exc:
+        fail(str(exc), "bad_selection")
+    except (UnknownRuleset, NoEngine) as exc:
+        fail(str(exc).strip("'\""), "unknown_rules")
+    except (RuleBookError, ValueError) as exc:
+        fail(str(exc), "bad_input")
     pages = _write(text, out, pdf)
     findings = count_findings(report)
     done = {

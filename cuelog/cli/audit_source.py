@@ -7,6 +7,7 @@ match, applies the officials' corrections and replays it, for ``cuelog audit`` a
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -14,12 +15,19 @@ from cuelog import __version__
 from cuelog.analytics.audit_report import Audit
 from cuelog.errors import CuelogError
 from cuelog.ingest.corrections import Located, apply_corrections
+from cuelog.ingest.reader import log_files, read_records
 from cuelog.replay import replay_match
 from cuelog.replay.rulesets import RULESETS
 from cuelog.schemas.records import Correction, Match, Record
 
 if TYPE_CHECKING:
     import duckdb
+
+
+def read_logs(paths: Sequence[str | os.PathLike[str]]) -> list[Record]:
+    """Every record of the log files (directories expanded, in sorted order). Raises
+    InputError naming the file, line and field of an unreadable record."""
+    return [record for f in log_files(paths) for _, record in read_records(f)]
 
 
 class NoSuchMatch(CuelogError, LookupError):

@@ -210,10 +210,6 @@ def test_corrections_applied_are_listed(tmp_path: Path) -> None:
     assert "2" not in [a["data-n"] for a, _ in page.find("tr", "finding")]
 
 
-@pytest.mark.skipif(
-    "certain" not in __import__("cuelog.replay.model", fromlist=["Finding"]).Finding.__struct_fields__,
-    reason="findings carry no certain/unless fields in this tree",
-)
 def test_uncertain_findings_are_listed_apart_with_what_would_excuse_them(tmp_path: Path) -> None:
     import msgspec
 
@@ -439,6 +435,22 @@ def test_bad_input_is_exit_2_with_the_file_line_and_field(tmp_path: Path) -> Non
 def test_usage_errors_exit_2(tmp_path: Path, args: list[str], says: str) -> None:
     result = audit(str(OFFICIATING), "--out", str(tmp_path / "r.html"), *args)
     assert result.exit_code == 2 and says in result.stderr
+
+
+def test_errors_as_json_carry_their_stable_codes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import json
+
+    def code(*args: str) -> str:
+        result = audit(*args, "--json")
+        assert result.exit_code == 2, result.output
+        return str(json.loads(result.stdout)["error"]["code"])
+
+    out = str(tmp_path / "r.html")
+    assert code(str(OFFICIATING), "--out", out, "--match", "nope") == "unknown_match"
+    assert code(str(OFFICIATING), "--out", out, "--frame", "9") == "bad_selection"
+    assert code("--db", str(tmp_path / "none.duckdb"), "--match", "m", "--out", out) == "no_database"
+    monkeypatch.setitem(__import__("sys").modules, "weasyprint", None)
+    assert code(str(OFFICIATING), "--out", out, "--pdf", str(tmp_path / "r.pdf")) == "pdf_unavailable"
 
 
 def test_several_matches_need_match(tmp_path: Path) -> None:
