@@ -366,7 +366,13 @@ def frame_section(audit: Audit, fr: FrameResult, rulebooks: Sequence[RuleBook]) 
         side: [(o.n, o.score[i]) for o in sorted(fr.outcomes, key=lambda o: o.n)] for i, side in enumerate("AB")
     }
     marks = [
-        Mark(label=i, n=f.n, title=f"{i}: stroke {f.n}, {f.kind} ({f.rule}), {f.points} points")
+        Mark(
+            label=i,
+            n=f.n,
+            title=f"{i}: stroke {f.n}, {f.kind} ({f.rule}), {f.points} point{'' if f.points == 1 else 's'}"
+            + ("" if f.certain else f", uncertain: unless {f.unless}"),
+            certain=f.certain,
+        )
         for i, f in enumerate([*certain, *uncertain], start=1)
     ]
     last = max([0, *(n for n, _ in strokes), *(o.n for o in fr.outcomes)])

@@ -125,6 +125,8 @@ class Mark:
     label: int
     n: int
     title: str
+    certain: bool = True
+    """An uncertain finding is drawn hollow."""
 
 
 W, H = 800, 240
@@ -186,8 +188,9 @@ def worm_svg(
             f'<g class="mark"><title>{esc(m.title)}</title>'
             f'<line x1="{x(m.n)}" x2="{x(m.n)}" y1="{TOP - 4}" y2="{H - BOTTOM}" stroke="#8a1c12" '
             f'stroke-dasharray="2 3"/>'
-            f'<circle cx="{x(m.n)}" cy="{TOP - 12}" r="9" fill="#8a1c12"/>'
-            f'<text x="{x(m.n)}" y="{TOP - 8}" font-size="11" fill="#fff" text-anchor="middle">{m.label}</text></g>'
+            f'<circle cx="{x(m.n)}" cy="{TOP - 12}" r="9" fill="{"#8a1c12" if m.certain else "#fff"}" stroke="#8a1c12"/>'
+            f'<text x="{x(m.n)}" y="{TOP - 8}" font-size="11" fill="{"#fff" if m.certain else "#8a1c12"}" '
+            f'text-anchor="middle">{m.label}</text></g>'
         )
     for side in ("A", "B"):
         colour = SIDE_COLOURS[side]

@@ -225,6 +225,8 @@ def test_uncertain_findings_are_listed_apart_with_what_would_excuse_them(tmp_pat
     rows = page.find("tr", "finding")
     assert [a["data-certain"] for a, _ in rows if a["data-n"] == str(doubt.n)][:1] == ["false"]
     assert "unless the blue was the nominated free ball" in "".join(t for _, t in page.find("p", "unless"))
+    marks = [t for _, t in page.find("g", "mark")]
+    assert sum("uncertain: unless the blue was the nominated free ball" in t for t in marks) == 1
     headings = [t for _, t in page.find("h3")]
     assert any(t.startswith("Uncertain findings (1)") for t in headings)
     total = sum(len(fr.findings) for fr in audit_.result.frames)
