@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CHILD = """
 import json, os, sys, time
 sys.path.insert(0, sys.argv[1])
-from cuelog.analytics.results import replay_db
+from cuelog.pipeline import replay_db
 from cuelog.ingest.load import ingest_paths
 from cuelog.store import connect
 

@@ -10,8 +10,8 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from cuelog.cli.common import EXIT_BAD_INPUT, fail, print_problems
+from cuelog.cli.demo_season import DemoResult, run_demo
 from cuelog.errors import InputError
-from cuelog.simulate.demo import DemoResult, run_demo
 
 
 def demo(

@@ -12,7 +12,7 @@ from rich.console import Console
 from cuelog.cli.common import EXIT_FINDINGS, EXIT_OK, fail
 from cuelog.replay import NoEngine, UnknownRuleset
 from cuelog.replay.model import FINDING_KINDS
-from cuelog.replay.rulesets import ruleset
+from cuelog.schemas.rulesets import ruleset
 from cuelog.simulate import SeasonConfig, simulate_season
 from cuelog.simulate.check import check_dir
 from cuelog.simulate.writer import write_season

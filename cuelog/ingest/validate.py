@@ -56,7 +56,6 @@ import msgspec
 
 from cuelog.errors import Problem
 from cuelog.ingest.reader import log_files, scan
-from cuelog.replay.rulesets import RULESETS, Ruleset
 from cuelog.schemas.records import (
     RECORD_TYPES,
     Choice,
@@ -69,6 +68,7 @@ from cuelog.schemas.records import (
     Stroke,
     decode,
 )
+from cuelog.schemas.rulesets import RULESETS, Ruleset
 
 FORMAT = "cuelog/1"
 SIDES = ("A", "B")

@@ -15,8 +15,8 @@ from collections.abc import Iterable, Sequence
 from typing import Protocol
 
 from cuelog.replay.model import INVALID_RECORD, Finding, FrameResult, MatchResult
-from cuelog.replay.rulesets import RULESETS, Ruleset, UnknownRuleset, ruleset
 from cuelog.schemas.records import Choice, Event, Frame, FrameRecord, Match, Record
+from cuelog.schemas.rulesets import RULESETS, Ruleset, UnknownRuleset, ruleset
 
 __all__ = [
     "RULESETS",

@@ -13,8 +13,8 @@ from typing import Any, Protocol
 
 from cuelog.replay import ENGINES, NoEngine
 from cuelog.replay.model import Finding, FrameResult, Outcome
-from cuelog.replay.rulesets import ruleset
 from cuelog.schemas.records import Frame, FrameRecord, Match
+from cuelog.schemas.rulesets import ruleset
 
 
 class Fold(Protocol):

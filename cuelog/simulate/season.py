@@ -12,8 +12,8 @@ from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from cuelog.replay.rulesets import ruleset
 from cuelog.schemas.records import Frame, Match, Record
+from cuelog.schemas.rulesets import ruleset
 from cuelog.simulate import billiards, snooker
 from cuelog.simulate.clock import MatchClock, epoch_ms, iso
 from cuelog.simulate.oracle import Oracle

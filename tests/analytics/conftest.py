@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from cuelog.analytics.results import write_results
 from cuelog.cli import app
+from cuelog.pipeline import write_results
 from cuelog.replay.model import MatchResult
 from cuelog.store import connect
 from tests.analytics import kit

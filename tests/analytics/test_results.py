@@ -7,7 +7,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from cuelog.analytics.results import REPLAY_TABLES, write_results
+from cuelog.pipeline import REPLAY_TABLES, write_results
 from cuelog.replay.model import CONDONED_FOUL, Finding
 from cuelog.store import connect
 from tests.analytics import kit

@@ -53,9 +53,9 @@ def examples_dir() -> Path | None:
 
 def run_demo(db: Path, out: Path, seed: int = 2026, workers: int | None = None, step: Step | None = None) -> DemoResult:
     """Run the whole pipeline; ``out`` receives the season's files and the plots."""
-    from cuelog.analytics.results import replay_db
     from cuelog.ingest.clock import ingest_clock
     from cuelog.ingest.load import ingest_paths
+    from cuelog.pipeline import replay_db
     from cuelog.store import connect
 
     def say(name: str, done: float) -> None:
