@@ -1,8 +1,12 @@
-"""The rulesets cuelog knows: ``discipline/edition`` ids, their balls and their engine.
+"""The rulesets cuelog knows: ``discipline/edition`` ids, their balls, spots, rule book and engine.
 
 Editions are data: each engine module keeps its own edition parameters keyed by the
-edition name; this registry only says which ids exist and which balls they use, so that
-the validator can check a log without running an engine.
+edition name; this registry only says which ids exist, which balls and spots they use and
+which module replays them, so that ingest can check a log without importing an engine.
+
+A discipline's engine is registered by module path in :data:`ENGINES` (a string, so this
+bottom layer imports nothing above it); the module implements
+:class:`cuelog.replay.engine.Engine`.
 """
 
 from __future__ import annotations
@@ -20,6 +24,14 @@ BILLIARDS_SPOTS: Final = frozenset({"spot", "pyramid", "centre", "baulk_middle",
 POOL_SPOTS: Final = frozenset({"foot"})
 
 
+# Disciplines whose engine exists, and the module that implements it
+# (:class:`cuelog.replay.engine.Engine`). A new discipline adds one line here.
+ENGINES: Final[dict[str, str]] = {
+    "snooker": "cuelog.replay.snooker",
+    "billiards": "cuelog.replay.billiards",
+}
+
+
 @dataclass(frozen=True, slots=True)
 class Ruleset:
     """A known ruleset: ``id`` is ``discipline/edition`` as written in the match record."""
@@ -31,6 +43,11 @@ class Ruleset:
     spots: frozenset[str]
     source: str
     """The rule book it follows (a seed in the shared rule books)."""
+
+    @property
+    def engine(self) -> str | None:
+        """The module path of the engine that replays this ruleset (None: none yet)."""
+        return ENGINES.get(self.discipline)
 
 
 def _rs(id_: str, balls: frozenset[str], spots: frozenset[str], source: str) -> Ruleset:
