@@ -1,9 +1,11 @@
 """Replay the matches loaded in a cuelog database and store what the rules make of them.
 
-``replay_db`` reads the loaded records back (raw JSON, one query), replays each match in a
+``replay_db`` reads the loaded records back from the store (raw JSON, one query,
+:mod:`cuelog.store.reads`), applies the officials' corrections, replays each match in a
 pool of worker processes (matches are independent), and writes per-stroke outcomes, frame
-results, breaks and findings into the ``replay_*`` tables. Each replayed match's rows are
-replaced in one transaction: a reader sees either the old results or the new ones.
+results, breaks and findings into the ``replay_*`` tables (:mod:`cuelog.store.results`).
+Each replayed match's rows are replaced in one transaction: a reader sees either the old
+results or the new ones.
 
 The results come back sorted by match id and every table is written in a fixed order, so
 the output and the stored rows are the same whatever the number of workers.
@@ -14,12 +16,10 @@ from __future__ import annotations
 import collections
 import dataclasses
 import itertools
-import json
 import multiprocessing
 import os
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
-from dataclasses import dataclass
 
 import duckdb
 import msgspec
@@ -29,110 +29,26 @@ from cuelog.errors import CuelogError, InputError, Problem
 from cuelog.ingest.corrections import Located, apply_corrections
 from cuelog.ingest.reader import decode_problem
 from cuelog.replay import NoEngine, UnknownRuleset, replay_match
-from cuelog.replay.model import Finding, MatchResult
+from cuelog.replay.model import MatchResult
 from cuelog.schemas.records import Correction, Match, Record, decode
+from cuelog.store.reads import LoadedMatch, NoMatches, UnknownMatch, loaded_matches, record_count, select_matches
+from cuelog.store.results import REPLAY_TABLES, result_tables, write_results
 
-REPLAY_TABLES = ("replay_frames", "replay_strokes", "replay_breaks", "replay_findings", "replay_corrections")
+__all__ = [
+    "REPLAY_TABLES",
+    "LoadedMatch",
+    "NoMatches",
+    "ReplayFailed",
+    "UnknownMatch",
+    "replay_all",
+    "replay_db",
+    "replay_loaded",
+    "write_results",
+]
 
 
 class ReplayFailed(CuelogError):
     """A loaded match could not be replayed (unknown ruleset, no engine, broken stream)."""
-
-
-class NoMatches(CuelogError, LookupError):
-    """The database holds no loaded match."""
-
-    def __str__(self) -> str:
-        return "the database has no loaded matches; load logs first with `cuelog ingest LOGS --db FILE`"
-
-
-class UnknownMatch(CuelogError, LookupError):
-    """A match id was asked for that the database does not hold."""
-
-    def __init__(self, missing: Sequence[str], loaded: int) -> None:
-        super().__init__(", ".join(missing))
-        self.missing = list(missing)
-        self.loaded = loaded
-
-    def __str__(self) -> str:
-        names = ", ".join(repr(m) for m in self.missing)
-        return f"no loaded match with id {names} ({self.loaded} match(es) in the database)"
-
-
-@dataclass(frozen=True, slots=True)
-class LoadedMatch:
-    """The records of one loaded match as stored: ``(line, json)`` pairs, the match first."""
-
-    match_id: str
-    file: str
-    lines: tuple[tuple[int, str], ...]
-    corrections: tuple[Located, ...] = ()
-    """Officials' corrections of this match, applied before its replay (FORMAT.md section 6)."""
-
-
-# -- reading ---------------------------------------------------------------------------
-
-
-def select_matches(con: duckdb.DuckDBPyConnection, ids: Sequence[str] | None) -> list[str]:
-    """The match ids to replay, sorted: all loaded ones, or the named ones (all must exist)."""
-    loaded = [r[0] for r in con.execute("SELECT match_id FROM matches ORDER BY match_id").fetchall()]
-    if not loaded:
-        raise NoMatches()
-    if not ids:
-        return loaded
-    known = set(loaded)
-    missing = sorted({i for i in ids if i not in known})
-    if missing:
-        raise UnknownMatch(missing, len(loaded))
-    return sorted(set(ids))
-
-
-def loaded_matches(con: duckdb.DuckDBPyConnection, ids: Sequence[str], batch: int = 65_536) -> Iterator[LoadedMatch]:
-    """The stored records of each match, in file order, match by match in id order.
-
-    One query streams every record as Arrow batches (a query per match would cost more
-    than the replay for a season of short matches).
-    """
-    files = dict(
-        con.execute(
-            "SELECT m.match_id, coalesce(l.path, m.file_hash) FROM matches m "
-            "LEFT JOIN ingest_log l ON l.file_hash = m.file_hash"
-        ).fetchall()
-    )
-    con.register("chosen_matches", pa.table({"match_id": pa.array(list(ids), type=pa.string())}))
-    seen: set[str] = set()
-    try:
-        rel = con.sql(
-            "SELECT r.match_id, r.line, CAST(r.body AS VARCHAR) AS body FROM records r "
-            "SEMI JOIN chosen_matches c ON c.match_id = r.match_id ORDER BY r.match_id, r.seq"
-        )
-        current: str | None = None
-        lines: list[tuple[int, str]] = []
-        for chunk in rel.to_arrow_reader(batch):
-            for match_id, line, body in zip(*(chunk.column(i).to_pylist() for i in range(3)), strict=True):
-                if match_id != current:
-                    if current is not None:
-                        yield LoadedMatch(current, str(files.get(current, current)), tuple(lines))
-                    current, lines = match_id, []
-                    seen.add(match_id)
-                lines.append((line, body))
-        if current is not None:
-            yield LoadedMatch(current, str(files.get(current, current)), tuple(lines))
-    finally:
-        con.unregister("chosen_matches")
-    # A match row without records is reported (no match record), not silently skipped.
-    for match_id in ids:
-        if match_id not in seen:
-            yield LoadedMatch(match_id, str(files.get(match_id, match_id)), ())
-
-
-def _record_count(con: duckdb.DuckDBPyConnection, ids: Sequence[str]) -> int:
-    con.register("count_ids", pa.table({"match_id": pa.array(list(ids), type=pa.string())}))
-    try:
-        rows = con.execute("SELECT count(*) FROM records WHERE match_id IN (SELECT match_id FROM count_ids)").fetchall()
-    finally:
-        con.unregister("count_ids")
-    return int(rows[0][0])
 
 
 # -- replaying -------------------------------------------------------------------------
@@ -264,201 +180,6 @@ def _replay_tabulated(
     return results, tables
 
 
-# -- writing ---------------------------------------------------------------------------
-
-
-def _findings(match_id: str, frame: int | None, findings: Iterable[Finding]) -> list[tuple[object, ...]]:
-    return [
-        (match_id, frame, f.n, f.kind, f.rule, f.side, f.points, f.message)
-        for f in sorted(findings, key=Finding.sort_key)
-    ]
-
-
-def result_tables(results: Sequence[MatchResult]) -> dict[str, pa.Table]:
-    """The rows of every replay table for these results, as Arrow tables in a fixed order."""
-    frames: list[tuple[object, ...]] = []
-    strokes: list[tuple[object, ...]] = []
-    breaks: list[tuple[object, ...]] = []
-    findings: list[tuple[object, ...]] = []
-    corrections: list[tuple[object, ...]] = []
-    for m in sorted(results, key=lambda r: r.match):
-        findings.extend(_findings(m.match, None, m.findings))
-        corrections.extend(
-            (m.match, c.frame, c.n, json.dumps(c.set, sort_keys=True), c.note)
-            for c in sorted(m.corrections, key=lambda c: (c.frame, c.n))
-        )
-        for fr in sorted(m.frames, key=lambda f: f.frame):
-            recorded = fr.recorded if fr.recorded is not None else (None, None)
-            frames.append(
-                (
-                    m.match,
-                    fr.frame,
-                    fr.score[0],
-                    fr.score[1],
-                    recorded[0],
-                    recorded[1],
-                    fr.winner,
-                    fr.recorded_winner,
-                    fr.end_reason,
-                    fr.visits[0],
-                    fr.visits[1],
-                )
-            )
-            for o in sorted(fr.outcomes, key=lambda o: o.n):
-                strokes.append(
-                    (
-                        m.match,
-                        fr.frame,
-                        o.n,
-                        o.striker,
-                        o.scored,
-                        o.penalty,
-                        o.foul,
-                        o.miss,
-                        o.ball_on,
-                        o.break_id,
-                        o.visit_id,
-                        o.score[0],
-                        o.score[1],
-                        o.free_ball,
-                        list(o.reasons),
-                        o.credited,
-                    )
-                )
-            for b in fr.breaks:
-                breaks.append((m.match, fr.frame, b.side, b.points, b.from_, b.to))
-            findings.extend(_findings(m.match, fr.frame, fr.findings))
-    return {
-        "replay_frames": _table(FRAME_SCHEMA, frames),
-        "replay_strokes": _table(STROKE_SCHEMA, strokes),
-        "replay_breaks": _table(BREAK_SCHEMA, breaks),
-        "replay_findings": _table(FINDING_SCHEMA, findings),
-        "replay_corrections": _table(CORRECTION_SCHEMA, corrections),
-    }
-
-
-FRAME_SCHEMA = pa.schema(
-    [
-        ("match_id", pa.string()),
-        ("frame", pa.int32()),
-        ("score_a", pa.int32()),
-        ("score_b", pa.int32()),
-        ("recorded_a", pa.int32()),
-        ("recorded_b", pa.int32()),
-        ("winner", pa.string()),
-        ("recorded_winner", pa.string()),
-        ("end_reason", pa.string()),
-        ("visits_a", pa.int32()),
-        ("visits_b", pa.int32()),
-    ]
-)
-STROKE_SCHEMA = pa.schema(
-    [
-        ("match_id", pa.string()),
-        ("frame", pa.int32()),
-        ("n", pa.int32()),
-        ("striker", pa.string()),
-        ("scored", pa.int32()),
-        ("penalty", pa.int32()),
-        ("foul", pa.bool_()),
-        ("miss", pa.bool_()),
-        ("ball_on", pa.string()),
-        ("break_id", pa.int32()),
-        ("visit_id", pa.int32()),
-        ("score_a", pa.int32()),
-        ("score_b", pa.int32()),
-        ("free_ball", pa.bool_()),
-        ("reasons", pa.list_(pa.string())),
-        ("credited", pa.int32()),
-    ]
-)
-# Columns added to replay_strokes after its first release: a database created before gets them
-# on its next replay.
-_ADDED_COLUMNS = (
-    ("replay_strokes", "free_ball", "BOOLEAN"),
-    ("replay_strokes", "reasons", "VARCHAR[]"),
-    ("replay_strokes", "credited", "INTEGER"),
-)
-BREAK_SCHEMA = pa.schema(
-    [
-        ("match_id", pa.string()),
-        ("frame", pa.int32()),
-        ("side", pa.string()),
-        ("points", pa.int32()),
-        ("from_n", pa.int32()),
-        ("to_n", pa.int32()),
-    ]
-)
-FINDING_SCHEMA = pa.schema(
-    [
-        ("match_id", pa.string()),
-        ("frame", pa.int32()),
-        ("n", pa.int32()),
-        ("kind", pa.string()),
-        ("rule", pa.string()),
-        ("side", pa.string()),
-        ("points", pa.int32()),
-        ("message", pa.string()),
-    ]
-)
-
-
-CORRECTION_SCHEMA = pa.schema(
-    [
-        ("match_id", pa.string()),
-        ("frame", pa.int32()),
-        ("n", pa.int32()),
-        ("fields", pa.string()),
-        ("note", pa.string()),
-    ]
-)
-
-
-def _table(schema: pa.Schema, rows: list[tuple[object, ...]]) -> pa.Table:
-    columns = list(zip(*rows, strict=True)) if rows else [() for _ in schema.names]
-    return pa.table([pa.array(col, type=f.type) for col, f in zip(columns, schema, strict=True)], schema=schema)
-
-
-def write_results(
-    con: duckdb.DuckDBPyConnection,
-    match_ids: Sequence[str],
-    results: Sequence[MatchResult],
-    *,
-    every_match: bool = False,
-    tables: dict[str, pa.Table] | None = None,
-) -> None:
-    """Replace the stored replay results of ``match_ids`` with ``results``, in one transaction.
-
-    ``match_ids`` are the matches that were replayed: their old rows go even if a match now
-    has no frames, so no stale result survives a replay. ``every_match`` says these are all
-    the loaded matches, so every old row goes (much faster than deleting match by match).
-    ``tables`` are the rows of ``results`` when already built (``result_tables``).
-    """
-    if tables is None:
-        tables = result_tables(results)
-    ids = pa.table({"match_id": pa.array(sorted(set(match_ids)), type=pa.string())})
-    con.execute("BEGIN TRANSACTION")
-    try:
-        for table, column, sql_type in _ADDED_COLUMNS:
-            con.execute(f"ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {column} {sql_type}")
-        con.register("replayed_ids", ids)
-        for name in REPLAY_TABLES:
-            if every_match:
-                con.execute(f"DELETE FROM {name}")
-            else:
-                con.execute(f"DELETE FROM {name} WHERE match_id IN (SELECT match_id FROM replayed_ids)")
-            view = f"new_{name}"
-            con.register(view, tables[name])
-            cols = ", ".join(tables[name].schema.names)
-            con.execute(f"INSERT INTO {name} ({cols}) SELECT {cols} FROM {view}")
-            con.unregister(view)
-        con.unregister("replayed_ids")
-        con.execute("COMMIT")
-    except BaseException:
-        con.execute("ROLLBACK")
-        raise
-
-
 def replay_db(
     con: duckdb.DuckDBPyConnection,
     ids: Sequence[str] | None = None,
@@ -487,7 +208,7 @@ def replay_db(
         raise InputError(stray)
     step: Callable[[int], None] | None = None
     if progress is not None:
-        total = _record_count(con, chosen)
+        total = record_count(con, chosen)
         state = {"done": 0}
 
         def step(k: int) -> None:

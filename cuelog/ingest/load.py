@@ -27,73 +27,18 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
-import pyarrow as pa
 
 from cuelog.errors import Problem
 from cuelog.ingest.reader import log_files, open_log
 from cuelog.ingest.validate import check_file, parse_time
 from cuelog.schemas.records import Choice, Clock, Event, Frame, FrameEnd, Match, Record, Stroke
+from cuelog.store import loads
 
 BATCH = 20_000
 """Records per insert: large enough for Arrow to pay off, small enough to keep memory flat."""
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _US = timedelta(microseconds=1)
-
-# Tables that hold a match's rows; a replaced match is removed from each of them. The
-# replay tables are derived from the records, so they go too (a new replay rebuilds them).
-MATCH_TABLES = (
-    "records",
-    "strokes",
-    "shot_clock",
-    "replay_frames",
-    "replay_strokes",
-    "replay_breaks",
-    "replay_findings",
-    "matches",
-)
-
-RECORDS_SCHEMA = pa.schema(
-    [
-        ("match_id", pa.string()),
-        ("seq", pa.int32()),
-        ("line", pa.int32()),
-        ("type", pa.string()),
-        ("frame", pa.int32()),
-        ("n", pa.int32()),
-        ("body", pa.string()),
-    ]
-)
-STROKES_SCHEMA = pa.schema(
-    [
-        ("match_id", pa.string()),
-        ("frame", pa.int32()),
-        ("n", pa.int32()),
-        ("striker", pa.string()),
-        ("t", pa.timestamp("us", tz="UTC")),
-        ("first", pa.list_(pa.string())),
-        ("potted", pa.list_(pa.string())),
-        ("nominated", pa.string()),
-        ("foul_called", pa.bool_()),
-        ("points_called", pa.int32()),
-        ("miss_called", pa.bool_()),
-        ("free_ball_called", pa.bool_()),
-        ("score_a", pa.int32()),
-        ("score_b", pa.int32()),
-        ("break_", pa.int32()),
-    ]
-)
-SHOT_CLOCK_SCHEMA = pa.schema(
-    [
-        ("match_id", pa.string()),
-        ("frame", pa.int32()),
-        ("n", pa.int32()),
-        ("shot_s", pa.float64()),
-        ("paused_s", pa.float64()),
-        ("limit_s", pa.float64()),
-        ("source", pa.string()),
-    ]
-)
 
 Progress = Callable[[int], None]
 """Called with twice the number of bytes just read (decompressed), for a progress bar: each
@@ -132,13 +77,6 @@ def content_hash(path: str | os.PathLike[str]) -> str | None:
     except (OSError, EOFError, zlib.error):
         return None
     return digest.hexdigest()
-
-
-def first_row(con: duckdb.DuckDBPyConnection, sql: str, params: list[Any]) -> tuple[Any, ...] | None:
-    """The first row of a query, or None. Fetches the whole result: DuckDB 2 refuses new
-    work on a connection while a result is still unfinished."""
-    rows = con.execute(sql, params).fetchall()
-    return rows[0] if rows else None
 
 
 def epoch_us(t: str | None) -> int | None:
@@ -200,19 +138,9 @@ class _Batch:
                 (match_id, record.frame, record.n, record.elapsed_s, record.paused_s, record.limit_s, "record")
             )
 
-    def flush(self, con: duckdb.DuckDBPyConnection, tables: dict[str, str]) -> None:
-        """Insert the waiting rows into ``tables`` (store table name -> table to fill)."""
-        for table, schema, rows in (
-            ("records", RECORDS_SCHEMA, self.records),
-            ("strokes", STROKES_SCHEMA, self.strokes),
-            ("shot_clock", SHOT_CLOCK_SCHEMA, self.clocks),
-        ):
-            if rows:
-                columns = [
-                    pa.array(values, type=f.type) for values, f in zip(zip(*rows, strict=True), schema, strict=True)
-                ]
-                insert_arrow(con, tables[table], pa.Table.from_arrays(columns, schema=schema))
-                rows.clear()
+    def rows(self) -> dict[str, list[tuple[Any, ...]]]:
+        """The waiting rows by store table (:data:`cuelog.store.loads.ROW_SCHEMAS`)."""
+        return {"records": self.records, "strokes": self.strokes, "shot_clock": self.clocks}
 
 
 _TYPE_NAMES: dict[type[Any], str] = {
@@ -226,25 +154,6 @@ _TYPE_NAMES: dict[type[Any], str] = {
 }
 
 
-def insert_arrow(con: duckdb.DuckDBPyConnection, table: str, data: pa.Table) -> None:
-    """Append an Arrow table to a store table, by column name."""
-    cols = ", ".join(data.schema.names)
-    con.register("cuelog_batch", data)
-    try:
-        con.execute(f"INSERT INTO {table} ({cols}) SELECT {cols} FROM cuelog_batch")
-    finally:
-        con.unregister("cuelog_batch")
-
-
-def delete_match(con: duckdb.DuckDBPyConnection, match_id: str) -> None:
-    """Remove every row of one match (inside the caller's transaction)."""
-    for table in MATCH_TABLES:
-        con.execute(f"DELETE FROM {table} WHERE match_id = ?", [match_id])
-    # The file that loaded it no longer stands for it: loading that file again must be
-    # treated as a new claim on the match id, not as a no-op.
-    con.execute("DELETE FROM ingest_log WHERE list_contains(matches, ?)", [match_id])
-
-
 def match_conflicts(
     con: duckdb.DuckDBPyConnection, file: str, claims: list[tuple[int, Match]], file_hash: str, replace: bool
 ) -> list[Problem]:
@@ -254,14 +163,7 @@ def match_conflicts(
     """
     if not claims or replace:
         return []
-    held = {
-        str(row[0]): (str(row[1]), row[2])
-        for row in con.execute(
-            "SELECT m.match_id, m.file_hash, l.path FROM matches m "
-            "LEFT JOIN ingest_log l ON l.file_hash = m.file_hash WHERE list_contains(?, m.match_id)",
-            [sorted({m.match for _, m in claims})],
-        ).fetchall()
-    }
+    held = loads.held_matches(con, [m.match for _, m in claims])
     problems = []
     for line, match in claims:
         if match.match not in held or held[match.match][0] == file_hash:
@@ -279,56 +181,6 @@ def match_conflicts(
             )
         )
     return problems
-
-
-MATCHES_SCHEMA = pa.schema(
-    [
-        ("match_id", pa.string()),
-        ("rules", pa.string()),
-        ("side_a", pa.string()),
-        ("side_b", pa.string()),
-        ("best_of", pa.int32()),
-        ("event", pa.string()),
-        ("date", pa.string()),
-        ("venue", pa.string()),
-        ("table_no", pa.string()),
-        ("referee", pa.string()),
-        ("file_hash", pa.string()),
-        ("body", pa.string()),
-    ]
-)
-
-
-def insert_matches(con: duckdb.DuckDBPyConnection, matches: list[tuple[Match, str]], file_hash: str) -> None:
-    """One ``matches`` row per match record (with its text), in one statement."""
-    rows = [
-        (
-            m.match,
-            m.rules,
-            m.sides.get("A", ""),
-            m.sides.get("B", ""),
-            m.best_of,
-            m.event,
-            m.date,
-            m.venue,
-            m.table,
-            m.referee,
-            file_hash,
-            text,
-        )
-        for m, text in matches
-    ]
-    columns = [pa.array(values, type=f.type) for values, f in zip(zip(*rows, strict=True), MATCHES_SCHEMA, strict=True)]
-    insert_arrow(con, "matches", pa.Table.from_arrays(columns, schema=MATCHES_SCHEMA))
-
-
-STAGE = {"records": "cuelog_stage_records", "strokes": "cuelog_stage_strokes", "shot_clock": "cuelog_stage_shot_clock"}
-"""Staging tables a file's rows are streamed into before they are published in one transaction."""
-
-
-def _drop_stage(con: duckdb.DuckDBPyConnection) -> None:
-    for stage in STAGE.values():
-        con.execute(f"DROP TABLE IF EXISTS {stage}")
 
 
 def ingest_file(
@@ -354,11 +206,11 @@ def ingest_file(
     name = str(path)
     file_hash = content_hash(path)
     if file_hash is not None:
-        seen = first_row(con, "SELECT matches, records FROM ingest_log WHERE file_hash = ?", [file_hash])
+        seen = loads.loaded_file(con, file_hash)
         if seen is not None:
             if progress is not None:
                 progress(2 * _size(path))  # the bar counts every byte twice: checked, then loaded
-            return FileResult(name, file_hash, "unchanged", list(seen[0]), int(seen[1]), [])
+            return FileResult(name, file_hash, "unchanged", seen[0], seen[1], [])
     problems: list[Problem] = []
     claims: list[tuple[int, Match]] = []
     matches: list[tuple[Match, str]] = []
@@ -388,9 +240,9 @@ def ingest_file(
             records += 1
             if len(batch) >= BATCH:
                 if not staged:
-                    _create_stage(con)
+                    loads.create_stage(con)
                     staged = True
-                batch.flush(con, STAGE)
+                loads.insert_rows(con, batch.rows(), loads.STAGE)
         if file_hash is not None:
             problems += match_conflicts(con, name, claims, file_hash, replace)
         if not problems and file_hash is None:  # unreadable, yet no line said so
@@ -398,56 +250,14 @@ def ingest_file(
         if problems or file_hash is None:
             problems.sort(key=lambda p: p.line)
             return FileResult(name, file_hash, "rejected", [], 0, problems)
-        _publish(con, name, file_hash, matches, records, batch, staged)
+        loads.publish(con, name, file_hash, matches, records, batch.rows(), staged)
     except duckdb.Error as exc:
         problem = Problem(name, 0, "", "load_failed", str(exc).splitlines()[0], "a file the store accepts")
         return FileResult(name, file_hash, "rejected", [], 0, [problem])
     finally:
         if staged:
-            _drop_stage(con)
+            loads.drop_stage(con)
     return FileResult(name, file_hash, "loaded", [m.match for m, _ in matches], records, [])
-
-
-def _create_stage(con: duckdb.DuckDBPyConnection) -> None:
-    _drop_stage(con)  # left over from an interrupted load
-    for table, stage in STAGE.items():
-        con.execute(f"CREATE TABLE {stage} AS SELECT * FROM {table} LIMIT 0")
-
-
-def _publish(
-    con: duckdb.DuckDBPyConnection,
-    name: str,
-    file_hash: str,
-    matches: list[tuple[Match, str]],
-    records: int,
-    last: _Batch,
-    staged: bool,
-) -> None:
-    """Move a file's staged rows and its last batch into the store in one transaction."""
-    con.begin()
-    try:
-        ids = [m.match for m, _ in matches]
-        # Conflicts were refused while checking; a match id already loaded is a replacement.
-        # Only those are deleted: a DELETE scans its table, so one per new match would make
-        # loading slower as the store grows.
-        for (match_id,) in con.execute(
-            "SELECT match_id FROM matches WHERE list_contains(?, match_id) ORDER BY match_id", [ids]
-        ).fetchall():
-            delete_match(con, match_id)
-        if matches:
-            insert_matches(con, matches, file_hash)
-        if staged:
-            for table, stage in STAGE.items():
-                con.execute(f"INSERT INTO {table} SELECT * FROM {stage}")
-        last.flush(con, {table: table for table in STAGE})
-        con.execute(
-            "INSERT INTO ingest_log VALUES (?, ?, ?, ?, now())",
-            [file_hash, name, [m.match for m, _ in matches], records],
-        )
-        con.commit()
-    except BaseException:
-        con.rollback()
-        raise
 
 
 def _size(path: str | os.PathLike[str]) -> int:

@@ -1,18 +1,24 @@
-"""The DuckDB store: open it, create its tables, read the loaded logs back.
+"""The DuckDB store: every table, read and write of the database, in one package.
 
 One embedded file (default ``./cuelog.duckdb``). The tables are defined once, in
-``cuelog/schemas/ddl.sql``.
+``cuelog/schemas/ddl.sql``; :func:`connect` opens a file and creates them.
+
+- :mod:`cuelog.store.loads`: ingest's writes (logs staged per file and published in one
+  transaction, shot-clock rows, the ``ingest_log`` of loaded files);
+- :mod:`cuelog.store.results`: the replay results (``replay_*`` tables) and their writes;
+- :mod:`cuelog.store.reads`: what the replay and the commands read back.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
 from importlib import resources
 
 import duckdb
 
-from cuelog.schemas.records import Record, decode
+from cuelog.store.reads import match_ids, match_records
+
+__all__ = ["DEFAULT_DB", "connect", "ddl", "match_ids", "match_records"]
 
 DEFAULT_DB = "cuelog.duckdb"
 
@@ -28,21 +34,3 @@ def connect(path: str | os.PathLike[str] = DEFAULT_DB, *, read_only: bool = Fals
     if not read_only:
         con.execute(ddl())
     return con
-
-
-def match_ids(con: duckdb.DuckDBPyConnection) -> list[str]:
-    """Every loaded match id, sorted."""
-    return [row[0] for row in con.execute("SELECT match_id FROM matches ORDER BY match_id").fetchall()]
-
-
-def match_records(
-    con: duckdb.DuckDBPyConnection, matches: Sequence[str] | None = None
-) -> Iterator[tuple[str, list[Record]]]:
-    """The records of each loaded match (the match record first), in file order, by match id."""
-    ids = match_ids(con) if matches is None else sorted(matches)
-    for match_id in ids:
-        rows = con.execute(
-            "SELECT body FROM records WHERE match_id = ? ORDER BY seq",
-            [match_id],
-        ).fetchall()
-        yield match_id, [decode(row[0]) for row in rows]

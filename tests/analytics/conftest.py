@@ -16,9 +16,9 @@ import pytest
 from typer.testing import CliRunner
 
 from cuelog.cli import app
-from cuelog.pipeline import write_results
 from cuelog.replay.model import MatchResult
 from cuelog.store import connect
+from cuelog.store.results import write_results
 from tests.analytics import kit
 from tests.analytics import outcomes as o
 

@@ -7,9 +7,9 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from cuelog.pipeline import REPLAY_TABLES, write_results
 from cuelog.replay.model import CONDONED_FOUL, Finding
 from cuelog.store import connect
+from cuelog.store.results import REPLAY_TABLES, write_results
 from tests.analytics import kit
 from tests.analytics import outcomes as o
 
