@@ -19,6 +19,7 @@ import polars as pl
 import pyarrow as pa
 
 from cuelog.errors import CuelogError
+from cuelog.schemas.rulesets import DISCIPLINES
 from cuelog.store import reads
 
 KINDS: Final = ("breaks", "billiards", "misses", "clock")
@@ -26,12 +27,10 @@ BY: Final = ("player", "match", "event")
 GROUPS: Final = {"player": "players", "match": "matches", "event": "events"}
 """The JSON key holding the rows of each grouping."""
 
-# Which matches each report reads: its discipline, or every match.
+# Which matches each report reads: the discipline that registers it
+# (cuelog.schemas.rulesets.DISCIPLINES), or every match.
 DISCIPLINE: Final[dict[str, str | None]] = {
-    "breaks": "snooker",
-    "billiards": "billiards",
-    "misses": "snooker",
-    "clock": None,
+    kind: next((d.name for d in DISCIPLINES.values() if kind in d.reports), None) for kind in KINDS
 }
 
 FIFTY: Final = 50

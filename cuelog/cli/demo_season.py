@@ -148,23 +148,20 @@ def _headlines(con: Any) -> list[tuple[str, str]]:
 
 def _plots(con: Any, out: Path, worst: list[dict[str, Any]]) -> list[Path]:
     import cuelog.analytics.plots as plots
-    from cuelog.analytics.reports import ReportError, load
+    from cuelog.analytics.reports import DISCIPLINE, ReportError, load
 
     written: list[Path] = []
-    jobs: list[tuple[str, str, Callable[[Any], Any]]] = [
-        ("breaks", "breaks.png", plots.breaks_distribution),
-        ("misses", "miss-sequences.png", plots.miss_sequences),
-        ("clock", "shot-times.png", plots.shot_times),
-    ]
-    snooker_worst = next((w for w in worst if str(w["rules"]).startswith("snooker/")), None)
-    for kind, name, draw in jobs:
+    for kind, name, draw in plots.SEASON_PLOTS:
         try:
             written.append(plots.save(draw(load(con, kind)), out / name))
         except (ReportError, plots.NothingToPlot):
             continue
-    if snooker_worst is not None:
+    # The score worm draws a frame's breaks: the worst frame of the discipline whose
+    # report has breaks.
+    worm = next((w for w in worst if str(w["rules"]).split("/")[0] == DISCIPLINE[plots.WORM_REPORT]), None)
+    if worm is not None:
         try:
-            fig = plots.score_worm(load(con, "breaks"), str(snooker_worst["match"]), int(snooker_worst["frame"]))
+            fig = plots.score_worm(load(con, plots.WORM_REPORT), str(worm["match"]), int(worm["frame"]))
             written.append(plots.save(fig, out / "worst-frame.png"))
         except (ReportError, plots.NothingToPlot):
             pass

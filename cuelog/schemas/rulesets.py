@@ -4,9 +4,9 @@ Editions are data: each engine module keeps its own edition parameters keyed by 
 edition name; this registry only says which ids exist, which balls and spots they use and
 which module replays them, so that ingest can check a log without importing an engine.
 
-A discipline's engine is registered by module path in :data:`ENGINES` (a string, so this
-bottom layer imports nothing above it); the module implements
-:class:`cuelog.replay.engine.Engine`.
+A discipline's engine, simulator and report kinds are registered by module path in
+:data:`DISCIPLINES` (strings, so this bottom layer imports nothing above it); the engine
+module implements :class:`cuelog.replay.engine.Engine`.
 """
 
 from __future__ import annotations
@@ -24,12 +24,41 @@ BILLIARDS_SPOTS: Final = frozenset({"spot", "pyramid", "centre", "baulk_middle",
 POOL_SPOTS: Final = frozenset({"foot"})
 
 
-# Disciplines whose engine exists, and the module that implements it
-# (:class:`cuelog.replay.engine.Engine`). A new discipline adds one line here.
-ENGINES: Final[dict[str, str]] = {
-    "snooker": "cuelog.replay.snooker",
-    "billiards": "cuelog.replay.billiards",
+@dataclass(frozen=True, slots=True)
+class Discipline:
+    """What cuelog has for a discipline, each part named by module path (a string: this
+    bottom layer imports none of them)."""
+
+    name: str
+    engine: str
+    """The rules engine (:class:`cuelog.replay.engine.Engine`)."""
+    simulator: str | None = None
+    """The simulator's player of the discipline (:class:`cuelog.simulate.season.Simulator`)."""
+    reports: tuple[str, ...] = ()
+    """The ``cuelog report`` kinds that read only this discipline's matches."""
+
+
+# A new discipline adds its modules and one entry here.
+DISCIPLINES: Final[dict[str, Discipline]] = {
+    d.name: d
+    for d in (
+        Discipline(
+            "snooker",
+            engine="cuelog.replay.snooker",
+            simulator="cuelog.simulate.snooker",
+            reports=("breaks", "misses"),
+        ),
+        Discipline(
+            "billiards",
+            engine="cuelog.replay.billiards",
+            simulator="cuelog.simulate.billiards",
+            reports=("billiards",),
+        ),
+    )
 }
+
+ENGINES: Final[dict[str, str]] = {name: d.engine for name, d in DISCIPLINES.items()}
+"""Disciplines whose engine exists, and the module that implements it."""
 
 
 @dataclass(frozen=True, slots=True)
