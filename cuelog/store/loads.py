@@ -26,6 +26,7 @@ MATCH_TABLES = (
     "replay_strokes",
     "replay_breaks",
     "replay_findings",
+    "replay_stroke_details",
     "matches",
 )
 

@@ -16,7 +16,14 @@ import pyarrow as pa
 
 from cuelog.replay.model import Finding, MatchResult
 
-REPLAY_TABLES = ("replay_frames", "replay_strokes", "replay_breaks", "replay_findings", "replay_corrections")
+REPLAY_TABLES = (
+    "replay_frames",
+    "replay_strokes",
+    "replay_breaks",
+    "replay_findings",
+    "replay_corrections",
+    "replay_stroke_details",
+)
 
 
 def _findings(match_id: str, frame: int | None, findings: Iterable[Finding]) -> list[tuple[object, ...]]:
@@ -33,6 +40,7 @@ def result_tables(results: Sequence[MatchResult]) -> dict[str, pa.Table]:
     breaks: list[tuple[object, ...]] = []
     findings: list[tuple[object, ...]] = []
     corrections: list[tuple[object, ...]] = []
+    details: list[tuple[object, ...]] = []
     for m in sorted(results, key=lambda r: r.match):
         findings.extend(_findings(m.match, None, m.findings))
         corrections.extend(
@@ -77,6 +85,7 @@ def result_tables(results: Sequence[MatchResult]) -> dict[str, pa.Table]:
                         o.credited,
                     )
                 )
+                details.extend((m.match, fr.frame, o.n, name, json.dumps(value)) for name, value in o.detail)
             for b in fr.breaks:
                 breaks.append((m.match, fr.frame, b.side, b.points, b.from_, b.to))
             findings.extend(_findings(m.match, fr.frame, fr.findings))
@@ -86,6 +95,7 @@ def result_tables(results: Sequence[MatchResult]) -> dict[str, pa.Table]:
         "replay_breaks": _table(BREAK_SCHEMA, breaks),
         "replay_findings": _table(FINDING_SCHEMA, findings),
         "replay_corrections": _table(CORRECTION_SCHEMA, corrections),
+        "replay_stroke_details": _table(DETAIL_SCHEMA, details),
     }
 
 
@@ -155,6 +165,15 @@ FINDING_SCHEMA = pa.schema(
 )
 
 
+DETAIL_SCHEMA = pa.schema(
+    [
+        ("match_id", pa.string()),
+        ("frame", pa.int32()),
+        ("n", pa.int32()),
+        ("name", pa.string()),
+        ("value", pa.string()),
+    ]
+)
 CORRECTION_SCHEMA = pa.schema(
     [
         ("match_id", pa.string()),
