@@ -15,8 +15,11 @@ pool engine under ``cuelog/replay/pool/``) that defines, at module level:
     call of a stroke (:class:`Outcome`, ``None`` for other records) and the findings the
     record raises. The simulator asks for a stroke's due call this way.
 ``finish(state) -> FrameResult``
-    The frame's result from a state: score, winner, breaks (the break in progress closed
-    on a copy), visits, end reason, breaker. The state given is left unchanged.
+    The frame's result from a state: score, recorded score, winner, breaks (the break in
+    progress closed on a copy), visits, end reason, breaker. The state given is left
+    unchanged. Its findings and outcomes are those the folds returned: an engine may
+    keep them in its state (snooker) or leave them to the caller (billiards), so
+    :func:`fold_frame` sets them from what ``apply`` gave.
 ``replay_frame(match, frame, records, previous) -> FrameResult``
     The whole frame at once, with every finding sorted (:meth:`Finding.sort_key`) and the
     outcome of every stroke: the replay's entry point. :func:`fold_frame` is the plain
