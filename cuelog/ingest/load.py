@@ -163,7 +163,13 @@ def match_conflicts(
     """
     if not claims or replace:
         return []
-    held = loads.held_matches(con, [m.match for _, m in claims])
+    return _conflicts(file, claims, file_hash, loads.held_matches(con, [m.match for _, m in claims]))
+
+
+def _conflicts(
+    file: str, claims: list[tuple[int, Match]], file_hash: str, held: dict[str, tuple[str, str | None]]
+) -> list[Problem]:
+    """The claims of a file on match ids that another file (``held``: id -> hash, path) loaded."""
     problems = []
     for line, match in claims:
         if match.match not in held or held[match.match][0] == file_hash:
@@ -181,6 +187,53 @@ def match_conflicts(
             )
         )
     return problems
+
+
+@dataclass(slots=True)
+class _Read:
+    """One pass over a log: its problems, its match claims and, while it is clean, its rows."""
+
+    problems: list[Problem] = field(default_factory=list)
+    claims: list[tuple[int, Match]] = field(default_factory=list)
+    matches: list[tuple[Match, str]] = field(default_factory=list)
+    records: int = 0
+    batch: _Batch = field(default_factory=lambda: _Batch())
+
+
+def _read(
+    path: str | os.PathLike[str],
+    keep: bool,
+    progress: Progress | None,
+    spill: Callable[[_Batch], None] | None = None,
+) -> _Read:
+    """Decode and check every line of a log once, building its rows while it is clean (and
+    ``keep``: its content could be hashed). A full batch goes to ``spill`` when given.
+    At the first problem nothing more is kept, but every line is still checked, so that
+    every problem is reported."""
+    out = _Read()
+    match_id = ""
+    seq = 0
+    for checked in check_file(path):
+        text, record = checked.text, checked.record
+        if progress is not None and text is not None:
+            progress(2 * (len(text) + 1))
+        if isinstance(record, Match):
+            out.claims.append((checked.line, record))
+        if checked.problems:
+            out.problems.extend(checked.problems)
+            out.batch.clear()  # the file will be rejected: stage nothing more
+        if out.problems or not keep or record is None or text is None:
+            continue
+        if isinstance(record, Match):
+            out.matches.append((record, text))
+            match_id, seq = record.match, 0
+        else:
+            seq += 1
+        out.batch.add(match_id, seq, line=checked.line, text=text, record=record)
+        out.records += 1
+        if spill is not None and len(out.batch) >= BATCH:
+            spill(out.batch)
+    return out
 
 
 def ingest_file(
@@ -211,53 +264,37 @@ def ingest_file(
             if progress is not None:
                 progress(2 * _size(path))  # the bar counts every byte twice: checked, then loaded
             return FileResult(name, file_hash, "unchanged", seen[0], seen[1], [])
-    problems: list[Problem] = []
-    claims: list[tuple[int, Match]] = []
-    matches: list[tuple[Match, str]] = []
-    batch = _Batch()
     staged = False
-    match_id = ""
-    seq = 0
-    records = 0
+
+    def spill(batch: _Batch) -> None:
+        nonlocal staged
+        if not staged:
+            loads.create_stage(con)
+            staged = True
+        loads.insert_rows(con, batch.rows(), loads.STAGE)
+
     try:
-        for checked in check_file(path):
-            text, record = checked.text, checked.record
-            if progress is not None and text is not None:
-                progress(2 * (len(text) + 1))
-            if isinstance(record, Match):
-                claims.append((checked.line, record))
-            if checked.problems:
-                problems.extend(checked.problems)
-                batch.clear()  # the file will be rejected: stage nothing more
-            if problems or file_hash is None or record is None or text is None:
-                continue
-            if isinstance(record, Match):
-                matches.append((record, text))
-                match_id, seq = record.match, 0
-            else:
-                seq += 1
-            batch.add(match_id, seq, line=checked.line, text=text, record=record)
-            records += 1
-            if len(batch) >= BATCH:
-                if not staged:
-                    loads.create_stage(con)
-                    staged = True
-                loads.insert_rows(con, batch.rows(), loads.STAGE)
+        read = _read(path, file_hash is not None, progress, spill)
+        problems = read.problems
         if file_hash is not None:
-            problems += match_conflicts(con, name, claims, file_hash, replace)
+            problems += match_conflicts(con, name, read.claims, file_hash, replace)
         if not problems and file_hash is None:  # unreadable, yet no line said so
             problems.append(Problem(name, 0, "", "unreadable", "cannot read the file", "a readable file"))
         if problems or file_hash is None:
             problems.sort(key=lambda p: p.line)
             return FileResult(name, file_hash, "rejected", [], 0, problems)
-        loads.publish(con, name, file_hash, matches, records, batch.rows(), staged)
+        loads.publish(con, name, file_hash, read.matches, read.records, read.batch.rows(), staged)
     except duckdb.Error as exc:
-        problem = Problem(name, 0, "", "load_failed", str(exc).splitlines()[0], "a file the store accepts")
-        return FileResult(name, file_hash, "rejected", [], 0, [problem])
+        return _load_failed(name, file_hash, exc)
     finally:
         if staged:
             loads.drop_stage(con)
-    return FileResult(name, file_hash, "loaded", [m.match for m, _ in matches], records, [])
+    return FileResult(name, file_hash, "loaded", [m.match for m, _ in read.matches], read.records, [])
+
+
+def _load_failed(name: str, file_hash: str | None, exc: duckdb.Error) -> FileResult:
+    problem = Problem(name, 0, "", "load_failed", str(exc).splitlines()[0], "a file the store accepts")
+    return FileResult(name, file_hash, "rejected", [], 0, [problem])
 
 
 def _size(path: str | os.PathLike[str]) -> int:
@@ -267,6 +304,75 @@ def _size(path: str | os.PathLike[str]) -> int:
         return 0
 
 
+GROUP_FILES = 512
+"""Files published in one transaction at most."""
+
+ON_ITS_OWN_BYTES = 4 << 20
+"""A file larger than this (or gzipped, whose size says little) is loaded on its own,
+streamed through staging tables, so memory stays flat whatever its size."""
+
+
+@dataclass(slots=True)
+class _Group:
+    """Checked files waiting to be published together: (position in the run, rows, claims)."""
+
+    files: list[tuple[int, loads.FileRows, list[tuple[int, Match]]]] = field(default_factory=list)
+    records: int = 0
+    hashes: set[str] = field(default_factory=set)
+    ids: set[str] = field(default_factory=set)
+
+    def add(self, i: int, rows: loads.FileRows, claims: list[tuple[int, Match]]) -> None:
+        self.files.append((i, rows, claims))
+        self.records += rows.records
+        self.hashes.add(rows.file_hash)
+        self.ids.update(m.match for _, m in claims)
+
+    def full(self, rows: loads.FileRows, claims: list[tuple[int, Match]]) -> bool:
+        """Would adding this file make the group too big, or put two claims on one match
+        in it (the second must see the first as loaded)?"""
+        return (
+            len(self.files) >= GROUP_FILES
+            or self.records + rows.records > BATCH
+            or any(m.match in self.ids for _, m in claims)
+        )
+
+
+def _publish_group(con: duckdb.DuckDBPyConnection, group: _Group, replace: bool) -> list[tuple[int, FileResult]]:
+    """Refuse the group's files that claim a match another file holds (one query for the
+    group), publish the others in one transaction, and if that fails, file by file."""
+    ids = sorted(group.ids)
+    held = {} if replace or not ids else loads.held_matches(con, ids)
+    out: list[tuple[int, FileResult]] = []
+    clean: list[tuple[int, loads.FileRows]] = []
+    for i, rows, claims in group.files:
+        problems = _conflicts(rows.name, claims, rows.file_hash, held)
+        if problems:
+            out.append((i, FileResult(rows.name, rows.file_hash, "rejected", [], 0, sorted(problems, key=_line))))
+        else:
+            clean.append((i, rows))
+    try:
+        loads.publish_files(con, [rows for _, rows in clean])
+        tries: list[list[tuple[int, loads.FileRows]]] = []
+    except duckdb.Error:
+        tries = [[item] for item in clean]  # each file still all or nothing, on its own
+    for attempt in tries:
+        try:
+            loads.publish_files(con, [rows for _, rows in attempt])
+        except duckdb.Error as exc:
+            out.extend((i, _load_failed(rows.name, rows.file_hash, exc)) for i, rows in attempt)
+            clean = [item for item in clean if item not in attempt]
+    out.extend((i, _loaded(rows)) for i, rows in clean)
+    return out
+
+
+def _line(p: Problem) -> int:
+    return p.line
+
+
+def _loaded(rows: loads.FileRows) -> FileResult:
+    return FileResult(rows.name, rows.file_hash, "loaded", [m.match for m, _ in rows.matches], rows.records, [])
+
+
 def ingest_paths(
     con: duckdb.DuckDBPyConnection,
     paths: Iterable[str | os.PathLike[str]],
@@ -274,12 +380,62 @@ def ingest_paths(
     replace: bool = False,
     progress: Progress | None = None,
 ) -> list[FileResult]:
-    """Load every log under ``paths`` (files, .gz, directories in sorted order), each on its own."""
-    results = []
-    for path in log_files(paths):
+    """Load every log under ``paths`` (files, .gz, directories in sorted order), each file
+    all or nothing.
+
+    Every file is read and checked on its own; small clean files are then published many
+    to a transaction (:func:`cuelog.store.loads.publish_files`): the store's statements,
+    not the checks, cost most for a season of one-match files. Which files are loaded
+    already is asked once for the whole run, and which matches other files hold once per
+    group. A file is refused or loaded exactly as it would be on its own: two files that
+    claim the same match never share a transaction, and a group that fails to publish is
+    published file by file. Large and gzipped files go through :func:`ingest_file`.
+    """
+    files = list(log_files(paths))
+    results: list[FileResult | None] = [None] * len(files)
+    hashes = [content_hash(p) if Path(p).is_file() else None for p in files]
+    known = loads.loaded_files(con, [h for h in hashes if h is not None])
+    group = _Group()
+
+    def done(i: int, result: FileResult) -> None:
+        results[i] = result
+        if result.status == "loaded" and result.file_hash is not None:
+            known[result.file_hash] = (result.matches, result.records)
+
+    def flush() -> None:
+        nonlocal group
+        if group.files:
+            for i, result in _publish_group(con, group, replace):
+                done(i, result)
+            group = _Group()
+
+    for i, path in enumerate(files):
+        name, file_hash = str(path), hashes[i]
         if not Path(path).is_file():
-            problem = Problem(str(path), 0, "", "unreadable", "no such file", "an existing file or directory")
-            results.append(FileResult(str(path), None, "rejected", [], 0, [problem]))
+            problem = Problem(name, 0, "", "unreadable", "no such file", "an existing file or directory")
+            results[i] = FileResult(name, None, "rejected", [], 0, [problem])
             continue
-        results.append(ingest_file(con, path, replace=replace, progress=progress))
-    return results
+        if file_hash is not None and file_hash in group.hashes:
+            flush()  # the same bytes twice in one run: the second copy finds the first loaded
+        if file_hash is not None and file_hash in known:
+            if progress is not None:
+                progress(2 * _size(path))  # the bar counts every byte twice: checked, then loaded
+            results[i] = FileResult(name, file_hash, "unchanged", *known[file_hash], [])
+            continue
+        if file_hash is None or Path(path).suffix == ".gz" or _size(path) > ON_ITS_OWN_BYTES:
+            flush()
+            done(i, ingest_file(con, path, replace=replace, progress=progress))
+            continue
+        read = _read(path, True, progress)
+        if read.problems:
+            if any(m.match in group.ids for _, m in read.claims):
+                flush()  # its claims are judged against the files before it, as on its own
+            problems = read.problems + match_conflicts(con, name, read.claims, file_hash, replace)
+            results[i] = FileResult(name, file_hash, "rejected", [], 0, sorted(problems, key=_line))
+            continue
+        rows = loads.FileRows(name, file_hash, read.matches, read.records, read.batch.rows())
+        if group.full(rows, read.claims):
+            flush()
+        group.add(i, rows, read.claims)
+    flush()
+    return [r for r in results if r is not None]

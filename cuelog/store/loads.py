@@ -9,6 +9,7 @@ replaced match's rows go in the same transaction.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import duckdb
@@ -117,27 +118,32 @@ MATCHES_SCHEMA = pa.schema(
 )
 
 
+def _match_row(m: Match, text: str, file_hash: str) -> tuple[Any, ...]:
+    return (
+        m.match,
+        m.rules,
+        m.sides.get("A", ""),
+        m.sides.get("B", ""),
+        m.best_of,
+        m.event,
+        m.date,
+        m.venue,
+        m.table,
+        m.referee,
+        file_hash,
+        text,
+    )
+
+
+def _insert_match_rows(con: duckdb.DuckDBPyConnection, rows: list[tuple[Any, ...]]) -> None:
+    if rows:
+        columns = [pa.array(v, type=f.type) for v, f in zip(zip(*rows, strict=True), MATCHES_SCHEMA, strict=True)]
+        insert_arrow(con, "matches", pa.Table.from_arrays(columns, schema=MATCHES_SCHEMA))
+
+
 def insert_matches(con: duckdb.DuckDBPyConnection, matches: list[tuple[Match, str]], file_hash: str) -> None:
     """One ``matches`` row per match record (with its text), in one statement."""
-    rows = [
-        (
-            m.match,
-            m.rules,
-            m.sides.get("A", ""),
-            m.sides.get("B", ""),
-            m.best_of,
-            m.event,
-            m.date,
-            m.venue,
-            m.table,
-            m.referee,
-            file_hash,
-            text,
-        )
-        for m, text in matches
-    ]
-    columns = [pa.array(values, type=f.type) for values, f in zip(zip(*rows, strict=True), MATCHES_SCHEMA, strict=True)]
-    insert_arrow(con, "matches", pa.Table.from_arrays(columns, schema=MATCHES_SCHEMA))
+    _insert_match_rows(con, [_match_row(m, text, file_hash) for m, text in matches])
 
 
 STAGE = {"records": "cuelog_stage_records", "strokes": "cuelog_stage_strokes", "shot_clock": "cuelog_stage_shot_clock"}
@@ -268,3 +274,70 @@ def save_shots(con: duckdb.DuckDBPyConnection, shots: pa.Table, file_hash: str, 
         con.execute("INSERT INTO ingest_log VALUES (?, ?, ?, ?, now())", [file_hash, name, match_ids, lines])
     elif sorted(known[0]) != match_ids:
         con.execute("UPDATE ingest_log SET matches = ? WHERE file_hash = ?", [match_ids, file_hash])
+
+
+def loaded_files(con: duckdb.DuckDBPyConnection, hashes: Sequence[str]) -> dict[str, tuple[list[str], int]]:
+    """For each content hash already loaded: its matches and record count (one query)."""
+    if not hashes:
+        return {}
+    return {
+        str(h): (list(m), int(n))
+        for h, m, n in con.execute(
+            "SELECT file_hash, matches, records FROM ingest_log WHERE list_contains(?, file_hash)",
+            [sorted(set(hashes))],
+        ).fetchall()
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class FileRows:
+    """A checked file's rows, ready to publish: the match records with their text, and the
+    rows of each table in :data:`ROW_SCHEMAS` column order."""
+
+    name: str
+    file_hash: str
+    matches: list[tuple[Match, str]]
+    records: int
+    rows: Mapping[str, list[tuple[Any, ...]]]
+
+
+_INGEST_LOG_SCHEMA = pa.schema(
+    [("file_hash", pa.string()), ("path", pa.string()), ("matches", pa.list_(pa.string())), ("records", pa.int64())]
+)
+
+
+def publish_files(con: duckdb.DuckDBPyConnection, files: Sequence[FileRows]) -> None:
+    """Publish several checked files in one transaction: a statement per table for all of
+    them, instead of a transaction and a dozen statements per file.
+
+    Matches already loaded are replaced (the caller refused the conflicts). If anything
+    fails, nothing of any of the files is left (the caller may retry file by file).
+    """
+    con.begin()
+    try:
+        ids = [m.match for f in files for m, _ in f.matches]
+        for (match_id,) in con.execute(
+            "SELECT match_id FROM matches WHERE list_contains(?, match_id) ORDER BY match_id", [ids]
+        ).fetchall():
+            delete_match(con, match_id)
+        _insert_match_rows(con, [_match_row(m, text, f.file_hash) for f in files for m, text in f.matches])
+        merged = {table: [row for f in files for row in f.rows.get(table, ())] for table in ROW_SCHEMAS}
+        insert_rows(con, merged, {table: table for table in ROW_SCHEMAS})
+        log = pa.table(
+            [
+                pa.array([f.file_hash for f in files], type=pa.string()),
+                pa.array([f.name for f in files], type=pa.string()),
+                pa.array([[m.match for m, _ in f.matches] for f in files], type=pa.list_(pa.string())),
+                pa.array([f.records for f in files], type=pa.int64()),
+            ],
+            schema=_INGEST_LOG_SCHEMA,
+        )
+        con.register("cuelog_files", log)
+        try:
+            con.execute("INSERT INTO ingest_log SELECT file_hash, path, matches, records, now() FROM cuelog_files")
+        finally:
+            con.unregister("cuelog_files")
+        con.commit()
+    except BaseException:
+        con.rollback()
+        raise
