@@ -85,7 +85,8 @@ def result_tables(results: Sequence[MatchResult]) -> dict[str, pa.Table]:
                         o.credited,
                     )
                 )
-                details.extend((m.match, fr.frame, o.n, name, json.dumps(value)) for name, value in o.detail)
+                if o.detail:
+                    details.extend((m.match, fr.frame, o.n, name, json.dumps(value)) for name, value in o.detail)
             for b in fr.breaks:
                 breaks.append((m.match, fr.frame, b.side, b.points, b.from_, b.to))
             findings.extend(_findings(m.match, fr.frame, fr.findings))
