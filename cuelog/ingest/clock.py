@@ -33,7 +33,6 @@ from typing import Any
 
 import duckdb
 import polars as pl
-import pyarrow as pa
 
 from cuelog.errors import Problem
 from cuelog.ingest.validate import parse_time
@@ -246,52 +245,56 @@ def pair_shots(rows: list[ClockRow]) -> tuple[list[Shot], list[Unplaced]]:
 
 
 def align(con: duckdb.DuckDBPyConnection, shots: list[Shot], tolerance_s: float) -> tuple[pl.DataFrame, list[Unplaced]]:
-    """Join each shot to the stroke on its table nearest in time (within tolerance).
+    """Join each shot to the stroke on its table nearest in time (as-of, within tolerance).
 
     Returns the ``shot_clock`` rows (without ``source``) and the shots left over: those
     with no stroke near enough, and those whose nearest stroke a nearer shot already took.
     """
-    left = pa.table(
+    strokes = pl.from_arrow(loads.clock_strokes(con))
+    assert isinstance(strokes, pl.DataFrame)
+    left = pl.DataFrame(
         {
-            "table_no": pa.array([s.table for s in shots], type=pa.string()),
-            "ts": pa.array([s.stop_ts for s in shots], type=pa.int64()),
-            "stop_line": pa.array([s.stop_line for s in shots], type=pa.int64()),
-        }
-    )
-    nearest = loads.nearest_strokes(con, left, round(tolerance_s * 1e6))
-    by_line = {s.stop_line: s for s in shots}
-    placed: dict[int, bool] = dict(
-        zip(nearest.column("stop_line").to_pylist(), nearest.column("kept").to_pylist(), strict=True)
-    )
-    unplaced = [
-        Unplaced(line, s.table, s.stop_text, "stop", "no_stroke" if line not in placed else "stroke_taken")
-        for line, s in by_line.items()
-        if not placed.get(line, False)
-    ]
-    chosen = [
-        (line, match_id, frame, n)
-        for line, match_id, frame, n, kept in zip(*(c.to_pylist() for c in nearest.columns), strict=True)
-        if kept
-    ]
-    shots_kept = [by_line[line] for line, *_ in chosen]
-    rows = pl.DataFrame(
-        {
-            "match_id": [c[1] for c in chosen],
-            "frame": [c[2] for c in chosen],
-            "n": [c[3] for c in chosen],
-            "shot_s": [s.shot_s for s in shots_kept],
-            "paused_s": [s.paused_s for s in shots_kept],
-            "limit_s": [s.limit_s for s in shots_kept],
+            "table": [s.table for s in shots],
+            "ts": [s.stop_ts for s in shots],
+            "stop_line": [s.stop_line for s in shots],
+            "shot_s": [s.shot_s for s in shots],
+            "paused_s": [s.paused_s for s in shots],
+            "limit_s": [s.limit_s for s in shots],
         },
         schema={
-            "match_id": pl.String,
-            "frame": pl.Int32,
-            "n": pl.Int32,
+            "table": pl.String,
+            "ts": pl.Int64,
+            "stop_line": pl.Int64,
             "shot_s": pl.Float64,
             "paused_s": pl.Float64,
             "limit_s": pl.Float64,
         },
-    ).sort("match_id", "frame", "n")
+    ).sort("ts", "stop_line")
+    strokes = strokes.with_columns(pl.col("table").cast(pl.String), pl.col("t").cast(pl.Int64))
+    joined = left.join_asof(
+        strokes,
+        left_on="ts",
+        right_on="t",
+        by="table",
+        strategy="nearest",
+        tolerance=round(tolerance_s * 1e6),
+        check_sortedness=False,
+    ).with_columns((pl.col("ts") - pl.col("t")).abs().alias("gap"))
+    matched = joined.filter(pl.col("match_id").is_not_null())
+    # One shot per stroke: the nearest wins, then the earlier line (deterministic).
+    best = matched.sort("gap", "stop_line").unique(subset=["match_id", "frame", "n"], keep="first", maintain_order=True)
+    kept = set(best["stop_line"].to_list())
+    by_line = {s.stop_line: s for s in shots}
+    unplaced = [
+        Unplaced(line, by_line[line].table, by_line[line].stop_text, "stop", "no_stroke")
+        for line in joined.filter(pl.col("match_id").is_null())["stop_line"].to_list()
+    ]
+    unplaced += [
+        Unplaced(line, by_line[line].table, by_line[line].stop_text, "stop", "stroke_taken")
+        for line in matched["stop_line"].to_list()
+        if line not in kept
+    ]
+    rows = best.select("match_id", "frame", "n", "shot_s", "paused_s", "limit_s").sort("match_id", "frame", "n")
     return rows, sorted(unplaced, key=lambda u: u.line)
 
 

@@ -241,41 +241,17 @@ def held_matches(con: duckdb.DuckDBPyConnection, ids: Sequence[str]) -> dict[str
     }
 
 
-_NEAREST_STROKE = """
-WITH stroke_times AS (
-    SELECT m.table_no AS table_no, epoch_us(s.t) AS t, s.match_id, s.frame, s.n
-    FROM strokes s JOIN matches m USING (match_id)
-    WHERE s.t IS NOT NULL AND m.table_no IS NOT NULL
-),
-nearest AS (
-    SELECT sh.stop_line, st.match_id, st.frame, st.n, abs(sh.ts - st.t) AS gap
-    FROM cuelog_shots sh
-    JOIN stroke_times st ON st.table_no = sh.table_no AND st.t BETWEEN sh.ts - $tolerance AND sh.ts + $tolerance
-    QUALIFY row_number() OVER (
-        PARTITION BY sh.stop_line ORDER BY gap, st.t DESC, st.match_id DESC, st.frame DESC, st.n DESC
-    ) = 1
-)
-SELECT stop_line, match_id, frame, n,
-       row_number() OVER (PARTITION BY match_id, frame, n ORDER BY gap, stop_line) = 1 AS kept
-FROM nearest
-ORDER BY stop_line
-"""
-
-
-def nearest_strokes(con: duckdb.DuckDBPyConnection, shots: pa.Table, tolerance_us: int) -> pa.Table:
-    """The stroke each shot's ``stop`` is nearest in time to, on the same table, within the
-    tolerance (``shots``: ``table_no``, ``ts`` and ``stop_line``, times in epoch microseconds).
-
-    One row per shot that has one: ``stop_line, match_id, frame, n, kept``. Equally near
-    strokes go to the later one (the as-of join's rule); ``kept`` is false for a shot whose
-    stroke a nearer shot (then an earlier line) took. Joined in DuckDB: the strokes never
-    leave the store.
-    """
-    con.register("cuelog_shots", shots)
-    try:
-        return con.sql(_NEAREST_STROKE, params={"tolerance": tolerance_us}).to_arrow_table()
-    finally:
-        con.unregister("cuelog_shots")
+def clock_strokes(con: duckdb.DuckDBPyConnection) -> pa.Table:
+    """Every loaded stroke with a time at a known table: ``table, t`` (epoch microseconds),
+    ``match_id, frame, n``, in time order: what a shot-clock log is aligned with."""
+    return con.sql(
+        """
+        SELECT m.table_no AS table, epoch_us(s.t) AS t, s.match_id, s.frame, s.n
+        FROM strokes s JOIN matches m USING (match_id)
+        WHERE s.t IS NOT NULL AND m.table_no IS NOT NULL
+        ORDER BY t, match_id, frame, n
+        """
+    ).to_arrow_table()
 
 
 def save_shots(con: duckdb.DuckDBPyConnection, shots: pa.Table, file_hash: str, name: str, lines: int) -> None:
