@@ -27,9 +27,10 @@ pool engine under ``cuelog/replay/pool/``) that defines, at module level:
     record), or read ahead where a rule looks at a later record (billiards reads the
     referee's calls ahead, S3 R11(a)); the fold is what a live follower can know.
 
-A new discipline is added by adding its module and one line to
-:data:`cuelog.schemas.rulesets.ENGINES` (``discipline -> module path``); the ruleset ids
-and balls are already in :data:`cuelog.schemas.rulesets.RULESETS`. Everything else (the
+A new discipline is added by adding its module and one entry to
+:data:`cuelog.schemas.rulesets.DISCIPLINES`
+(``Discipline("nineball", engine="cuelog.replay.pool.nineball")``; ``ENGINES`` is derived
+from it); the ruleset ids and balls are already in :data:`cuelog.schemas.rulesets.RULESETS`. Everything else (the
 replay of logs and of the database, the simulator's oracle, the tests) finds the engine
 through :func:`engine_for`. Engines import only ``cuelog.schemas``, ``cuelog.replay`` and
 the standard library (checked by ``tests/test_layers.py``).
