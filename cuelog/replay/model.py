@@ -62,8 +62,11 @@ class Finding(msgspec.Struct, frozen=True):
     The same for every discipline: ``n`` is the stroke (or, for an event, the ``after``
     stroke); ``kind`` a stable code (the kinds of FORMAT.md section 7 first, then any a
     discipline adds, ordered by name); ``rule`` the citation; ``side`` the side the
-    discrepancy concerns (the offender for a foul); ``points`` what is at stake. New code
-    builds it with keywords: ``Finding(n=…, kind=…, rule=…, side=…, points=…, message=…)``.
+    discrepancy concerns (the offender for a foul); ``points`` what is at stake.
+    ``certain`` is false when one unrecorded fact, ``unless``, would excuse the call
+    (FORMAT.md section 7): such findings are listed apart and do not set the exit code.
+    New code builds it with keywords: ``Finding(n=…, kind=…, rule=…, side=…, points=…,
+    message=…)``.
     """
 
     n: int
@@ -72,6 +75,8 @@ class Finding(msgspec.Struct, frozen=True):
     side: str | None
     points: int
     message: str
+    certain: bool = True
+    unless: str | None = None
 
     def sort_key(self) -> tuple[int, int, str, str, str]:
         return (self.n, _KIND_ORDER.get(self.kind, len(FINDING_KINDS)), self.kind, self.rule, self.message)
