@@ -148,20 +148,22 @@ def _headlines(con: Any) -> list[tuple[str, str]]:
 
 def _plots(con: Any, out: Path, worst: list[dict[str, Any]]) -> list[Path]:
     import cuelog.analytics.plots as plots
-    from cuelog.analytics.reports import DISCIPLINE, ReportError, load
+    from cuelog.analytics.audit import frame_findings
+    from cuelog.analytics.reports import ReportError, Scope, load
 
     written: list[Path] = []
+    # The worst frame drawn is the one the worst-frames table ranks first, whatever its discipline.
+    first = worst[0] if worst else None
     for kind, name, draw in plots.SEASON_PLOTS:
         try:
             written.append(plots.save(draw(load(con, kind)), out / name))
         except (ReportError, plots.NothingToPlot):
             continue
-    # The score worm draws a frame's breaks: the worst frame of the discipline whose
-    # report has breaks.
-    worm = next((w for w in worst if str(w["rules"]).split("/")[0] == DISCIPLINE[plots.WORM_REPORT]), None)
-    if worm is not None:
+    if first is not None:
+        match_id, frame = str(first["match"]), int(first["frame"])
         try:
-            fig = plots.score_worm(load(con, plots.WORM_REPORT), str(worm["match"]), int(worm["frame"]))
+            data = load(con, "clock", Scope(matches=(match_id,)))
+            fig = plots.score_worm(data, match_id, frame, findings=frame_findings(con, match_id, frame))
             written.append(plots.save(fig, out / "worst-frame.png"))
         except (ReportError, plots.NothingToPlot):
             pass

@@ -1,6 +1,6 @@
 """What a replay gives back: findings, breaks, per-stroke outcomes, frame and match results.
 
-These are the output contract of FORMAT.md section 7. Every engine produces them; the
+These are the output contract of docs/format.md section 7. Every engine produces them; the
 command line, the DuckDB store, the reports and the simulator read them.
 """
 
@@ -13,7 +13,7 @@ import msgspec
 
 from cuelog.schemas.records import Correction
 
-# The finding kinds of FORMAT.md section 7, in the order the table lists them.
+# The finding kinds of docs/format.md section 7, in the order the table lists them.
 CONDONED_FOUL: Final = "condoned_foul"
 UNSUPPORTED_FOUL: Final = "unsupported_foul"
 PENALTY_VALUE: Final = "penalty_value"
@@ -60,11 +60,11 @@ class Finding(msgspec.Struct, frozen=True):
     """One place where the recorded calls disagree with the rules.
 
     The same for every discipline: ``n`` is the stroke (or, for an event, the ``after``
-    stroke); ``kind`` a stable code (the kinds of FORMAT.md section 7 first, then any a
+    stroke); ``kind`` a stable code (the kinds of docs/format.md section 7 first, then any a
     discipline adds, ordered by name); ``rule`` the citation; ``side`` the side the
     discrepancy concerns (the offender for a foul); ``points`` what is at stake.
     ``certain`` is false when one unrecorded fact, ``unless``, would excuse the call
-    (FORMAT.md section 7): such findings are listed apart and do not set the exit code.
+    (docs/format.md section 7): such findings are listed apart and do not set the exit code.
     New code builds it with keywords: ``Finding(n=…, kind=…, rule=…, side=…, points=…,
     message=…)``.
     """
@@ -168,4 +168,4 @@ class MatchResult:
     findings: list[Finding] = field(default_factory=list)
     """Findings that belong to no frame (e.g. an unknown record before the first frame)."""
     corrections: list[Correction] = field(default_factory=list)
-    """Officials' corrections applied to the log before this replay (FORMAT.md section 6)."""
+    """Officials' corrections applied to the log before this replay (docs/format.md section 6)."""

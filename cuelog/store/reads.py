@@ -45,7 +45,7 @@ class LoadedMatch:
     file: str
     lines: tuple[tuple[int, str], ...]
     corrections: tuple[tuple[str, int, Correction], ...] = ()
-    """Officials' corrections of this match, applied before its replay (FORMAT.md section 6)."""
+    """Officials' corrections of this match, applied before its replay (docs/format.md section 6)."""
 
 
 def select_matches(con: duckdb.DuckDBPyConnection, ids: Sequence[str] | None) -> list[str]:

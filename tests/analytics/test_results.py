@@ -126,7 +126,7 @@ def test_a_database_made_before_the_reasons_column_gets_it(tmp_path: Path) -> No
 
 def test_a_disciplines_own_stroke_facts_and_finding_kinds_are_stored(tmp_path: Path) -> None:
     """Outcome.detail: facts beyond the common core go to replay_stroke_details, one row a
-    fact; a finding kind beyond FORMAT.md's sorts after them, by name, and is stored."""
+    fact; a finding kind beyond docs/format.md's sorts after them, by name, and is stored."""
     db = kit.load(tmp_path / "t.duckdb", kit.miss_sequence())
     own = Finding(n=1, kind="warning_missing", rule="WPA 6.14", side="A", points=0, message="third foul not warned")
     common = Finding(n=1, kind=CONDONED_FOUL, rule="S3 R10", side="A", points=4, message="foul not called")
@@ -144,3 +144,14 @@ def test_a_disciplines_own_stroke_facts_and_finding_kinds_are_stored(tmp_path: P
     assert _rows(db, "SELECT kind FROM replay_findings ORDER BY n, kind") == [("condoned_foul",), ("warning_missing",)]
     # Snooker and billiards fill no detail: their replay_strokes rows are as before.
     assert _rows(db, "SELECT count(*) FROM replay_strokes") == [(2,)]
+
+
+def test_default_workers_is_one_unless_a_large_replay_has_idle_cores():
+    """docs/analytics.md "Workers": the default is never slower than one worker."""
+    from cuelog.pipeline import PARALLEL_FROM, default_workers
+
+    assert default_workers(70_000, cores=2, load=0.0) == 1  # small: start-up costs more than it saves
+    assert default_workers(PARALLEL_FROM * 4, cores=2, load=8.0) == 1  # busy cores: a second process only waits
+    assert default_workers(PARALLEL_FROM * 4, cores=2, load=0.3) == 2
+    assert default_workers(PARALLEL_FROM * 4, cores=8, load=3.0) == 5
+    assert default_workers(PARALLEL_FROM * 4, cores=1, load=0.0) == 1

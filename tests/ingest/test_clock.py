@@ -1,4 +1,4 @@
-"""Shot-clock device logs (FORMAT.md section 5): pairing, pauses, resets, strays, as-of alignment."""
+"""Shot-clock device logs (docs/format.md section 5): pairing, pauses, resets, strays, as-of alignment."""
 
 from __future__ import annotations
 
@@ -162,7 +162,7 @@ def test_aligned_clock_records_in_the_log_are_stored_as_shots(tmp_path):
 
 
 def test_a_stop_equally_near_two_strokes_goes_to_the_later_and_a_taken_stroke_is_reported(tmp_path):
-    """As-of alignment (FORMAT.md section 5): the nearest stroke; between two equally near,
+    """As-of alignment (docs/format.md section 5): the nearest stroke; between two equally near,
     the later (the stroke it can have started); a second stop nearest the same stroke is
     reported ``stroke_taken``, never silently dropped."""
     strokes = [stroke(1, t=T.format("00:10.000")), stroke(2, striker="B", t=T.format("00:12.000"))]

@@ -43,7 +43,7 @@ def test_a_season_loaded_in_groups_is_the_season_loaded_file_by_file(tmp_path: P
 
 
 def test_two_files_claiming_one_match_in_one_run_the_second_is_refused(tmp_path: Path) -> None:
-    """FORMAT.md: a match id belongs to one file; the second claim names the first file."""
+    """docs/format.md: a match id belongs to one file; the second claim names the first file."""
     logs = tmp_path / "logs"
     logs.mkdir()
     first = write(logs / "a.jsonl", [match(), frame(), stroke(1)])
