@@ -17,8 +17,8 @@ from cuelog.errors import CuelogError
 from cuelog.ingest.corrections import Located, apply_corrections
 from cuelog.ingest.reader import log_files, read_records
 from cuelog.replay import replay_match
-from cuelog.replay.rulesets import RULESETS
 from cuelog.schemas.records import Correction, Match, Record
+from cuelog.schemas.rulesets import RULESETS
 
 if TYPE_CHECKING:
     import duckdb
