@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import tempfile
 from pathlib import Path
 
 import duckdb
@@ -61,6 +62,46 @@ def print_summary(files: list[FileResult], clocks: list[ClockResult], console: C
             )
 
 
+def _load(
+    db: Path,
+    files: list[Path],
+    clock: list[Path],
+    tolerance: float,
+    replace: bool,
+    quiet: bool,
+    parquet: str | None,
+    partitions: int,
+) -> tuple[list[FileResult], list[ClockResult], dict[str, object] | None]:
+    """Load the logs and clocks into ``db``, then export it to ``parquet`` when given."""
+    try:
+        con = connect(db)
+    except duckdb.Error as exc:
+        fail(f"cannot open database {db}: {str(exc).splitlines()[0]}")
+    exported = None
+    try:
+        with _progress(files, quiet) as bar:
+            task = bar.add_task("loading", total=_total_bytes(files))
+            results = ingest_paths(con, files, replace=replace, progress=lambda n: bar.advance(task, n))
+        clocks = [ingest_clock(con, c, tolerance) for c in clock]
+        if parquet is not None:
+            exported = _export(con, parquet, partitions)
+    finally:
+        con.close()
+    return results, clocks, exported
+
+
+def _export(con: duckdb.DuckDBPyConnection, parquet: str, partitions: int) -> dict[str, object]:
+    from cuelog.distributed.export import export_db
+    from cuelog.distributed.layout import DatasetError, MissingExtra
+
+    try:
+        return export_db(con, parquet, partitions).to_dict()
+    except (DatasetError, MissingExtra) as exc:
+        fail(str(exc))
+    except OSError as exc:
+        fail(f"cannot write {parquet}: {exc}")
+
+
 def ingest(
     paths: list[Path] = typer.Argument(
         ..., help="Log files (.jsonl, .jsonl.gz) or directories (searched recursively)."
@@ -71,6 +112,12 @@ def ingest(
         DEFAULT_TOLERANCE_S, "--clock-tolerance", min=0.0, help="Seconds a clock stop may be from its stroke's time."
     ),
     replace: bool = typer.Option(False, "--replace", help="Let a file replace a match id another file loaded."),
+    parquet: str | None = typer.Option(
+        None,
+        "--parquet",
+        help="Write the loaded matches as a Parquet dataset here (path or fsspec URL) instead of into --db.",
+    ),
+    partitions: int = typer.Option(32, "--partitions", min=1, max=65536, help="With --parquet: partitions."),
     as_json: bool = typer.Option(False, "--json", help="Print what happened to each file as JSON on stdout."),
 ) -> None:
     """Validate and load stroke logs (and shot-clock CSVs) into DuckDB, one file per transaction.
@@ -89,33 +136,37 @@ def ingest(
       cuelog ingest day1/ --db season.duckdb --clock table1.csv --clock-tolerance 1.5
 
       cuelog ingest fixed-final.jsonl --replace --json
+
+      cuelog ingest day1/ --clock table1.csv --parquet archive/ --partitions 64
+
+    With --parquet the logs and clocks of this run are loaded into a temporary database and
+    written as a Parquet dataset (`cuelog export`); each batch of an archive adds its files.
     """
     files = log_files(paths)
     if not files and not clock:
         fail("no log files (.jsonl, .jsonl.gz) under: " + ", ".join(str(p) for p in paths))
-    try:
-        con = connect(db)
-    except duckdb.Error as exc:
-        fail(f"cannot open database {db}: {str(exc).splitlines()[0]}")
-    try:
-        with _progress(files, as_json) as bar:
-            task = bar.add_task("loading", total=_total_bytes(files))
-            results = ingest_paths(con, files, replace=replace, progress=lambda n: bar.advance(task, n))
-        clocks = [ingest_clock(con, c, clock_tolerance) for c in clock]
-    finally:
-        con.close()
+    with tempfile.TemporaryDirectory(prefix="cuelog-ingest-") as stage:
+        target = Path(stage) / "stage.duckdb" if parquet is not None else db
+        results, clocks, exported = _load(target, files, clock, clock_tolerance, replace, as_json, parquet, partitions)
     problems = [p for r in results for p in r.problems] + [p for c in clocks for p in c.problems]
     rejected = any(r.status == "rejected" for r in results) or any(c.status == "rejected" for c in clocks)
     if as_json:
         doc = {
             "ok": not rejected,
-            "db": str(db),
+            "db": str(db) if parquet is None else None,
+            "parquet": exported,
             "files": [r.to_dict() for r in results],
             "clocks": [c.to_dict() for c in clocks],
         }
         sys.stdout.write(json.dumps(doc, indent=1) + "\n")
     else:
         print_summary(results, clocks, Console())
+        if exported is not None:
+            Console(highlight=False).print(
+                f"wrote {exported['matches']} match(es) to {parquet} "
+                f"({exported['partitions_written']} of {partitions} partitions)",
+                soft_wrap=True,
+            )
         if problems:
             print_problems(problems, as_json=False)
             err_console.print(

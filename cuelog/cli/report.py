@@ -27,6 +27,17 @@ def open_db(db: Path):  # type: ignore[no-untyped-def]
         fail(f"cannot open {db} as a cuelog database: {exc}")
 
 
+def open_results(url: str):  # type: ignore[no-untyped-def]
+    """Views over a results dataset written by `cuelog replay --parquet`, or exit 2."""
+    from cuelog.distributed.layout import DatasetError, MissingExtra
+    from cuelog.distributed.views import open_results as views
+
+    try:
+        return views(url)
+    except (DatasetError, MissingExtra) as exc:
+        fail(str(exc))
+
+
 def _cell(value: object) -> str:
     if value is None:
         return "-"
@@ -53,6 +64,9 @@ def report(
     matches: list[str] | None = typer.Option(None, "--match", help="Only this match id (repeatable)."),
     events: list[str] | None = typer.Option(None, "--event", help="Only this event (repeatable)."),
     by: str = typer.Option("player", "--by", help="One row per player, match or event."),
+    results: str | None = typer.Option(
+        None, "--results", help="Report over a results dataset (`cuelog replay --parquet --out DIR`) instead of --db."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
     csv: Path | None = typer.Option(None, "--csv", help="Write the report to this CSV file."),
     parquet: Path | None = typer.Option(None, "--parquet", help="Write the report to this Parquet file."),
@@ -63,6 +77,8 @@ def report(
     billiards: points, visits, average per visit, highest break, centuries;
     misses: foul and a miss calls, points conceded, fouls, longest miss sequence (snooker);
     clock: shots, mean/median/max shot time, shots over the limit.
+
+    --results DIR reports over the Parquet results of `cuelog replay --parquet` (no database).
 
     Example: cuelog report breaks --db cuelog.duckdb --player "J. Trump" --json
     """
@@ -75,7 +91,7 @@ def report(
     if by not in BY:
         fail(f"--by takes one of {', '.join(BY)}, not {by!r}")
     scope = Scope(tuple(players or ()), tuple(matches or ()), tuple(events or ()))
-    con = open_db(db)
+    con = open_db(db) if results is None else open_results(results)
     try:
         result = make_report(con, kind, scope, by)
     except ReportError as exc:

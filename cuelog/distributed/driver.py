@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from cuelog.analytics.results import REPLAY_TABLES
 from cuelog.distributed.layout import (
     LOADED,
     RESULTS,
@@ -27,7 +28,6 @@ from cuelog.distributed.layout import (
     read_manifest,
     write_manifest,
 )
-from cuelog.analytics.results import REPLAY_TABLES
 from cuelog.distributed.task import COPIED_TABLES, PartitionOutcome, replay_partition
 
 
@@ -57,9 +57,7 @@ def _dask() -> Any:
     try:
         import distributed
     except ImportError:
-        raise MissingExtra(
-            "the replay on a cluster needs Dask: pip install 'cuelog[distributed]'"
-        ) from None
+        raise MissingExtra("the replay on a cluster needs Dask: pip install 'cuelog[distributed]'") from None
     return distributed
 
 

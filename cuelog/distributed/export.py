@@ -148,9 +148,14 @@ def export_db(con: duckdb.DuckDBPyConnection, url: str, partitions: int) -> Expo
     try:
         written: set[int] = set()
         for table in LOADED_TABLES:
+            done: set[int] = set()
             for part, rows in _by_partition(con, _QUERIES[table]):
                 storage.write_table(rows, table, part_name(part), names[part])
-                written.add(part)
+                done.add(part)
+            # A table with no rows now (no shot clock this time) keeps no file of an earlier export.
+            for part in set(names) - done:
+                storage.delete_file(table, part_name(part), names[part])
+            written |= done
         records = con.execute("SELECT count(*) FROM records r SEMI JOIN export_chosen c USING (match_id)").fetchall()
     finally:
         con.unregister("export_chosen")

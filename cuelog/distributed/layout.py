@@ -80,7 +80,9 @@ class Storage:
         try:
             import fsspec
         except ImportError:
-            raise MissingExtra(f"{url}: URLs need fsspec; install it with `pip install 'cuelog[distributed]'`") from None
+            raise MissingExtra(
+                f"{url}: URLs need fsspec; install it with `pip install 'cuelog[distributed]'`"
+            ) from None
         try:
             fs, root = fsspec.core.url_to_fs(url)
         except (ImportError, ValueError) as exc:
@@ -120,6 +122,10 @@ class Storage:
     def read_table(self, *parts: str) -> pa.Table:
         return pq.read_table(self.path(*parts), filesystem=self.fs)
 
+    def delete_file(self, *parts: str) -> None:
+        if self.exists(*parts):
+            self.fs.delete_file(self.path(*parts))
+
     def delete_dir(self, *parts: str) -> None:
         if self.exists(*parts):
             self.fs.delete_dir(self.path(*parts))
@@ -133,7 +139,9 @@ def write_manifest(storage: Storage, kind: str, partitions: int) -> None:
 def read_manifest(storage: Storage, kind: str) -> int:
     """The partition count of a dataset of ``kind``; DatasetError when the path is not one."""
     if not storage.exists(MANIFEST):
-        raise DatasetError(f"{storage.url}: not a cuelog Parquet dataset (no {MANIFEST}); write one with `cuelog export`")
+        raise DatasetError(
+            f"{storage.url}: not a cuelog Parquet dataset (no {MANIFEST}); write one with `cuelog export`"
+        )
     try:
         doc = storage.read_json(MANIFEST)
     except (OSError, ValueError) as exc:
@@ -163,7 +171,9 @@ def read_partition(storage: Storage, table: str, part: int) -> pa.Table | None:
         try:
             tables.append(storage.read_table(table, part_name(part), name))
         except (OSError, pa.ArrowException) as exc:
-            raise DatasetError(f"{storage.path(table, part_name(part), name)}: not a readable Parquet file: {exc}") from None
+            raise DatasetError(
+                f"{storage.path(table, part_name(part), name)}: not a readable Parquet file: {exc}"
+            ) from None
     if not tables:
         return None
     try:

@@ -64,7 +64,9 @@ def _loaded(matches: pa.Table, records: pa.Table | None) -> Iterator[LoadedMatch
     files = dict(zip(matches.column("match_id").to_pylist(), matches.column("path").to_pylist(), strict=True))
     if records is None:
         records = pa.table({"match_id": pa.array([], pa.string()), "seq": pa.array([], pa.int32())})
-        records = records.append_column("line", pa.array([], pa.int32())).append_column("body", pa.array([], pa.string()))
+        records = records.append_column("line", pa.array([], pa.int32())).append_column(
+            "body", pa.array([], pa.string())
+        )
     ordered = records.sort_by([("match_id", "ascending"), ("seq", "ascending")])
     current: str | None = None
     lines: list[tuple[int, str]] = []
@@ -108,7 +110,9 @@ SHOT_CLOCK_SCHEMA = pa.schema(
 )
 
 
-def _fail(out: Storage, part: int, problems: tuple[Problem, ...] = (), failures: tuple[str, ...] = ()) -> PartitionOutcome:
+def _fail(
+    out: Storage, part: int, problems: tuple[Problem, ...] = (), failures: tuple[str, ...] = ()
+) -> PartitionOutcome:
     for table in (*COPIED_TABLES, *REPLAY_TABLES):
         out.delete_dir(table, part_name(part))
     return PartitionOutcome(part, problems=problems, failures=failures)
