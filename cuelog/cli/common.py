@@ -9,6 +9,7 @@ from typing import NoReturn
 import typer
 from rich import box
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from cuelog.errors import Problem
@@ -22,7 +23,8 @@ err_console = Console(stderr=True)
 
 def fail(message: str) -> NoReturn:
     """Print an error to stderr and exit with code 2."""
-    err_console.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    # The message may carry what a log or a path supplied: escaped, never read as markup.
+    err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
     raise typer.Exit(EXIT_BAD_INPUT)
 
 

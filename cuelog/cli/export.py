@@ -54,6 +54,7 @@ def export(
             f"wrote {done.matches} match(es), {done.records} record(s) to {parquet} "
             f"({done.written} of {done.partitions} partitions)",
             soft_wrap=True,
+            markup=False,
         )
     raise typer.Exit(EXIT_OK)
 

@@ -166,6 +166,7 @@ def ingest(
                 f"wrote {exported['matches']} match(es) to {parquet} "
                 f"({exported['partitions_written']} of {partitions} partitions)",
                 soft_wrap=True,
+                markup=False,
             )
         if problems:
             print_problems(problems, as_json=False)

@@ -14,6 +14,7 @@ from typing import NoReturn
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from cuelog.cli.common import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK, err_console, fail, print_problems
@@ -68,13 +69,14 @@ def _report(outcomes: list[PartitionOutcome], out: str, as_json: bool) -> NoRetu
     else:
         for o in failed:
             for message in o.failures:
-                err_console.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True, markup=True)
+                err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
             if o.problems:
                 print_problems(list(o.problems), as_json=False)
         Console(highlight=False).print(
             f"replayed {matches} match(es) in {len(outcomes) - len(failed)} of {len(outcomes)} partition(s): "
             f"{findings} finding(s); results in {out}",
             soft_wrap=True,
+            markup=False,
         )
     if failed:
         raise typer.Exit(EXIT_BAD_INPUT)
@@ -83,12 +85,13 @@ def _report(outcomes: list[PartitionOutcome], out: str, as_json: bool) -> NoRetu
 
 def replay_parquet(parquet: str, scheduler: str, out: str, as_json: bool) -> NoReturn:
     """Run the replay of a Parquet dataset on a Dask scheduler and report it; exits 0/1/2."""
-    from cuelog.distributed.driver import Scheduler, client
+    from cuelog.distributed.driver import Scheduler, check, client
     from cuelog.distributed.driver import replay_parquet as run
     from cuelog.distributed.layout import DatasetError, MissingExtra
 
     try:
         where = Scheduler.parse(scheduler)
+        check(parquet, out)
         with client(where) as c:
             bar = _bar() if err_console.is_terminal and not as_json else None
             with bar if bar is not None else contextlib.nullcontext():

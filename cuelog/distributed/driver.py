@@ -76,7 +76,7 @@ def client(scheduler: Scheduler) -> Iterator[Any]:
     n = scheduler.workers or os.cpu_count() or 1
     with (
         distributed.LocalCluster(
-            n_workers=n, processes=True, threads_per_worker=1, dashboard_address=None, silence_logs=40
+            n_workers=n, processes=True, threads_per_worker=1, dashboard_address=":0", silence_logs=40
         ) as cluster,
         distributed.Client(cluster) as c,
     ):
@@ -87,11 +87,11 @@ Progress = Callable[[PartitionOutcome, int, int], None]
 """Called in the driver as each partition completes: its outcome, partitions done, total."""
 
 
-def _prepare(source: str, out: str) -> tuple[int, list[int]]:
-    """Check both datasets, write the results' manifest, drop results of partitions the source
-    no longer has; the partitions to replay."""
+def check(source: str, out: str) -> list[int]:
+    """Check the loaded dataset and the results directory before any cluster starts; the
+    partitions to replay. Raises DatasetError."""
     src, dst = Storage.open(source), Storage.open(out)
-    partitions = read_manifest(src, LOADED)
+    read_manifest(src, LOADED)
     if src.root == dst.root and type(src.fs) is type(dst.fs):
         raise DatasetError(f"--out {out}: the results need their own directory, not the loaded dataset's")
     if dst.exists() and dst.listdir():
@@ -99,13 +99,22 @@ def _prepare(source: str, out: str) -> tuple[int, list[int]]:
     present = partitions_present(src)
     if not present:
         raise DatasetError(f"{source}: the dataset holds no matches")
+    return present
+
+
+def _prepare(source: str, out: str) -> list[int]:
+    """Check both datasets, write the results' manifest, drop results of partitions the source
+    no longer has; the partitions to replay."""
+    present = check(source, out)
+    partitions = read_manifest(Storage.open(source), LOADED)
+    dst = Storage.open(out)
     write_manifest(dst, RESULTS, partitions)
     for table in (*REPLAY_TABLES, *COPIED_TABLES):
         for name in dst.listdir(table):
             part = parse_part(name)
             if part is not None and part not in present:
                 dst.delete_dir(table, name)
-    return partitions, present
+    return present
 
 
 def replay_parquet(
@@ -123,7 +132,7 @@ def replay_parquet(
     partition naming it; the others still complete.
     """
     distributed = _dask()
-    _, present = _prepare(source, out)
+    present = _prepare(source, out)
     submitted = order if order is not None else present
     if sorted(submitted) != present:
         raise DatasetError("order: expected every partition of the dataset once")
