@@ -162,18 +162,28 @@ def partitions_present(storage: Storage, table: str = "matches") -> list[int]:
     return sorted(p for p in found if p is not None)
 
 
+REQUIRED = {
+    "matches": ("match_id", "path"),
+    "records": ("match_id", "seq", "line", "body"),
+    "shot_clock": ("match_id", "frame", "n", "shot_s", "paused_s", "limit_s", "source"),
+}
+"""The columns the replay reads from each loaded table."""
+
+
 def read_partition(storage: Storage, table: str, part: int) -> pa.Table | None:
     """Every file of one table's partition, concatenated in file-name order (None: no file).
-    Raises DatasetError naming the file that cannot be read."""
+    Raises DatasetError naming the file that cannot be read or lacks a column."""
     names = [n for n in storage.listdir(table, part_name(part)) if n.endswith(".parquet")]
     tables = []
     for name in names:
+        where = storage.path(table, part_name(part), name)
         try:
             tables.append(storage.read_table(table, part_name(part), name))
         except (OSError, pa.ArrowException) as exc:
-            raise DatasetError(
-                f"{storage.path(table, part_name(part), name)}: not a readable Parquet file: {exc}"
-            ) from None
+            raise DatasetError(f"{where}: not a readable Parquet file: {exc}") from None
+        missing = [c for c in REQUIRED.get(table, ()) if c not in tables[-1].column_names]
+        if missing:
+            raise DatasetError(f"{where}: column {missing[0]!r} missing; expected columns {', '.join(REQUIRED[table])}")
     if not tables:
         return None
     try:

@@ -194,3 +194,25 @@ def test_export_again_writes_the_same_bytes_each_match_in_its_partition(
         held = set(pq.read_table(tmp_path / "a" / f).column("match_id").to_pylist())
         assert all(part_name(partition_of(m, partitions)) == part for m in held), (table, part)
     assert len(ids) == len(set(ids))
+
+
+def test_fsspec_urls_for_the_dataset_the_results_and_the_report(season: Path, cluster, tmp_path: Path) -> None:
+    data = f"file://{tmp_path}/archive"
+    out = f"file://{tmp_path}/out"
+    assert cuelog("export", "--db", str(season), "--parquet", data, "--partitions", "3").exit_code == 0
+    ran = cuelog("replay", "--parquet", data, "--scheduler", cluster.scheduler.address, "--out", out)
+    assert ran.exit_code == 1, ran.stderr
+    assert tree(tmp_path / "out", REPLAY_TABLES) == tree(
+        in_process_results(season, tmp_path / "expected", 3), REPLAY_TABLES
+    )
+    over_db = cuelog("report", "breaks", "--db", str(season), "--json")
+    assert cuelog("report", "breaks", "--results", out, "--json").stdout == over_db.stdout
+
+
+def test_a_records_file_without_its_body_column_is_named(season: Path, cluster, tmp_path: Path) -> None:
+    data = export(season, tmp_path / "archive", 2)
+    (path,) = (data / "records" / part_name(0)).glob("*.parquet")
+    pq.write_table(pq.read_table(path).drop_columns(["body"]), path)
+    outcomes = replay_parquet(cluster, str(data), str(tmp_path / "out"))
+    assert [o.ok for o in outcomes] == [False, True]
+    assert outcomes[0].failures == (f"{path}: column 'body' missing; expected columns match_id, seq, line, body",)
