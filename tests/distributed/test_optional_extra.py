@@ -3,6 +3,7 @@ without it is a clear exit 2, not a traceback."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -36,3 +37,20 @@ def test_replay_on_a_cluster_without_dask_exits_2_naming_the_extra(tmp_path: Pat
     assert done.returncode == 2, done.stderr
     assert "pip install 'cuelog[distributed]'" in done.stderr.replace("\n", "")
     assert "Traceback" not in done.stderr
+
+
+def test_the_cluster_benchmark_runs_end_to_end() -> None:
+    root = Path(__file__).resolve().parents[2]
+    args = ["--strokes", "1500", "--rounds", "1", "--partitions", "1,3", "--json"]
+    ran = subprocess.run(
+        [sys.executable, str(root / "benchmarks" / "cluster.py"), *args],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    doc = json.loads(ran.stdout)
+    assert doc["strokes"] > 0
+    for workers in (1, 2):
+        assert set(doc[f"cluster_{workers}_workers"]["by_partitions"]) == {"1", "3"}
+    assert doc["in_process_partitions"]["median_s"] > 0 and "overhead_per_partition_ms" in doc
