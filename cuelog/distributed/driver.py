@@ -15,7 +15,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from cuelog.analytics.results import REPLAY_TABLES
 from cuelog.distributed.layout import (
     LOADED,
     RESULTS,
@@ -28,7 +27,7 @@ from cuelog.distributed.layout import (
     read_manifest,
     write_manifest,
 )
-from cuelog.distributed.task import COPIED_TABLES, PartitionOutcome, replay_partition
+from cuelog.distributed.task import RESULT_TABLES, PartitionOutcome, replay_partition
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +108,7 @@ def _prepare(source: str, out: str) -> list[int]:
     partitions = read_manifest(Storage.open(source), LOADED)
     dst = Storage.open(out)
     write_manifest(dst, RESULTS, partitions)
-    for table in (*REPLAY_TABLES, *COPIED_TABLES):
+    for table in RESULT_TABLES:
         for name in dst.listdir(table):
             part = parse_part(name)
             if part is not None and part not in present:

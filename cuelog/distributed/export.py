@@ -85,6 +85,8 @@ def _plan(con: duckdb.DuckDBPyConnection, storage: Storage, partitions: int) -> 
         "SELECT m.match_id, m.file_hash, coalesce(l.path, m.file_hash) FROM matches m "
         "LEFT JOIN ingest_log l ON l.file_hash = m.file_hash ORDER BY m.match_id"
     ).fetchall()
+    if not rows:
+        raise DatasetError("the database has no loaded matches; load logs first with `cuelog ingest LOGS --db FILE`")
     by_part: dict[int, list[tuple[str, str]]] = {}
     for match_id, file_hash, _ in rows:
         by_part.setdefault(partition_of(match_id, partitions), []).append((match_id, file_hash))

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 
 import pyarrow as pa
 
+# The one place the cluster replay reaches the in-process pipeline: its row building is
+# reused as it is, so the bytes match those of `cuelog replay --db`.
 from cuelog.analytics.results import REPLAY_TABLES, LoadedMatch, ReplayFailed, replay_loaded, result_tables
 from cuelog.distributed.layout import DatasetError, Storage, part_name, read_partition
 from cuelog.errors import InputError, Problem
@@ -25,6 +27,8 @@ from cuelog.replay.model import MatchResult
 RESULT_FILE = "data.parquet"
 COPIED_TABLES = ("matches", "shot_clock")
 """Loaded tables copied beside the results, so a report over the results needs nothing else."""
+RESULT_TABLES = (*REPLAY_TABLES, *COPIED_TABLES)
+"""Every table of a results dataset."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +117,7 @@ SHOT_CLOCK_SCHEMA = pa.schema(
 def _fail(
     out: Storage, part: int, problems: tuple[Problem, ...] = (), failures: tuple[str, ...] = ()
 ) -> PartitionOutcome:
-    for table in (*COPIED_TABLES, *REPLAY_TABLES):
+    for table in RESULT_TABLES:
         out.delete_dir(table, part_name(part))
     return PartitionOutcome(part, problems=problems, failures=failures)
 

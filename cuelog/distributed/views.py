@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import duckdb
 
-from cuelog.analytics.results import REPLAY_TABLES
 from cuelog.distributed.layout import RESULTS, DatasetError, Storage, partitions_present, read_manifest
-from cuelog.distributed.task import COPIED_TABLES
+from cuelog.distributed.task import RESULT_TABLES
 
 
 def _quote(text: str) -> str:
@@ -28,7 +27,7 @@ def open_results(url: str) -> duckdb.DuckDBPyConnection:
 
         con.register_filesystem(fsspec.core.url_to_fs(url)[0])
     base = url.rstrip("/") if "://" in url else storage.root
-    for table in (*REPLAY_TABLES, *COPIED_TABLES):
+    for table in RESULT_TABLES:
         if not partitions_present(storage, table):
             con.close()
             raise DatasetError(f"{url}: no {table} files; replay into it with `cuelog replay --parquet`")

@@ -16,6 +16,7 @@ import pytest
 from cuelog.analytics.results import REPLAY_TABLES
 from cuelog.distributed.driver import replay_parquet
 from cuelog.distributed.layout import part_name, partition_of
+from cuelog.store import connect
 from tests.distributed.conftest import cuelog, in_process_results, tree, worker_pids
 
 
@@ -216,3 +217,24 @@ def test_a_records_file_without_its_body_column_is_named(season: Path, cluster, 
     outcomes = replay_parquet(cluster, str(data), str(tmp_path / "out"))
     assert [o.ok for o in outcomes] == [False, True]
     assert outcomes[0].failures == (f"{path}: column 'body' missing; expected columns match_id, seq, line, body",)
+
+
+def test_export_reports_what_it_wrote_and_refuses_an_empty_database(season: Path, tmp_path: Path) -> None:
+    ran = cuelog("export", "--db", str(season), "--parquet", str(tmp_path / "a"), "--partitions", "4", "--json")
+    assert ran.exit_code == 0, ran.stderr
+    doc = json.loads(ran.stdout)
+    loaded = pq.read_table(tmp_path / "a" / "records").num_rows
+    assert doc == {
+        "parquet": str(tmp_path / "a"),
+        "matches": pq.read_table(tmp_path / "a" / "matches").num_rows,
+        "records": loaded,
+        "partitions": 4,
+        "partitions_written": len(list((tmp_path / "a" / "matches").iterdir())),
+    }
+    again = cuelog("export", "--db", str(season), "--parquet", str(tmp_path / "a"), "--partitions", "5")
+    assert again.exit_code == 2 and "--partitions 4" in again.stderr
+    empty = tmp_path / "empty.duckdb"
+    connect(empty).close()  # a database with its tables and no match
+    none = cuelog("export", "--db", str(empty), "--parquet", str(tmp_path / "b"))
+    assert none.exit_code == 2 and "no loaded matches" in none.stderr
+    assert cuelog("export", "--db", str(tmp_path / "missing.duckdb"), "--parquet", "x").exit_code == 2
