@@ -21,6 +21,7 @@ on whatever else the machine is doing: never assert them in tests.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import platform
@@ -49,13 +50,8 @@ from cuelog.store import connect  # noqa: E402
 SEED = 2026
 
 
-def rounds(fn: Callable[[], Any], n: int) -> dict[str, float]:
-    """Median and spread of ``n`` timed calls, in seconds."""
-    times = []
-    for _ in range(n):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
+def spread(times: list[float]) -> dict[str, float]:
+    """Median and spread of timings, in seconds."""
     return {
         "median_s": round(statistics.median(times), 4),
         "min_s": round(min(times), 4),
@@ -86,25 +82,18 @@ def in_process(source: str, out: str) -> None:
         assert replay_partition(source, out, part).ok
 
 
-def on_cluster(workers: int, datasets: dict[int, str], out: Path, n: int) -> dict[str, Any]:
-    """Time the replay of each dataset on a local cluster of ``workers`` processes, after one
-    untimed run that imports cuelog in the workers."""
-    from distributed import Client, LocalCluster
-
+def timed(fn: Callable[[], Any]) -> float:
     t0 = time.perf_counter()
-    with (
-        LocalCluster(n_workers=workers, processes=True, threads_per_worker=1, dashboard_address=":0") as lc,
-        Client(lc) as c,
-    ):
-        started = time.perf_counter() - t0
-        first = min(datasets)
-        replay_parquet(c, datasets[first], str(out / "warm-up"))
-        runs = {p: rounds(lambda p=p: replay_parquet(c, datasets[p], str(out / str(p))), n) for p in datasets}
-    return {"startup_s": round(started, 2), "by_partitions": runs}
+    fn()
+    return time.perf_counter() - t0
 
 
 def measure(strokes: int, partitions: list[int], n: int) -> dict[str, Any]:
-    with tempfile.TemporaryDirectory(prefix="cuelog-cluster-bench-") as tmp:
+    """Every case once per round, back to back, so a change in the machine's load hits all
+    of them alike; ratios are taken within a round, then their median."""
+    from distributed import Client, LocalCluster
+
+    with tempfile.TemporaryDirectory(prefix="cuelog-cluster-bench-") as tmp, contextlib.ExitStack() as stack:
         root = Path(tmp)
         db, datasets, total = build(root, strokes, partitions)
         low, high = min(partitions), max(partitions)
@@ -116,27 +105,41 @@ def measure(strokes: int, partitions: list[int], n: int) -> dict[str, Any]:
             finally:
                 con.close()
 
-        doc: dict[str, Any] = {"strokes": total, "partitions": partitions, "rounds": n}
-        doc["replay_db_1_worker"] = rounds(db_floor, n)
-        doc["in_process_partitions"] = rounds(lambda: in_process(datasets[low], str(root / "out-ip")), n)
+        cases: dict[str, Callable[[], Any]] = {
+            "replay_db_1_worker": db_floor,
+            "in_process_partitions": lambda: in_process(datasets[low], str(root / "out-ip")),
+        }
+        startup: dict[int, float] = {}
         for workers in (1, 2):
-            doc[f"cluster_{workers}_workers"] = on_cluster(workers, datasets, root / f"out-{workers}", n)
-        floor = doc["in_process_partitions"]["median_s"]
-        two = doc["cluster_2_workers"]["by_partitions"]
-        doc["ratios"] = {
-            f"cluster_{w}_workers_vs_in_process": round(
-                doc[f"cluster_{w}_workers"]["by_partitions"][low]["median_s"] / floor, 2
+            t0 = time.perf_counter()
+            lc = stack.enter_context(
+                LocalCluster(n_workers=workers, processes=True, threads_per_worker=1, dashboard_address=":0")
             )
-            for w in (1, 2)
+            c = stack.enter_context(Client(lc))
+            startup[workers] = round(time.perf_counter() - t0, 2)
+            replay_parquet(c, datasets[low], str(root / f"warm-up-{workers}"))  # imports cuelog in the workers
+            for p in partitions:
+                out = str(root / f"out-{workers}-{p}")
+                cases[f"cluster_{workers}_workers_{p}_partitions"] = lambda c=c, p=p, out=out: replay_parquet(
+                    c, datasets[p], out
+                )
+        times: dict[str, list[float]] = {name: [] for name in cases}
+        for _ in range(n):
+            for name, fn in cases.items():
+                times[name].append(timed(fn))
+        floor = times["in_process_partitions"]
+        doc: dict[str, Any] = {"strokes": total, "partitions": partitions, "rounds": n, "startup_s": startup}
+        doc["timings"] = {name: spread(t) for name, t in times.items()}
+        doc["ratios_to_in_process"] = {
+            name: round(statistics.median(a / b for a, b in zip(t, floor, strict=True)), 2)
+            for name, t in times.items()
+            if name.startswith("cluster") or name.startswith("replay_db")
         }
         if high > low:
-            extra = two[high]["median_s"] - two[low]["median_s"]
+            lo, hi = times[f"cluster_2_workers_{low}_partitions"], times[f"cluster_2_workers_{high}_partitions"]
+            extra = statistics.median(b - a for a, b in zip(lo, hi, strict=True))
             doc["overhead_per_partition_ms"] = round(1000 * extra / (high - low), 1)
-        doc["strokes_per_s"] = {
-            "in_process_partitions": round(total / floor),
-            "cluster_1_worker": round(total / doc["cluster_1_workers"]["by_partitions"][low]["median_s"]),
-            "cluster_2_workers": round(total / two[low]["median_s"]),
-        }
+        doc["strokes_per_s"] = {name: round(total / statistics.median(t)) for name, t in times.items()}
         return doc
 
 
@@ -158,21 +161,16 @@ def main() -> None:
     if args.json:
         print(json.dumps(doc, indent=1))
         return
-    low = min(partitions)
     print(f"{doc['strokes']:,} strokes, {args.rounds} round(s), load average {doc['machine']['load_average']}")
-    print(f"replay --db, 1 worker (in process)     {doc['replay_db_1_worker']['median_s']:8.2f} s")
-    print(f"partition tasks in process ({low:>3} parts) {doc['in_process_partitions']['median_s']:8.2f} s  (floor)")
-    for w in (1, 2):
-        c = doc[f"cluster_{w}_workers"]
-        for p, r in c["by_partitions"].items():
-            spread = f"{r['min_s']:.2f}-{r['max_s']:.2f}"
-            print(
-                f"cluster, {w} worker(s), {p:>3} parts      {r['median_s']:8.2f} s  ({spread}; start-up {c['startup_s']} s)"
-            )
-    print("ratios to the floor:", doc["ratios"])
+    print(f"cluster start-up: {doc['startup_s']} s (1 and 2 workers)")
+    for name, t in doc["timings"].items():
+        ratio = doc["ratios_to_in_process"].get(name, 1.0)
+        print(
+            f"{name:<36} {t['median_s']:8.2f} s ({t['min_s']:.2f}-{t['max_s']:.2f})  "
+            f"{doc['strokes_per_s'][name]:>8,} strokes/s  {ratio:5.2f}x the in-process time"
+        )
     if "overhead_per_partition_ms" in doc:
         print(f"overhead per partition (2 workers): {doc['overhead_per_partition_ms']} ms")
-    print("strokes/s:", doc["strokes_per_s"])
 
 
 if __name__ == "__main__":

@@ -51,6 +51,10 @@ def test_the_cluster_benchmark_runs_end_to_end() -> None:
     assert ran.returncode == 0, ran.stderr[-2000:]
     doc = json.loads(ran.stdout)
     assert doc["strokes"] > 0
-    for workers in (1, 2):
-        assert set(doc[f"cluster_{workers}_workers"]["by_partitions"]) == {"1", "3"}
-    assert doc["in_process_partitions"]["median_s"] > 0 and "overhead_per_partition_ms" in doc
+    assert set(doc["timings"]) == {
+        "replay_db_1_worker",
+        "in_process_partitions",
+        *(f"cluster_{w}_workers_{p}_partitions" for w in (1, 2) for p in (1, 3)),
+    }
+    assert all(t["median_s"] > 0 for t in doc["timings"].values())
+    assert "overhead_per_partition_ms" in doc and doc["ratios_to_in_process"]["cluster_2_workers_1_partitions"] > 0
