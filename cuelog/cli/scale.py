@@ -98,4 +98,8 @@ def replay_parquet(parquet: str, scheduler: str, out: str, as_json: bool) -> NoR
                 outcomes = run(c, parquet, out, _progress(bar))
     except (DatasetError, MissingExtra) as exc:
         fail(str(exc))
+    except OSError as exc:  # the scheduler or the storage went away mid-run (Dask's CommClosedError too)
+        fail(
+            f"the replay on {scheduler} stopped: {type(exc).__name__}: {exc}; results in {out} are partial, run it again"
+        )
     _report(outcomes, out, as_json)
