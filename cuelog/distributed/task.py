@@ -140,9 +140,14 @@ def replay_partition(source: str, out: str, part: int) -> PartitionOutcome:
         return _fail(dst, part, failures=(f"{src.path('matches', part_name(part))}: no matches file",))
     if dupes := _duplicates(matches):
         return _fail(dst, part, failures=tuple(dupes))
-    outcomes = [replay_loaded(lm) for lm in _loaded(matches, records)]
+    loaded = list(_loaded(matches, records))
+    outcomes = [replay_loaded(lm) for lm in loaded]
     problems = tuple(p for o in outcomes if isinstance(o, InputError) for p in o.problems)
-    failed = tuple(str(o) for o in outcomes if isinstance(o, ReplayFailed))
+    failed = tuple(
+        str(o) if isinstance(o, ReplayFailed) else f"match {lm.match_id!r} ({lm.file}): {len(o.problems)} problem(s)"
+        for lm, o in zip(loaded, outcomes, strict=True)
+        if not isinstance(o, MatchResult)
+    )
     if problems or failed:
         return _fail(dst, part, problems=problems, failures=failed)
     results = [o for o in outcomes if isinstance(o, MatchResult)]

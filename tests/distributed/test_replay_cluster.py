@@ -124,11 +124,21 @@ def test_a_bad_partition_reports_its_match_and_file_and_the_rest_completes(
     garbled = next(p for p in range(4) if p != bad and (data / "matches" / part_name(p)).exists())
     (matches_file,) = (data / "matches" / part_name(garbled)).glob("*.parquet")
     matches_file.write_bytes(b"not parquet")
-    ran = cuelog("replay", "--parquet", str(data), "--scheduler", cluster.scheduler.address, "--out", str(out))
+    args = ["replay", "--parquet", str(data), "--scheduler", cluster.scheduler.address, "--out", str(out)]
+    ran = cuelog(*args)
     assert ran.exit_code == 2
-    assert f"{victim}.jsonl" in ran.stderr and f"{line}" in ran.stderr  # the match's file and line
+    assert f"match '{victim}' (" in ran.stderr and f"{victim}.jsonl" in ran.stderr  # the match and its file
     assert str(matches_file) in ran.stderr.replace("\n", "")  # the unreadable file, named
     assert "FAILED" in ran.stderr
+    doc = json.loads(cuelog(*args, "--json").stdout)
+    by_part = {p["partition"]: p for p in doc["partitions"]}
+    (problem,) = by_part[part_name(bad)]["problems"]
+    assert problem["file"].endswith(f"{victim}.jsonl") and problem["line"] == int(line)
+    assert problem["code"] == "invalid_json"
+    assert by_part[part_name(garbled)]["failures"][0].startswith(f"{matches_file}: not a readable Parquet file")
+    assert [p["ok"] for p in doc["partitions"]] == [
+        p["partition"] not in (part_name(bad), part_name(garbled)) for p in doc["partitions"]
+    ]
     for p in range(4):
         written = (out / "replay_frames" / part_name(p) / "data.parquet").exists()
         assert written == (p not in (bad, garbled) and (data / "matches" / part_name(p)).exists())
