@@ -127,13 +127,13 @@ def _dispatch_parquet(
 ) -> None:
     from cuelog.cli.scale import replay_parquet
 
-    if paths or db is not None or matches or workers is not None or corrections:
-        fail("--parquet replays a whole dataset: give no log files, --db, --match, --workers or --corrections")
+    if paths or db is not None or matches or workers is not None:
+        fail("--parquet replays a whole dataset: give no log files, --db, --match or --workers")
     if parquet is None or scheduler is None or out is None:
         fail(
             "--parquet, --scheduler and --out go together (e.g. --parquet archive/ --scheduler local:2 --out results/)"
         )
-    replay_parquet(parquet, scheduler, out, as_json)
+    replay_parquet(parquet, scheduler, out, as_json, corrections or [])
 
 
 def replay(

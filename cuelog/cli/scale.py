@@ -10,6 +10,7 @@ import contextlib
 import json
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import NoReturn
 
 import typer
@@ -19,6 +20,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from cuelog.cli.common import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK, err_console, fail, print_problems
 from cuelog.distributed.task import PartitionOutcome
+from cuelog.errors import InputError
+from cuelog.ingest.corrections import read_corrections
 
 
 def _bar() -> Progress:
@@ -83,7 +86,7 @@ def _report(outcomes: list[PartitionOutcome], out: str, as_json: bool) -> NoRetu
     raise typer.Exit(EXIT_FINDINGS if findings else EXIT_OK)
 
 
-def replay_parquet(parquet: str, scheduler: str, out: str, as_json: bool) -> NoReturn:
+def replay_parquet(parquet: str, scheduler: str, out: str, as_json: bool, corrections: list[Path]) -> NoReturn:
     """Run the replay of a Parquet dataset on a Dask scheduler and report it; exits 0/1/2."""
     from cuelog.distributed.driver import Scheduler, check, client
     from cuelog.distributed.driver import replay_parquet as run
@@ -92,12 +95,16 @@ def replay_parquet(parquet: str, scheduler: str, out: str, as_json: bool) -> NoR
     try:
         where = Scheduler.parse(scheduler)
         check(parquet, out)
+        fixes = [item for path in corrections for item in read_corrections(path)]
         with client(where) as c:
             bar = _bar() if err_console.is_terminal and not as_json else None
             with bar if bar is not None else contextlib.nullcontext():
-                outcomes = run(c, parquet, out, _progress(bar))
+                outcomes = run(c, parquet, out, _progress(bar), corrections=fixes)
     except (DatasetError, MissingExtra) as exc:
         fail(str(exc))
+    except InputError as exc:
+        print_problems(exc.problems, as_json=as_json)
+        raise typer.Exit(EXIT_BAD_INPUT) from None
     except OSError as exc:  # the scheduler or the storage went away mid-run (Dask's CommClosedError too)
         fail(
             f"the replay on {scheduler} stopped: {type(exc).__name__}: {exc}; results in {out} are partial, run it again"

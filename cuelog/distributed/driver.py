@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,11 +23,15 @@ from cuelog.distributed.layout import (
     Storage,
     parse_part,
     part_name,
+    partition_of,
     partitions_present,
     read_manifest,
+    read_partition,
     write_manifest,
 )
 from cuelog.distributed.task import RESULT_TABLES, PartitionOutcome, replay_partition
+from cuelog.errors import InputError, Problem
+from cuelog.ingest.corrections import Located
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,12 +120,36 @@ def _prepare(source: str, out: str) -> list[int]:
     return present
 
 
+def _corrections_by_part(source: str, corrections: Sequence[Located]) -> dict[int, tuple[Located, ...]]:
+    """The corrections of each partition's matches (sent with its task: a few rows of input).
+    Raises InputError, before any task runs, for one naming a match the dataset does not hold
+    (only the partitions corrected are read, and only their match ids)."""
+    src = Storage.open(source)
+    partitions = read_manifest(src, LOADED)
+    by_part: dict[int, list[Located]] = {}
+    for item in corrections:
+        by_part.setdefault(partition_of(item[2].match, partitions), []).append(item)
+    stray: list[Problem] = []
+    for part, items in sorted(by_part.items()):
+        matches = read_partition(src, "matches", part)
+        held = set(matches.column("match_id").to_pylist()) if matches is not None else set()
+        stray += [
+            Problem(f, line, "match", "no_such_stroke", f"match {c.match!r}", "a loaded match being replayed")
+            for f, line, c in items
+            if c.match not in held
+        ]
+    if stray:
+        raise InputError(stray)
+    return {part: tuple(items) for part, items in by_part.items()}
+
+
 def replay_parquet(
     c: Any,
     source: str,
     out: str,
     progress: Progress | None = None,
     order: list[int] | None = None,
+    corrections: Sequence[Located] = (),
 ) -> list[PartitionOutcome]:
     """Replay every partition of ``source`` on the cluster behind client ``c`` into ``out``.
 
@@ -131,13 +159,22 @@ def replay_parquet(
     partition naming it; the others still complete.
     """
     distributed = _dask()
+    fixes = _corrections_by_part(source, corrections)
     present = _prepare(source, out)
     submitted = order if order is not None else present
     if sorted(submitted) != present:
         raise DatasetError("order: expected every partition of the dataset once")
     run = uuid.uuid4().hex[:8]  # task names unique per run: a name already known to Dask means its old result
     futures = {
-        c.submit(replay_partition, source, out, part, key=f"cuelog-replay-{run}-{part_name(part)}", pure=False): part
+        c.submit(
+            replay_partition,
+            source,
+            out,
+            part,
+            fixes.get(part, ()),
+            key=f"cuelog-replay-{run}-{part_name(part)}",
+            pure=False,
+        ): part
         for part in submitted
     }
     outcomes: list[PartitionOutcome] = []

@@ -13,7 +13,7 @@ is reported with the match and its file, and its old results are removed so none
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pyarrow as pa
 
@@ -22,6 +22,7 @@ import pyarrow as pa
 from cuelog.analytics.results import REPLAY_TABLES, LoadedMatch, ReplayFailed, replay_loaded, result_tables
 from cuelog.distributed.layout import DatasetError, Storage, part_name, read_partition
 from cuelog.errors import InputError, Problem
+from cuelog.ingest.corrections import Located
 from cuelog.replay.model import MatchResult
 
 RESULT_FILE = "data.parquet"
@@ -127,8 +128,25 @@ def _write(out: Storage, part: int, tables: dict[str, pa.Table]) -> None:
         out.write_table(table, name, part_name(part), RESULT_FILE)
 
 
-def replay_partition(source: str, out: str, part: int) -> PartitionOutcome:
-    """Replay partition ``part`` of the loaded dataset at ``source`` into the results at ``out``."""
+def _corrected(loaded: list[LoadedMatch], corrections: tuple[Located, ...]) -> tuple[list[LoadedMatch], list[Problem]]:
+    """Each match with its officials' corrections (FORMAT.md section 6); a correction naming a
+    match the partition does not hold is a problem of the corrections file, as with --db."""
+    by_match: dict[str, list[Located]] = {}
+    for item in corrections:
+        by_match.setdefault(item[2].match, []).append(item)
+    held = {lm.match_id for lm in loaded}
+    stray = [
+        Problem(f, line, "match", "no_such_stroke", f"match {c.match!r}", "a loaded match being replayed")
+        for m, items in sorted(by_match.items())
+        if m not in held
+        for f, line, c in items
+    ]
+    return [replace(lm, corrections=tuple(by_match.get(lm.match_id, ()))) for lm in loaded], stray
+
+
+def replay_partition(source: str, out: str, part: int, corrections: tuple[Located, ...] = ()) -> PartitionOutcome:
+    """Replay partition ``part`` of the loaded dataset at ``source`` into the results at ``out``,
+    with the officials' ``corrections`` of its matches applied first."""
     src, dst = Storage.open(source), Storage.open(out)
     try:
         matches = read_partition(src, "matches", part)
@@ -140,9 +158,9 @@ def replay_partition(source: str, out: str, part: int) -> PartitionOutcome:
         return _fail(dst, part, failures=(f"{src.path('matches', part_name(part))}: no matches file",))
     if dupes := _duplicates(matches):
         return _fail(dst, part, failures=tuple(dupes))
-    loaded = list(_loaded(matches, records))
+    loaded, stray = _corrected(list(_loaded(matches, records)), corrections)
     outcomes = [replay_loaded(lm) for lm in loaded]
-    problems = tuple(p for o in outcomes if isinstance(o, InputError) for p in o.problems)
+    problems = (*stray, *(p for o in outcomes if isinstance(o, InputError) for p in o.problems))
     failed = tuple(
         str(o) if isinstance(o, ReplayFailed) else f"match {lm.match_id!r} ({lm.file}): {len(o.problems)} problem(s)"
         for lm, o in zip(loaded, outcomes, strict=True)

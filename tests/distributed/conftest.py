@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 from cuelog.analytics.results import loaded_matches, replay_all, result_tables, select_matches
 from cuelog.cli import app
 from cuelog.distributed.layout import Storage, part_name, partition_of
+from cuelog.ingest.corrections import Located
 from cuelog.store import connect
 from tests.conftest import EXAMPLES
 
@@ -57,12 +58,16 @@ def season(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return db
 
 
-def in_process_results(db: Path, dest: Path, partitions: int) -> Path:
+def in_process_results(db: Path, dest: Path, partitions: int, corrections: tuple[Located, ...] = ()) -> Path:
     """The in-process replay of every loaded match (the ``replay --db`` pipeline), its rows
     split by partition and written in the results layout: what the cluster must reproduce."""
     con = connect(db, read_only=True)
     try:
-        results = replay_all(loaded_matches(con, select_matches(con, None)), workers=1)
+        loaded = (
+            replace(lm, corrections=tuple(c for c in corrections if c[2].match == lm.match_id))
+            for lm in loaded_matches(con, select_matches(con, None))
+        )
+        results = replay_all(loaded, workers=1)
     finally:
         con.close()
     storage = Storage.open(str(dest))

@@ -168,6 +168,7 @@ def test_bad_options_exit_2_with_a_message(season: Path, tmp_path: Path) -> None
         (["--parquet", str(tmp_path), "--scheduler", "local:1", "--out", str(tmp_path / "o")], "_cuelog.json"),
         (["--parquet", str(data), "--scheduler", "local:1", "--out", str(data)], "own directory"),
         (["--parquet", str(data), "--db", str(season), "--scheduler", "local:1", "--out", "x"], "whole dataset"),
+        (["--parquet", str(data), "--match", "m", "--scheduler", "local:1", "--out", "x"], "--match"),
     ]
     for args, message in cases:
         ran = cuelog("replay", *args)
@@ -248,3 +249,49 @@ def test_export_reports_what_it_wrote_and_refuses_an_empty_database(season: Path
     none = cuelog("export", "--db", str(empty), "--parquet", str(tmp_path / "b"))
     assert none.exit_code == 2 and "no loaded matches" in none.stderr
     assert cuelog("export", "--db", str(tmp_path / "missing.duckdb"), "--parquet", "x").exit_code == 2
+
+
+def test_corrections_are_applied_on_the_cluster_as_in_process(season: Path, cluster, tmp_path: Path) -> None:
+    from cuelog.ingest.corrections import read_corrections
+
+    data = export(season, tmp_path / "archive", 3)
+    # The recorder missed the pink being spotted after stroke 7 (S3 R7): the referee did spot it.
+    pink = {"match": "example-officiating", "frame": 1, "n": 7, "set": {"respots": [{"ball": "pink", "spot": "pink"}]}}
+    fixes = tmp_path / "fixes.jsonl"
+    fixes.write_text(json.dumps(pink) + "\n", encoding="utf-8")
+    address = cluster.scheduler.address
+    ran = cuelog(
+        "replay",
+        "--parquet",
+        str(data),
+        "--scheduler",
+        address,
+        "--out",
+        str(tmp_path / "out"),
+        "--corrections",
+        str(fixes),
+    )
+    assert ran.exit_code == 1, ran.stderr
+    expected = in_process_results(season, tmp_path / "expected", 3, tuple(read_corrections(fixes)))
+    assert tree(tmp_path / "out", REPLAY_TABLES) == tree(expected, REPLAY_TABLES)
+    stored = pq.read_table(tmp_path / "out" / "replay_corrections").to_pylist()
+    assert [(r["match_id"], r["frame"], r["n"]) for r in stored] == [("example-officiating", 1, 7)]
+    findings = pq.read_table(tmp_path / "out" / "replay_findings").to_pylist()
+    assert not [f for f in findings if f["match_id"] == "example-officiating" and f["kind"] == "respot_missing"]
+
+    fixes.write_text(json.dumps({**pink, "match": "no-such-match"}) + "\n", encoding="utf-8")
+    ran = cuelog(
+        "replay",
+        "--parquet",
+        str(data),
+        "--scheduler",
+        address,
+        "--out",
+        str(tmp_path / "out"),
+        "--corrections",
+        str(fixes),
+    )
+    assert ran.exit_code == 2
+    assert "no_such_stroke" in ran.stderr and "fixes.jsonl" in ran.stderr
+    assert "partition" not in ran.stderr  # refused before any task ran
+    assert tree(tmp_path / "out", REPLAY_TABLES) == tree(expected, REPLAY_TABLES)  # the results left as they were
