@@ -159,6 +159,8 @@ def replay_parquet(
     partition naming it; the others still complete.
     """
     distributed = _dask()
+    # Workers resolve nothing against the client's directory: local paths go out absolute.
+    source, out = (u if "://" in u else os.path.abspath(u) for u in (source, out))
     fixes = _corrections_by_part(source, corrections)
     present = _prepare(source, out)
     submitted = order if order is not None else present
