@@ -7,9 +7,8 @@ import sys
 from pathlib import Path
 
 import typer
-from rich.console import Console
 
-from cuelog.cli.common import EXIT_OK, fail
+from cuelog.cli.common import EXIT_OK, fail, json_errors, out_console
 from cuelog.store import DEFAULT_DB
 
 PARTITIONS_HELP = "Partitions: a match goes to sha1(match id) mod P. Keep P when adding to a dataset."
@@ -29,28 +28,31 @@ def export(
 
     Example: cuelog export --db season.duckdb --parquet archive/ --partitions 64
     """
+    json_errors(as_json)
     from cuelog.distributed.export import export_db
     from cuelog.distributed.layout import DatasetError, MissingExtra
     from cuelog.store import connect
 
     if not db.exists():
-        fail(f"no database at {db}; load logs first with `cuelog ingest LOGS --db {db}`")
+        fail(f"no database at {db}; load logs first with `cuelog ingest LOGS --db {db}`", "no_database")
     try:
         con = connect(db, read_only=True)
     except Exception as exc:  # duckdb raises its own IOException family for a non-database file
-        fail(f"cannot open {db} as a cuelog database: {exc}")
+        fail(f"cannot open {db} as a cuelog database: {exc}", "bad_database")
     try:
         done = export_db(con, parquet, partitions)
-    except (DatasetError, MissingExtra) as exc:
-        fail(str(exc))
+    except DatasetError as exc:
+        fail(str(exc), "bad_input")
+    except MissingExtra as exc:
+        fail(str(exc), "missing_extra")
     except OSError as exc:
-        fail(f"cannot write {parquet}: {exc}")
+        fail(f"cannot write {parquet}: {exc}", "cannot_write")
     finally:
         con.close()
     if as_json:
         sys.stdout.write(json.dumps(done.to_dict(), indent=1) + "\n")
     else:
-        Console(highlight=False).print(
+        out_console().print(
             f"wrote {done.matches} match(es), {done.records} record(s) to {parquet} "
             f"({done.written} of {done.partitions} partitions)",
             soft_wrap=True,

@@ -14,11 +14,10 @@ from pathlib import Path
 from typing import NoReturn
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from cuelog.cli.common import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK, err_console, fail, print_problems
+from cuelog.cli.common import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK, err_console, fail, out_console, print_problems
 from cuelog.distributed.task import PartitionOutcome
 from cuelog.errors import InputError
 from cuelog.ingest.corrections import read_corrections
@@ -75,7 +74,7 @@ def _report(outcomes: list[PartitionOutcome], out: str, as_json: bool) -> NoRetu
                 err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
             if o.problems:
                 print_problems(list(o.problems), as_json=False)
-        Console(highlight=False).print(
+        out_console().print(
             f"replayed {matches} match(es) in {len(outcomes) - len(failed)} of {len(outcomes)} partition(s): "
             f"{findings} finding(s); results in {out}",
             soft_wrap=True,
@@ -100,13 +99,16 @@ def replay_parquet(parquet: str, scheduler: str, out: str, as_json: bool, correc
             bar = _bar() if err_console.is_terminal and not as_json else None
             with bar if bar is not None else contextlib.nullcontext():
                 outcomes = run(c, parquet, out, _progress(bar), corrections=fixes)
-    except (DatasetError, MissingExtra) as exc:
-        fail(str(exc))
+    except DatasetError as exc:
+        fail(str(exc), "bad_input")
+    except MissingExtra as exc:
+        fail(str(exc), "missing_extra")
     except InputError as exc:
         print_problems(exc.problems, as_json=as_json)
         raise typer.Exit(EXIT_BAD_INPUT) from None
     except OSError as exc:  # the scheduler or the storage went away mid-run (Dask's CommClosedError too)
         fail(
-            f"the replay on {scheduler} stopped: {type(exc).__name__}: {exc}; results in {out} are partial, run it again"
+            f"the replay on {scheduler} stopped: {type(exc).__name__}: {exc}; results in {out} are partial, run it again",
+            "replay_failed",
         )
     _report(outcomes, out, as_json)

@@ -129,7 +129,7 @@ def _write(out: Storage, part: int, tables: dict[str, pa.Table]) -> None:
 
 
 def _corrected(loaded: list[LoadedMatch], corrections: tuple[Located, ...]) -> tuple[list[LoadedMatch], list[Problem]]:
-    """Each match with its officials' corrections (FORMAT.md section 6); a correction naming a
+    """Each match with its officials' corrections (docs/format.md section 6); a correction naming a
     match the partition does not hold is a problem of the corrections file, as with --db."""
     by_match: dict[str, list[Located]] = {}
     for item in corrections:
