@@ -37,12 +37,12 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from cuelog.analytics.results import replay_db  # noqa: E402
 from cuelog.distributed.driver import replay_parquet  # noqa: E402
 from cuelog.distributed.export import export_db  # noqa: E402
 from cuelog.distributed.layout import Storage, partitions_present  # noqa: E402
 from cuelog.distributed.task import replay_partition  # noqa: E402
 from cuelog.ingest.load import ingest_paths  # noqa: E402
+from cuelog.pipeline import replay_db  # noqa: E402
 from cuelog.simulate import SeasonConfig, simulate_season  # noqa: E402
 from cuelog.simulate.writer import write_season  # noqa: E402
 from cuelog.store import connect  # noqa: E402

@@ -17,13 +17,16 @@ from dataclasses import dataclass, replace
 
 import pyarrow as pa
 
-# The one place the cluster replay reaches the in-process pipeline: its row building is
-# reused as it is, so the bytes match those of `cuelog replay --db`.
-from cuelog.analytics.results import REPLAY_TABLES, LoadedMatch, ReplayFailed, replay_loaded, result_tables
 from cuelog.distributed.layout import DatasetError, Storage, part_name, read_partition
 from cuelog.errors import InputError, Problem
 from cuelog.ingest.corrections import Located
+
+# The one place the cluster replay reaches the in-process pipeline and the store: their row building is
+# reused as it is, so the bytes match those of `cuelog replay --db`.
+from cuelog.pipeline import ReplayFailed, replay_loaded
 from cuelog.replay.model import MatchResult
+from cuelog.store.reads import LoadedMatch
+from cuelog.store.results import REPLAY_TABLES, result_tables
 
 RESULT_FILE = "data.parquet"
 COPIED_TABLES = ("matches", "shot_clock")

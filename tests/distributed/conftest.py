@@ -14,11 +14,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from cuelog.analytics.results import loaded_matches, replay_all, result_tables, select_matches
 from cuelog.cli import app
 from cuelog.distributed.layout import Storage, part_name, partition_of
 from cuelog.ingest.corrections import Located
+from cuelog.pipeline import replay_all
 from cuelog.store import connect
+from cuelog.store.reads import loaded_matches, select_matches
+from cuelog.store.results import result_tables
 from tests.conftest import EXAMPLES
 
 

@@ -13,10 +13,10 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from cuelog.analytics.results import REPLAY_TABLES
 from cuelog.distributed.driver import replay_parquet
 from cuelog.distributed.layout import part_name, partition_of
 from cuelog.store import connect
+from cuelog.store.results import REPLAY_TABLES
 from tests.distributed.conftest import cuelog, in_process_results, tree, worker_pids
 
 
