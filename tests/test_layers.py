@@ -29,6 +29,9 @@ ALLOWED: dict[str, frozenset[str]] = {
     "cuelog.simulate": frozenset({"cuelog.schemas", "cuelog.errors", "cuelog.replay", "cuelog.ingest.reader"}),
     # replay.model: the result types the audit report renders (a replayed match), as the store writes them.
     "cuelog.analytics": frozenset({"cuelog.schemas", "cuelog.errors", "cuelog.store", "cuelog.replay.model"}),
+    "cuelog.distributed": frozenset(
+        {"cuelog.schemas", "cuelog.errors", "cuelog.replay", "cuelog.ingest", "cuelog.store", "cuelog.pipeline"}
+    ),
     "cuelog.cli": frozenset(
         {
             "cuelog",
@@ -40,6 +43,7 @@ ALLOWED: dict[str, frozenset[str]] = {
             "cuelog.pipeline",
             "cuelog.simulate",
             "cuelog.analytics",
+            "cuelog.distributed",
         }
     ),
     "cuelog.__main__": frozenset({"cuelog.cli"}),

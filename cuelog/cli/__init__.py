@@ -43,7 +43,19 @@ app = typer.Typer(
 )
 
 # The command modules, in the order --help lists them.
-COMMANDS = ("demo", "simulate", "validate", "ingest", "matches", "schema", "replay", "audit", "report", "plot")
+COMMANDS = (
+    "demo",
+    "simulate",
+    "validate",
+    "ingest",
+    "matches",
+    "schema",
+    "replay",
+    "audit",
+    "report",
+    "plot",
+    "export",
+)
 
 
 def _version(value: bool) -> None:

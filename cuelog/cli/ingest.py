@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import tempfile
 from pathlib import Path
 
 import duckdb
@@ -72,6 +73,48 @@ def print_summary(files: list[FileResult], clocks: list[ClockResult], console: C
             )
 
 
+def _load(
+    db: Path,
+    files: list[Path],
+    clock: list[Path],
+    tolerance: float,
+    replace: bool,
+    quiet: bool,
+    parquet: str | None,
+    partitions: int,
+) -> tuple[list[FileResult], list[ClockResult], dict[str, object] | None]:
+    """Load the logs and clocks into ``db``, then export it to ``parquet`` when given."""
+    try:
+        con = connect(db)
+    except duckdb.Error as exc:
+        fail(f"cannot open database {db}: {str(exc).splitlines()[0]}", "bad_database")
+    exported = None
+    try:
+        with _progress(files, quiet) as bar:
+            task = bar.add_task("loading", total=_total_bytes(files))
+            results = ingest_paths(con, files, replace=replace, progress=lambda n: bar.advance(task, n))
+        clocks = [ingest_clock(con, c, tolerance) for c in clock]
+        if parquet is not None:
+            exported = _export(con, parquet, partitions)
+    finally:
+        con.close()
+    return results, clocks, exported
+
+
+def _export(con: duckdb.DuckDBPyConnection, parquet: str, partitions: int) -> dict[str, object]:
+    from cuelog.distributed.export import export_db
+    from cuelog.distributed.layout import DatasetError, MissingExtra
+
+    try:
+        return export_db(con, parquet, partitions).to_dict()
+    except DatasetError as exc:
+        fail(str(exc), "bad_input")
+    except MissingExtra as exc:
+        fail(str(exc), "missing_extra")
+    except OSError as exc:
+        fail(f"cannot write {parquet}: {exc}", "cannot_write")
+
+
 def split_clock_csvs(paths: list[Path]) -> tuple[list[Path], list[Path]]:
     """Stroke logs and shot-clock CSVs among the paths given: ``--clock a.csv b.csv`` puts b.csv here."""
     return [p for p in paths if not is_clock_csv(p)], [p for p in paths if is_clock_csv(p)]
@@ -101,6 +144,12 @@ def ingest(
         DEFAULT_TOLERANCE_S, "--clock-tolerance", min=0.0, help="Seconds a clock stop may be from its stroke's time."
     ),
     replace: bool = typer.Option(False, "--replace", help="Let a file replace a match id another file loaded."),
+    parquet: str | None = typer.Option(
+        None,
+        "--parquet",
+        help="Write the loaded matches as a Parquet dataset here (path or fsspec URL) instead of into --db.",
+    ),
+    partitions: int = typer.Option(32, "--partitions", min=1, max=65536, help="With --parquet: partitions."),
     as_json: bool = typer.Option(False, "--json", help="Print what happened to each file as JSON on stdout."),
 ) -> None:
     """Validate and load stroke logs (and shot-clock CSVs) into DuckDB, one file per transaction.
@@ -121,6 +170,11 @@ def ingest(
       cuelog ingest season/logs --clock season/clocks/*.csv
 
       cuelog ingest fixed-final.jsonl --replace --json
+
+      cuelog ingest day1/ --clock table1.csv --parquet archive/ --partitions 64
+
+    With --parquet the logs and clocks of this run are loaded into a temporary database and
+    written as a Parquet dataset (`cuelog export`); each batch of an archive adds its files.
     """
     json_errors(as_json)
     logs, clocks_given = split_clock_csvs(paths)
@@ -134,29 +188,29 @@ def ingest(
     files = log_files(logs)
     if not files and not clock:
         fail("no log files (.jsonl, .jsonl.gz) under: " + ", ".join(str(p) for p in paths), "no_logs")
-    try:
-        con = connect(db)
-    except duckdb.Error as exc:
-        fail(f"cannot open database {db}: {str(exc).splitlines()[0]}", "bad_database")
-    try:
-        with _progress(files, as_json) as bar:
-            task = bar.add_task("loading", total=_total_bytes(files))
-            results = ingest_paths(con, files, replace=replace, progress=lambda n: bar.advance(task, n))
-        clocks = [ingest_clock(con, c, clock_tolerance) for c in clock]
-    finally:
-        con.close()
+    with tempfile.TemporaryDirectory(prefix="cuelog-ingest-") as stage:
+        target = Path(stage) / "stage.duckdb" if parquet is not None else db
+        results, clocks, exported = _load(target, files, clock, clock_tolerance, replace, as_json, parquet, partitions)
     problems = [p for r in results for p in r.problems] + [p for c in clocks for p in c.problems]
     rejected = any(r.status == "rejected" for r in results) or any(c.status == "rejected" for c in clocks)
     if as_json:
         doc = {
             "ok": not rejected,
-            "db": str(db),
+            "db": str(db) if parquet is None else None,
+            "parquet": exported,
             "files": [r.to_dict() for r in results],
             "clocks": [c.to_dict() for c in clocks],
         }
         sys.stdout.write(json.dumps(doc, indent=1) + "\n")
     else:
         print_summary(results, clocks, out_console())
+        if exported is not None:
+            out_console().print(
+                f"wrote {exported['matches']} match(es) to {parquet} "
+                f"({exported['partitions_written']} of {partitions} partitions)",
+                soft_wrap=True,
+                markup=False,
+            )
         if problems:
             print_problems(problems, as_json=False)
             rejected_paths = [r.path for r in results if r.status == "rejected"]

@@ -188,6 +188,28 @@ def _replay_db(db: Path, matches: list[str], workers: int | None, corrections: l
         con.close()
 
 
+def _dispatch_parquet(
+    paths: list[Path] | None,
+    db: Path | None,
+    matches: list[str] | None,
+    workers: int | None,
+    corrections: list[Path] | None,
+    parquet: str | None,
+    scheduler: str | None,
+    out: str | None,
+    as_json: bool,
+) -> None:
+    from cuelog.cli.scale import replay_parquet
+
+    if paths or db is not None or matches or workers is not None:
+        fail("--parquet replays a whole dataset: give no log files, --db, --match or --workers")
+    if parquet is None or scheduler is None or out is None:
+        fail(
+            "--parquet, --scheduler and --out go together (e.g. --parquet archive/ --scheduler local:2 --out results/)"
+        )
+    replay_parquet(parquet, scheduler, out, as_json, corrections or [])
+
+
 def replay(
     paths: list[Path] | None = typer.Argument(None, help="Log files (.jsonl, .jsonl.gz) or directories."),
     db: Path | None = typer.Option(
@@ -208,6 +230,13 @@ def replay(
         "--corrections",
         help="Officials' corrections (JSONL, docs/format.md section 6) applied before the replay (repeatable).",
     ),
+    parquet: str | None = typer.Option(
+        None, "--parquet", help="Replay a Parquet dataset (`cuelog export`) on Dask; needs --scheduler and --out."
+    ),
+    scheduler: str | None = typer.Option(
+        None, "--scheduler", help="With --parquet: local, local:N (N worker processes) or a scheduler address."
+    ),
+    out: str | None = typer.Option(None, "--out", help="With --parquet: the results dataset (path or fsspec URL)."),
     as_json: bool = typer.Option(False, "--json", help="Print the cuelog-replay/1 JSON document."),
 ) -> None:
     """Replay stroke logs through the rules and list every finding.
@@ -219,10 +248,16 @@ def replay(
     Corrections change strokes before the replay without editing the log; the ones applied
     are listed in the JSON document under each match.
 
+    With --parquet the replay runs on a Dask cluster, one task per partition, and writes
+    the results as Parquet in --out for `cuelog report --results` (docs/scale-out.md).
+
     Examples: cuelog replay examples/snooker-officiating.jsonl --json;
-    cuelog replay --db cuelog.duckdb --workers 4 --corrections fixes.jsonl
+    cuelog replay --db cuelog.duckdb --workers 4 --corrections fixes.jsonl;
+    cuelog replay --parquet archive/ --scheduler local:2 --out results/
     """
     json_errors(as_json)
+    if parquet is not None or scheduler is not None or out is not None:
+        _dispatch_parquet(paths, db, matches, workers, corrections, parquet, scheduler, out, as_json)
     if db is not None and paths:
         fail("give log files or --db, not both")
     if db is None and not paths:

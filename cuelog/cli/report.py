@@ -30,6 +30,19 @@ def open_db(db: Path):  # type: ignore[no-untyped-def]
         fail(f"cannot open {db} as a cuelog database: {exc}", "bad_database")
 
 
+def open_results(url: str):  # type: ignore[no-untyped-def]
+    """Views over a results dataset written by `cuelog replay --parquet`, or exit 2."""
+    from cuelog.distributed.layout import DatasetError, MissingExtra
+    from cuelog.distributed.views import open_results as views
+
+    try:
+        return views(url)
+    except DatasetError as exc:
+        fail(str(exc), "bad_input")
+    except MissingExtra as exc:
+        fail(str(exc), "missing_extra")
+
+
 def _cell(value: object) -> str:
     """A report value as table text; names come from the logs and are escaped, never read as markup."""
     if value is None:
@@ -57,6 +70,9 @@ def report(
     matches: list[str] | None = typer.Option(None, "--match", help="Only this match id (repeatable)."),
     events: list[str] | None = typer.Option(None, "--event", help="Only this event (repeatable)."),
     by: str = typer.Option("player", "--by", help="One row per player, match or event."),
+    results: str | None = typer.Option(
+        None, "--results", help="Report over a results dataset (`cuelog replay --parquet --out DIR`) instead of --db."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
     csv: Path | None = typer.Option(None, "--csv", help="Write the report to this CSV file."),
     parquet: Path | None = typer.Option(None, "--parquet", help="Write the report to this Parquet file."),
@@ -67,6 +83,8 @@ def report(
     billiards: points, visits, average per visit, highest break, centuries;
     misses: foul and a miss calls, points conceded, fouls, longest miss sequence (snooker);
     clock: shots, mean/median/max shot time, shots over the limit.
+
+    --results DIR reports over the Parquet results of `cuelog replay --parquet` (no database).
 
     Example: cuelog report breaks --db cuelog.duckdb --player "J. Trump" --json
     """
@@ -80,7 +98,7 @@ def report(
     if by not in BY:
         fail(f"--by takes one of {', '.join(BY)}, not {by!r}")
     scope = Scope(tuple(players or ()), tuple(matches or ()), tuple(events or ()))
-    con = open_db(db)
+    con = open_db(db) if results is None else open_results(results)
     try:
         result = make_report(con, kind, scope, by)
     except ReportError as exc:

@@ -1,0 +1,114 @@
+"""``cuelog replay --parquet DIR --scheduler ADDRESS|local[:N] --out DIR``: the replay on Dask.
+
+Kept apart from ``cuelog/cli/replay.py`` (which only dispatches here): Dask is an optional
+extra, imported when this mode runs, and its absence is a clear exit 2.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import NoReturn
+
+import typer
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from cuelog.cli.common import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK, err_console, fail, out_console, print_problems
+from cuelog.distributed.task import PartitionOutcome
+from cuelog.errors import InputError
+from cuelog.ingest.corrections import read_corrections
+
+
+def _bar() -> Progress:
+    return Progress(
+        TextColumn("replaying partitions"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err_console,
+        transient=True,
+    )
+
+
+def _progress(bar: Progress | None) -> Callable[[PartitionOutcome, int, int], None]:
+    """The callback fed by task completions: a bar on a terminal, one line per partition elsewhere
+    (a cluster job's log keeps them)."""
+    task = bar.add_task("replay", total=None) if bar is not None else None
+
+    def step(outcome: PartitionOutcome, done: int, total: int) -> None:
+        if bar is not None and task is not None:
+            bar.update(task, completed=done, total=total)
+            return
+        state = "done" if outcome.ok else "FAILED"
+        err_console.print(
+            f"partition {done}/{total} {outcome.to_dict()['partition']} {state}: "
+            f"{outcome.matches} match(es), {outcome.strokes} stroke(s)",
+            highlight=False,
+            soft_wrap=True,
+        )
+
+    return step
+
+
+def _report(outcomes: list[PartitionOutcome], out: str, as_json: bool) -> NoReturn:
+    failed = [o for o in outcomes if not o.ok]
+    findings = sum(o.findings for o in outcomes)
+    matches = sum(o.matches for o in outcomes)
+    if as_json:
+        doc = {
+            "out": out,
+            "ok": not failed,
+            "matches": matches,
+            "strokes": sum(o.strokes for o in outcomes),
+            "findings": findings,
+            "partitions": [o.to_dict() for o in outcomes],
+        }
+        sys.stdout.write(json.dumps(doc, indent=1, ensure_ascii=False) + "\n")
+    else:
+        for o in failed:
+            for message in o.failures:
+                err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
+            if o.problems:
+                print_problems(list(o.problems), as_json=False)
+        out_console().print(
+            f"replayed {matches} match(es) in {len(outcomes) - len(failed)} of {len(outcomes)} partition(s): "
+            f"{findings} finding(s); results in {out}",
+            soft_wrap=True,
+            markup=False,
+        )
+    if failed:
+        raise typer.Exit(EXIT_BAD_INPUT)
+    raise typer.Exit(EXIT_FINDINGS if findings else EXIT_OK)
+
+
+def replay_parquet(parquet: str, scheduler: str, out: str, as_json: bool, corrections: list[Path]) -> NoReturn:
+    """Run the replay of a Parquet dataset on a Dask scheduler and report it; exits 0/1/2."""
+    from cuelog.distributed.driver import Scheduler, check, client
+    from cuelog.distributed.driver import replay_parquet as run
+    from cuelog.distributed.layout import DatasetError, MissingExtra
+
+    try:
+        where = Scheduler.parse(scheduler)
+        check(parquet, out)
+        fixes = [item for path in corrections for item in read_corrections(path)]
+        with client(where) as c:
+            bar = _bar() if err_console.is_terminal and not as_json else None
+            with bar if bar is not None else contextlib.nullcontext():
+                outcomes = run(c, parquet, out, _progress(bar), corrections=fixes)
+    except DatasetError as exc:
+        fail(str(exc), "bad_input")
+    except MissingExtra as exc:
+        fail(str(exc), "missing_extra")
+    except InputError as exc:
+        print_problems(exc.problems, as_json=as_json)
+        raise typer.Exit(EXIT_BAD_INPUT) from None
+    except OSError as exc:  # the scheduler or the storage went away mid-run (Dask's CommClosedError too)
+        fail(
+            f"the replay on {scheduler} stopped: {type(exc).__name__}: {exc}; results in {out} are partial, run it again",
+            "replay_failed",
+        )
+    _report(outcomes, out, as_json)
