@@ -81,3 +81,24 @@ def test_a_correction_for_a_match_not_loaded_is_bad_input(tmp_path: Path) -> Non
     result = runner.invoke(app, ["replay", "--db", str(db), "--corrections", str(fixes)])
     assert result.exit_code == 2
     assert "no_such_stroke" in result.stderr and "fixes.jsonl" in result.stderr
+
+
+def test_a_replaced_match_keeps_no_stored_corrections(tmp_path: Path) -> None:
+    """``ingest --replace`` removes every replay row of the match, its stored corrections
+    too: they were applied to the log it replaces, not to the new one."""
+    db = tmp_path / "c.duckdb"
+    assert runner.invoke(app, ["ingest", str(OFFICIATING), "--db", str(db)]).exit_code == 0
+    fixes = write(tmp_path / "fixes.jsonl", PINK)
+    assert runner.invoke(app, ["replay", "--db", str(db), "--corrections", str(fixes)]).exit_code == 1
+    lines = OFFICIATING.read_text(encoding="utf-8").splitlines(keepends=True)
+    first = json.loads(lines[0])
+    first["event"] = "re-recorded"
+    (tmp_path / "new.jsonl").write_text(json.dumps(first) + "\n" + "".join(lines[1:]), encoding="utf-8")
+    result = runner.invoke(app, ["ingest", str(tmp_path / "new.jsonl"), "--db", str(db), "--replace"])
+    assert result.exit_code == 0, result.stderr
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        left = {t: con.execute(f"SELECT count(*) FROM {t}").fetchone() for t in ("replay_corrections", "replay_frames")}
+    finally:
+        con.close()
+    assert left == {"replay_corrections": (0,), "replay_frames": (0,)}

@@ -27,6 +27,7 @@ MATCH_TABLES = (
     "replay_strokes",
     "replay_breaks",
     "replay_findings",
+    "replay_corrections",
     "replay_stroke_details",
     "matches",
 )
