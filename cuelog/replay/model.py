@@ -28,6 +28,10 @@ FRAME_END_ERROR: Final = "frame_end_error"
 TIME_FOUL_UNCALLED: Final = "time_foul_uncalled"
 TIME_FOUL_ERROR: Final = "time_foul_error"
 LIMIT_EXCEEDED: Final = "limit_exceeded"
+GROUP_ERROR: Final = "group_error"
+"""Pool: a group (colour, solids/stripes) assigned or nominated against the rules."""
+VISITS_ERROR: Final = "visits_error"
+"""Pool: a foul called with the wrong penalty (visits, ball in hand, free shot)."""
 INVALID_RECORD: Final = "invalid_record"
 
 FINDING_KINDS: Final = (
@@ -45,6 +49,8 @@ FINDING_KINDS: Final = (
     TIME_FOUL_UNCALLED,
     TIME_FOUL_ERROR,
     LIMIT_EXCEEDED,
+    GROUP_ERROR,
+    VISITS_ERROR,
     INVALID_RECORD,
 )
 
@@ -113,6 +119,12 @@ class Outcome(msgspec.Struct, frozen=True):
     """Points the official ``score`` booked to the striker for this stroke: the calls as
     made, so the pots of a foul nobody called count (S3 R10(c)) and a billiards game
     target caps them (S3 R5(d)). ``scored`` is the due call; this is what stood."""
+    visits: int = 0
+    """Pool: visits due to the incoming player after a foul (two under World/WEPF K)."""
+    in_hand: str | None = None
+    """Pool: the cue ball is due in hand for the next stroke: ``anywhere``, ``baulk``, ``head``."""
+    loss_of_frame: bool = False
+    """Pool: the stroke loses the frame (World M, WPA 3.8, black ball 5.14)."""
 
 
 @dataclass(slots=True)
