@@ -32,6 +32,7 @@ __all__ = [
 ENGINES: dict[str, str] = {
     "snooker": "cuelog.replay.snooker",
     "billiards": "cuelog.replay.billiards",
+    "eightball": "cuelog.replay.pool.eightball",
 }
 
 
