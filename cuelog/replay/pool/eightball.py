@@ -103,6 +103,8 @@ class Edition:
     """Spotting order: black, the next shooter's group, the rest (BB 5.11); else black, reds, yellows (WE S(2)(e))."""
     scratch_in_hand: str = "baulk"
     """Where the cue ball is played from after an in-off: Baulk (WE K(1), S(3)(a)), anywhere (WPA 3.9)."""
+    snooker_relief: bool = True
+    """A ruled snooker waives the pot-or-cushion requirement (WE G(3)(b), BB 5.10); WPA: none."""
     foul_snooker: bool = True
     """After a foul the referee may rule a Foul Snooker: a nominated ball is on (WE P)."""
     shot_clock_s: float | None = 60.0
@@ -238,6 +240,7 @@ EDITIONS: Final[dict[str, Edition]] = {
         black_uncalled_pocket_loses=True,
         spot_objects=False,
         scratch_in_hand="anywhere",
+        snooker_relief=False,
         foul_snooker=False,
         shot_clock_s=None,
         in_off_fair_break_one_visit=False,
@@ -258,7 +261,7 @@ EDITIONS: Final[dict[str, Edition]] = {
         foul_snooker=False,
         shot_clock_s=None,
         in_off_fair_break_one_visit=False,
-        fouls={**JUDGED, "jump_shot": "BB 5.13.3", "before_spotted": "BB 5.13.2"},
+        fouls={**JUDGED, "jump_shot": "BB 5.13.3", "before_spotted": "BB 5.13.2", "touching_ball_moved": "BB 5.9"},
         cite=_cites("BB", **_BB_CITES),
     ),
 }
@@ -509,10 +512,9 @@ def _check_striker(st: State, s: Stroke) -> list[Finding]:
 
 
 def _balls_there(st: State, s: Stroke, F: list[Finding]) -> bool:
-    """Every ball potted or forced off must be on the table; the table follows the stroke."""
-    gone = objects_potted(s) + objects_off_table(s)
+    """Every ball potted or forced off must be on the table (else the record is invalid)."""
     table = dict(st.table)
-    for b in gone:
+    for b in objects_potted(s) + objects_off_table(s):
         if table.get(b, 0) <= 0:
             F.append(
                 Finding(
@@ -526,8 +528,13 @@ def _balls_there(st: State, s: Stroke, F: list[Finding]) -> bool:
             )
             return False
         table[b] -= 1
-    st.table = table
     return True
+
+
+def _remove(st: State, s: Stroke) -> None:
+    """The balls potted or forced off leave the table (the table follows the stroke)."""
+    for b in objects_potted(s) + objects_off_table(s):
+        st.table[b] -= 1
 
 
 def _played_on(st: State, s: Stroke) -> list[Finding]:
@@ -572,6 +579,7 @@ def _fair_break(st: State, s: Stroke) -> bool | None:
 def _break(st: State, s: Stroke, F: list[Finding]) -> Outcome:
     black = black_of(st.ed)
     st.breaking = False
+    _remove(st, s)
     if black in s.potted and st.ed.black_on_break_rerack:
         return _black_on_break_rerack(st, s, F)
     if (black in s.potted or black in (s.off_table or [])) and not st.ed.black_on_break_rerack:
@@ -627,7 +635,7 @@ def _wpa_black_on_break(st: State, s: Stroke, F: list[Finding]) -> Outcome:
     F.extend(compare_call(s.n, s.striker, due, s.call, st.ed.penalty, st.cite("black_break")))
     F.extend(check_respots(s.n, [black], s.respots, st.cite("black_break")))
     st.striker = side
-    st.choice = (side, options, "black_break")
+    st.choice = (side, options, "black_break_scratch" if fouls else "black_break")
     if fouls:
         st.ledger.end_visit()
     return _outcome(st, s, due, [black], ball_on="break")
@@ -648,7 +656,7 @@ def _wpa_bad_break(st: State, s: Stroke, F: list[Finding]) -> Outcome:
     """WPA 3.3(d): an illegal break is not a foul; the incoming player accepts the table,
     re-racks and breaks, or has the offender break again."""
     fouls = _break_fouls(st, s)
-    due = Due(fouls=tuple(fouls), in_hand="head" if fouls else None)
+    due = Due(fouls=tuple(fouls), in_hand="head" if fouls else None, in_hand_optional=True)
     F.extend(compare_call(s.n, s.striker, due, s.call, st.ed.penalty, st.cite("bad_break")))
     F.extend(check_respots(s.n, [], s.respots, st.cite("spot")))
     incoming = other(s.striker)
@@ -664,6 +672,9 @@ def _after_break(st: State, s: Stroke, F: list[Finding], fouls: list[Foul]) -> O
     due = _foul_due(st, s, fouls)
     if fouls and fouls[0].code in ("in_off", "cue_off_table") and st.ed.in_off_fair_break_one_visit:
         due = Due(fouls=due.fouls, visits=1, in_hand="baulk")  # WE F(4)(c)(i): the turn passes
+    if due.foul and st.ed.bad_break == "options":
+        # WPA 3.3(g),(h): accept the table or take the cue ball in hand behind the head string.
+        due = Due(fouls=due.fouls, in_hand="head", in_hand_optional=True)
     F.extend(compare_call(s.n, s.striker, due, s.call, st.ed.penalty, st.cite("penalty")))
     spots = _due_spots(st, s, s.striker if due.foul else other(s.striker))
     F.extend(check_respots(s.n, spots, s.respots, st.cite("spot")))
@@ -673,8 +684,7 @@ def _after_break(st: State, s: Stroke, F: list[Finding], fouls: list[Foul]) -> O
         st.break_groups = tuple(sorted({g for b in pots if (g := group_of(st.ed, b)) is not None}))
         st.must_nominate = s.striker if st.break_groups else None
     if st.ed.bad_break == "options" and due.foul:
-        # WPA 3.3(g),(h): accept the table or take the cue ball in hand behind the head string.
-        st.choice = (other(s.striker), frozenset({"accept", "baulk", "play"}), "break_foul")
+        st.choice = (other(s.striker), frozenset({"accept", "baulk", "play"}), "break_in_off")
     _next_turn(st, s, due, continues=bool(pots) and not called_foul(s.call))
     return _outcome(st, s, due, spots, ball_on="break")
 
@@ -687,6 +697,7 @@ def _shot(st: State, s: Stroke, F: list[Finding]) -> Outcome:
     on = balls_on(st, side, s.nominated)
     ball_on = _describe_on(st, side)
     fouls = _shot_fouls(st, s, on)
+    _remove(st, s)
     unnominated = st.must_nominate == side
     st.must_nominate = None
     due = _foul_due(st, s, fouls)
@@ -748,7 +759,7 @@ def _shot_fouls(st: State, s: Stroke, on: frozenset[str] | None) -> list[Foul]:
 def _no_rail(st: State, s: Stroke, on: frozenset[str] | None) -> bool:
     """WE G(1)(b): pot a ball on or send a ball to a cushion; WPA 6.3: any pot or a rail.
     Waived out of a Total Snooker (WE G(3)(b)) or a declared snooker (BB 5.10)."""
-    if st.snookered:
+    if st.snookered and st.ed.snooker_relief:
         return False
     pots = objects_potted(s)
     if st.ed.rail_needs_ball_on:
@@ -854,13 +865,14 @@ def _foul_due(st: State, s: Stroke, fouls: list[Foul]) -> Due:
     """What the incoming player gets after a standard foul, by edition (WE K, WPA 3.9, BB 5.13)."""
     if not fouls:
         return Due()
-    scratch = cue_scratched(s)
     ed = st.ed
+    hand = ed.scratch_in_hand if cue_scratched(s) else None
     if ed.penalty == TWO_VISITS:
-        return Due(fouls=tuple(fouls), visits=2, in_hand="baulk" if scratch else None)
+        return Due(fouls=tuple(fouls), visits=2, in_hand=hand)
     if ed.penalty == BALL_IN_HAND:
         return Due(fouls=tuple(fouls), in_hand="anywhere")
-    return Due(fouls=tuple(fouls), in_hand="baulk" if scratch else None, in_hand_optional=not scratch)
+    # BB 5.1: on the free shot the cue ball is played in position or in hand in baulk.
+    return Due(fouls=tuple(fouls), in_hand=hand, in_hand_optional=hand is None)
 
 
 def _next_turn(st: State, s: Stroke, due: Due, *, continues: bool) -> None:
@@ -949,7 +961,8 @@ def _choice(st: State, c: Choice) -> list[Finding]:
     if st.choice is None and st.after_foul and st.ed.penalty != BALL_IN_HAND:
         # After a foul: play from where the cue ball lies or from Baulk (WE P(3), I(4); BB 5.1).
         entitled, options = st.striker, frozenset({"play", "baulk"})
-    bad = check_choice(c, entitled, options, st.cite("penalty"))
+    rule = st.cite(st.choice[2]) if st.choice is not None else st.cite("penalty")
+    bad = check_choice(c, entitled, options, rule)
     if bad is not None:
         return [bad]
     if st.choice is not None:
@@ -959,18 +972,15 @@ def _choice(st: State, c: Choice) -> list[Finding]:
 
 def _take_choice(st: State, side: str, option: str) -> None:
     """Carry out the incoming player's option (WPA 3.3(d)-(h))."""
-    assert st.choice is not None
-    context = st.choice[2]
     st.choice = None
     if option == "rerack":
-        # WPA 3.3(d)(2): the incoming player re-racks and breaks; 3.3(e)(2): the breaker re-breaks.
+        # WPA 3.3(d)(2): the incoming player re-racks and breaks; 3.3(e)(2): the breaker
+        # re-breaks; 3.3(f)(2): the opponent re-breaks (docs/rulings.md).
         _rerack(st, side)
     elif option == "rerack_opponent":
         _rerack(st, other(side))  # WPA 3.3(d)(3)
-    elif context == "black_break":
-        st.striker = side  # WPA 3.3(e)(1), (f)(1): the 8 spotted, play on
     else:
-        st.striker = side
+        st.striker = side  # accept the table (3.3(d)(1), (e)(1), (f)(1)) or in hand (3.3(g),(h))
 
 
 def _event(st: State, e: Event) -> list[Finding]:
