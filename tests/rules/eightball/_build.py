@@ -127,9 +127,9 @@ def kinds(result: FrameResult) -> list[tuple[int, str]]:
 
 
 def own(rules: str, side: str) -> str:
-    """A ball of ``side``'s group after :func:`groups_decided`: B red / 1, A yellow / 9."""
+    """A ball of ``side``'s group on the table after :func:`groups_decided`: B red / 2, A yellow / 9."""
     if rules == WPA:
-        return "1" if side == "B" else "9"
+        return "2" if side == "B" else "9"
     return "red" if side == "B" else "yellow"
 
 
@@ -138,9 +138,9 @@ def black(rules: str) -> str:
 
 
 def groups_decided(rules: str) -> list[FrameRecord]:
-    """Strokes 1-3: A breaks fairly potting nothing; B pots one red (solid 1, called) and is
+    """Strokes 1-3: A breaks fairly potting nothing; B pots one red (the 1, called) and is
     on that group; B misses. A (yellow / stripes) is to play stroke 4."""
-    b = own(rules, "B")
+    b = "1" if rules == WPA else own(rules, "B")
     call = {"nominated": b} if rules == WPA else {}
     call2 = {"nominated": "2"} if rules == WPA else {}
     return [
