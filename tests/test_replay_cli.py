@@ -241,11 +241,11 @@ def test_loaded_match_without_records_is_reported_not_dropped(snooker_db: Path) 
 
 
 def test_match_without_an_engine_stops_the_replay_and_says_which(tmp_path: Path) -> None:
-    pool = kit.Log("m7-pool", "Ann", "Bob", rules="eightball/wpa")
+    pool = kit.Log("m7-pool", "Ann", "Bob", rules="straight-pool/wpa")
     db = kit.load(tmp_path / "t.duckdb", kit.maximum(), pool)
     result = runner.invoke(app, ["replay", "--db", str(db)], env={"COLUMNS": "200"})
     assert result.exit_code == 2
-    assert "'m7-pool'" in result.stderr and "eightball/wpa" in result.stderr and "--match" in result.stderr
+    assert "'m7-pool'" in result.stderr and "straight-pool/wpa" in result.stderr and "--match" in result.stderr
     assert rows(db, "SELECT count(*) FROM replay_frames") == [(0,)]
     # The others replay when named.
     result = runner.invoke(app, ["replay", "--db", str(db), "--match", "m1-maximum"])

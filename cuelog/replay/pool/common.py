@@ -197,7 +197,8 @@ def compare_call(n: int, striker: str, due: Due, call: Call | None, penalty: str
     """The recorded call against the due one: a foul missed or invented, the wrong penalty.
 
     ``penalty`` is the game's standard penalty (``TWO_VISITS``, ``BALL_IN_HAND``,
-    ``FREE_SHOT``); ``rule`` cites it. Loss of frame is compared by :func:`compare_loss`.
+    ``FREE_SHOT``); ``rule`` cites an unsupported call; a wrong penalty cites the foul's own
+    rule. Loss of frame is compared by :func:`compare_loss`.
     """
     if due.foul and not called_foul(call):
         f = due.fouls[0]
@@ -242,7 +243,7 @@ def _compare_penalty(n: int, striker: str, due: Due, call: Call, penalty: str, r
         Finding(
             n=n,
             kind=VISITS_ERROR,
-            rule=rule,
+            rule=due.fouls[0].rule,
             side=striker,
             points=0,
             message=f"{describe(due.fouls[0].code)}: " + "; ".join(wrong) + f" ({penalty.replace('_', ' ')})",

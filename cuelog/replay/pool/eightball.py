@@ -345,6 +345,8 @@ class State:
     end_reason: str | None = None
     end_n: int = 0
     end_reported: bool = False
+    end_rule: str = ""
+    """The rule that ended the frame (a win on the black, a loss-of-frame foul)."""
     recorded: tuple[int, int] | None = None
 
     def copy(self) -> State:
@@ -385,6 +387,7 @@ _SCALARS: Final = (
     "end_reason",
     "end_n",
     "end_reported",
+    "end_rule",
     "recorded",
 )
 
@@ -546,7 +549,7 @@ def _played_on(st: State, s: Stroke) -> list[Finding]:
         Finding(
             n=st.end_n,
             kind=FRAME_END_ERROR,
-            rule=st.cite("loss_foul" if st.end_reason == "loss_of_frame" else "win"),
+            rule=st.end_rule or st.cite("win"),
             side=st.winner,
             points=0,
             message=f"the rules end the frame at stroke {st.end_n} ({st.end_reason}, to {st.winner}), "
@@ -715,6 +718,7 @@ def _shot(st: State, s: Stroke, F: list[Finding]) -> Outcome:
         F.extend(compare_loss(s.n, side, due, s.call, st.cite("penalty")))
     if black is not None:
         _end(st, side if black[0] == "win" else other(side), black[0], s.n)
+        st.end_rule = black[1]
         return _outcome(st, s, due, [], ball_on=ball_on)
     spots = _due_spots(st, s, other(side) if due.foul else side)
     F.extend(check_respots(s.n, spots, s.respots, st.cite("spot")))
@@ -1093,7 +1097,7 @@ def _frame_end(st: State, fe: FrameEnd) -> list[Finding]:
     if fe.winner is None or fe.winner == st.winner or st.end_reported:
         return []
     st.end_reported = True
-    rule = st.cite("loss_foul" if st.end_reason == "loss_of_frame" else "win")
+    rule = st.end_rule or st.cite("win")
     return [
         Finding(
             n=st.end_n,
