@@ -24,6 +24,10 @@ SUPPORTED = (
     "snooker/classic",
     "billiards/classic",
     "billiards/one-red",
+    "eightball/world-2015",
+    "eightball/wepf",
+    "eightball/wpa",
+    "eightball/blackball",
 )
 
 

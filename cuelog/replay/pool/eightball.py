@@ -650,6 +650,10 @@ def _bad_break_rerack(st: State, s: Stroke, F: list[Finding]) -> Outcome:
     due = Due(fouls=(Foul("unfair_break", st.cite("bad_break")),), visits=2)
     F.extend(compare_call(s.n, s.striker, due, s.call, st.ed.penalty, st.cite("bad_break")))
     F.extend(check_respots(s.n, [], s.respots, st.cite("bad_break")))
+    if not called_foul(s.call):
+        # Condoned (WPA 6): play goes on from the position, the turn passes.
+        _next_turn(st, s, due, continues=False)
+        return _outcome(st, s, due, [], ball_on="break")
     _rerack(st, other(s.striker))
     st.visits_left = 2
     return _outcome(st, s, due, [], ball_on="break")
