@@ -210,3 +210,29 @@ def test_bb_5_5a_6_10_break_not_from_baulk_free_shot() -> None:
     """BB 5.5(a), 6.10: the break from outside baulk is a foul; the opponent has a free shot."""
     _, (o,) = replay(stroke(1, "A", ["red"], ["red"], placement="illegal", call=foul()), rules=BB)
     assert o.reasons == ("placement",) and o.next_striker == "B"
+
+
+def test_ruling_wpa_3_3f_rerack_chosen_by_the_opponent_is_his_break() -> None:
+    """WPA 3.3(f)(2) "re-breaking" (docs/rulings.md P3): the opponent who chooses the re-break breaks."""
+    st = fold(
+        stroke(1, "A", ["1"], ["8", "white"], respots=["8"], call=foul(in_hand=True)),
+        choice(1, "B", "rerack"),
+        rules=WPA,
+    )
+    assert st.breaking and st.breaker == "B"
+
+
+def test_ruling_wpa_3_3h_accepting_keeps_the_cue_ball_in_position() -> None:
+    """WPA 3.3(h) (docs/rulings.md P4): after a break foul the cue ball in hand behind the head
+    string is an option: a call with or without ball in hand stands."""
+    for in_hand in (True, False):
+        s = stroke(1, "A", ["1"], cushions=5, infringements=["double_hit"], call=foul(in_hand=in_hand))
+        result, _ = replay(s, rules=WPA)
+        assert kinds(result) == []
+
+
+def test_ruling_we_f4b_bad_break_not_called_play_goes_on() -> None:
+    """WE F(4)(b) with condonation (docs/rulings.md P21): no re-rack when nobody called the
+    bad break; the opponent plays from the position."""
+    st = fold(stroke(1, "A", ["red"], cushions=2))
+    assert not st.breaking and st.striker == "B" and st.visits_left == 1

@@ -202,3 +202,11 @@ def test_wpa_6_14_three_fouls_not_applied_in_eight_ball(rules: str) -> None:
         n += 2
     result, outcomes = replay(*recs, rules=rules)
     assert not any(o.frame_over for o in outcomes) and result.winner is None
+
+
+def test_ruling_simultaneous_first_contact_needs_every_ball_on() -> None:
+    """WE G(1)(a), WPA 6.2 (docs/rulings.md P10): two balls hit at once: legal only when both are on."""
+    _, outcomes = replay(*groups_decided(WORLD), stroke(4, "A", ["yellow", "red"], rail=True))
+    assert outcomes[-1].reasons == ("wrong_ball_first",)
+    _, outcomes = replay(*groups_decided(WORLD), stroke(4, "A", ["yellow", "yellow"], rail=True))
+    assert not outcomes[-1].foul

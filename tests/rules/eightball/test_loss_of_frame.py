@@ -139,3 +139,22 @@ def test_frame_recorded_to_the_wrong_winner(rules: str) -> None:
     recs = [*cleared(rules), stroke(11, "A", [b], [b], pockets=["TL"], **_call(rules)), end("B")]
     result, _ = replay(*recs, rules=rules)
     assert kinds(result) == [(11, FRAME_END_ERROR)]
+
+
+def test_ruling_bb_free_shot_black_with_own_balls_left_loses() -> None:
+    """BB 5.1, 5.14(b) (docs/rulings.md P7): the free shot suspends 6.2 only; the black potted
+    on it with own balls left still loses."""
+    recs = [*groups_decided(BB), stroke(4, "A", ["red"], rail=True, call=foul()), stroke(5, "B", ["black"], ["black"])]
+    result, outcomes = replay(*recs, end("A", "loss_of_frame"), rules=BB)
+    assert outcomes[-1].loss_of_frame and result.winner == "A" and kinds(result) == []
+
+
+def test_ruling_bb_free_shot_black_when_on_it_wins() -> None:
+    """BB 5.1, 5.7 (docs/rulings.md P7): on the black, the free shot may pot it and win."""
+    recs = [
+        *cleared(BB),
+        stroke(11, "A", ["red"], rail=True, call=foul()),
+        stroke(12, "B", [], call=foul()),
+    ]
+    result, outcomes = replay(*recs, stroke(13, "A", ["red"], ["black"]), end("A"), rules=BB)
+    assert not outcomes[-1].loss_of_frame and result.winner == "A" and kinds(result) == []
