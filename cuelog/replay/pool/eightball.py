@@ -552,7 +552,8 @@ def _played_on(st: State, s: Stroke) -> list[Finding]:
             rule=st.end_rule or st.cite("win"),
             side=st.winner,
             points=0,
-            message=f"the rules end the frame at stroke {st.end_n} ({st.end_reason}, to {st.winner}), "
+            message=f"the rules end the frame at stroke {st.end_n} ({(st.end_reason or '').replace('_', ' ')}, "
+            f"to {st.winner}), "
             f"but play went on (stroke {s.n})",
         )
     ]
@@ -1109,7 +1110,8 @@ def _frame_end(st: State, fe: FrameEnd) -> list[Finding]:
             rule=rule,
             side=fe.winner,
             points=0,
-            message=f"frame recorded to {fe.winner} but the rules give it to {st.winner} ({st.end_reason})",
+            message=f"frame recorded to {fe.winner} but the rules give it to {st.winner} "
+            f"({(st.end_reason or '').replace('_', ' ')})",
         )
     ]
 
