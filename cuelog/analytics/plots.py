@@ -15,8 +15,9 @@ from pathlib import Path
 import polars as pl
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
+from matplotlib.ticker import MaxNLocator
 
-from cuelog.analytics.reports import CENTURY, FIFTY, Data, miss_runs
+from cuelog.analytics.reports import CENTURY, FIFTY, Data, miss_runs, pool
 from cuelog.errors import CuelogError
 
 DPI = 100
@@ -182,5 +183,33 @@ def miss_sequences(data: Data, size: tuple[int, int] = SIZE, limit: int = 30) ->
     ax.set_title("Foul and a miss sequences")
     handles = [Rectangle((0, 0), 1, 1, color=colour[p]) for p in players]
     ax.legend(handles, players, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, title="fouled")
+    fig.tight_layout()
+    return fig
+
+
+def racks(data: Data, size: tuple[int, int] = SIZE) -> Figure:
+    """Eight-ball racks per player: racks played, won, clearances and break-and-dish, side by side."""
+    table = pool(data, "player")
+    if table.is_empty() or int(table["racks"].sum()) == 0:
+        raise NothingToPlot("no replayed pool racks in the selection")
+    players = table["player"].to_list()
+    series = (("racks", "racks played"), ("racks_won", "racks won"), ("clearances", "clearances"),
+              ("break_and_dish", "break-and-dish"))  # fmt: skip
+    fig = _figure(size)
+    ax = fig.add_subplot()
+    width = 0.8 / len(series)
+    for i, (column, label) in enumerate(series):
+        xs = [x + (i - (len(series) - 1) / 2) * width for x in range(len(players))]
+        ax.bar(xs, table[column].to_list(), width=width, color=PALETTE[i], label=label)
+    ax.set_xticks(
+        range(len(players)),
+        players,
+        rotation=30 if len(players) > 6 else 0,
+        ha="right" if len(players) > 6 else "center",
+    )
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_ylabel("racks")
+    ax.set_title("Eight-ball: racks, clearances and break-and-dish per player")
+    ax.legend(loc="upper right")
     fig.tight_layout()
     return fig

@@ -1,4 +1,5 @@
-"""Player statistics from the replay results: breaks, billiards averages, misses, shot times.
+"""Player statistics from the replay results: breaks, billiards averages, misses, shot times,
+pool racks.
 
 Every figure comes from what the rules make of the strokes (the ``replay_*`` tables written
 by ``cuelog replay --db``), never from the recorded calls or scoreboards: a condoned foul
@@ -19,7 +20,7 @@ import polars as pl
 
 from cuelog.errors import CuelogError
 
-KINDS: Final = ("breaks", "billiards", "misses", "clock")
+KINDS: Final = ("breaks", "billiards", "misses", "clock", "pool")
 BY: Final = ("player", "match", "event")
 GROUPS: Final = {"player": "players", "match": "matches", "event": "events"}
 """The JSON key holding the rows of each grouping."""
@@ -30,6 +31,7 @@ DISCIPLINE: Final[dict[str, str | None]] = {
     "billiards": "billiards",
     "misses": "snooker",
     "clock": None,
+    "pool": "eightball",
 }
 
 FIFTY: Final = 50
@@ -104,7 +106,7 @@ _FRAMES = f"""
 SELECT f.match_id, p.event, f.frame, p.side, p.player,
        CASE p.side WHEN 'A' THEN f.visits_a ELSE f.visits_b END AS visits,
        CASE p.side WHEN 'A' THEN f.score_a ELSE f.score_b END AS score,
-       f.winner
+       f.winner, f.end_reason
 FROM replay_frames f JOIN ({_SIDES}) p ON p.match_id = f.match_id
 ORDER BY f.match_id, f.frame, p.side
 """
@@ -164,7 +166,9 @@ def load(con: duckdb.DuckDBPyConnection, kind: str, scope: Scope = Scope()) -> D
     )
     if scope.players:
         names = list(scope.players)
-        data.strokes = data.strokes.filter(pl.col("player").is_in(names))
+        if kind != "pool":
+            # pool keeps the opponents' strokes: the fouls a player conceded are theirs.
+            data.strokes = data.strokes.filter(pl.col("player").is_in(names))
         data.frames = data.frames.filter(pl.col("player").is_in(names))
         data.breaks = data.breaks.filter(pl.col("player").is_in(names))
         data.clock = data.clock.filter(pl.col("player").is_in(names))
@@ -353,7 +357,74 @@ def clock(data: Data, by: str = "player") -> pl.DataFrame:
     return _finish(out.select(key, "shots", "mean_s", "median_s", "max_s", "over_limit"), by)
 
 
-REPORTS: Final = {"breaks": breaks, "billiards": billiards, "misses": misses, "clock": clock}
+CLEARANCE_BALLS: Final = 8
+"""A clearance pots the whole group of seven and the black in the winning visit."""
+
+
+def pool_racks(data: Data) -> pl.DataFrame:
+    """One row per player and rack: won, won in the breaker's first visit (break-and-dish),
+    won in one visit that potted the whole group and the black (a clearance), balls potted
+    legally, visits, fouls committed and fouls conceded (the opponent's, condoned included:
+    they are fouls the facts show)."""
+    sides = data.frames.select("match_id", "frame", "side")
+    strokes = data.strokes.join(sides, on=["match_id", "frame"], how="semi")
+    visits = (
+        strokes.group_by("match_id", "frame", "side", "visit_id")
+        .agg(balls=pl.col("scored").sum(), has_break=(pl.col("ball_on") == "break").any(), last_n=pl.col("n").max())
+        .sort("match_id", "frame", "last_n")
+    )
+    # A rack won on the black ends with the winner's stroke: their last visit won it.
+    last = visits.group_by("match_id", "frame", "side", maintain_order=True).last()
+    fouls = strokes.group_by("match_id", "frame", "side").agg(fouls=pl.col("foul").sum().cast(pl.Int64))
+    conceded = fouls.select(
+        "match_id", "frame", pl.when(pl.col("side") == "A").then(pl.lit("B")).otherwise(pl.lit("A")).alias("side"),
+        pl.col("fouls").alias("fouls_conceded"),
+    )  # fmt: skip
+    balls = strokes.group_by("match_id", "frame", "side").agg(balls=pl.col("scored").sum().cast(pl.Int64))
+    keys = ["match_id", "frame", "side"]
+    out = (
+        data.frames.join(last.select(*keys, "has_break", pl.col("balls").alias("visit_balls")), on=keys, how="left")
+        .join(fouls, on=keys, how="left")
+        .join(conceded, on=keys, how="left")
+        .join(balls, on=keys, how="left")
+        .with_columns(pl.col("fouls", "fouls_conceded", "balls").fill_null(0))
+    )
+    won_on_black = (pl.col("winner") == pl.col("side")) & (pl.col("end_reason") == "pot")
+    return out.with_columns(
+        won=(pl.col("winner") == pl.col("side")).fill_null(False),
+        break_and_dish=(won_on_black & pl.col("has_break")).fill_null(False),
+        clearance=(won_on_black & ~pl.col("has_break") & (pl.col("visit_balls") >= CLEARANCE_BALLS)).fill_null(False),
+    )
+
+
+def pool(data: Data, by: str = "player") -> pl.DataFrame:
+    """Eight-ball: racks played and won, break-and-dish, clearances, balls potted legally,
+    visits, balls per visit, fouls committed and conceded (docs/pool.md)."""
+    key = _key(by)
+    per = (
+        pool_racks(data)
+        .group_by(key)
+        .agg(
+            racks=pl.struct("match_id", "frame").n_unique().cast(pl.Int64),
+            racks_won=pl.col("won").sum().cast(pl.Int64),
+            break_and_dish=pl.col("break_and_dish").sum().cast(pl.Int64),
+            clearances=pl.col("clearance").sum().cast(pl.Int64),
+            balls=pl.col("balls").sum().cast(pl.Int64),
+            visits=pl.col("visits").sum().cast(pl.Int64),
+            fouls=pl.col("fouls").sum().cast(pl.Int64),
+            fouls_conceded=pl.col("fouls_conceded").sum().cast(pl.Int64),
+        )
+    )
+    out = per.with_columns(
+        balls_per_visit=pl.when(pl.col("visits") > 0)
+        .then((pl.col("balls") / pl.col("visits")).round(2))
+        .otherwise(None)
+    )
+    cols = ["racks", "racks_won", "break_and_dish", "clearances", "balls", "visits", "balls_per_visit"]
+    return _finish(out.select(key, *cols, "fouls", "fouls_conceded"), by)
+
+
+REPORTS: Final = {"breaks": breaks, "billiards": billiards, "misses": misses, "clock": clock, "pool": pool}
 
 
 @dataclass(frozen=True, slots=True)

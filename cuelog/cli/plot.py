@@ -1,4 +1,4 @@
-"""``cuelog plot``: pictures of the replay results (breaks, score worm, shot times, misses)."""
+"""``cuelog plot``: pictures of the replay results (breaks, score worm, shot times, misses, racks)."""
 
 from __future__ import annotations
 
@@ -10,11 +10,13 @@ from cuelog.cli.common import fail
 from cuelog.store import DEFAULT_DB
 
 # Picture -> the report whose data it draws.
-PICTURES = {"breaks": "breaks", "worm": "clock", "clock": "clock", "misses": "misses"}
+PICTURES = {"breaks": "breaks", "worm": "clock", "clock": "clock", "misses": "misses", "racks": "pool"}
 
 
 def plot(
-    kind: str = typer.Argument(..., help="breaks, worm (a frame's score worm), clock (shot times) or misses."),
+    kind: str = typer.Argument(
+        ..., help="breaks, worm (a frame's score worm), clock (shot times), misses or racks (pool)."
+    ),
     out: Path = typer.Option(..., "--out", help="The PNG file to write."),
     db: Path = typer.Option(Path(DEFAULT_DB), "--db", help="The cuelog database (replayed with `cuelog replay --db`)."),
     players: list[str] | None = typer.Option(None, "--player", help="Only this player (repeatable)."),
@@ -28,7 +30,7 @@ def plot(
 
     breaks: every break per player; worm: a frame's scores stroke by stroke with the breaks
     shaded (needs --match); clock: shot-time histogram per player; misses: foul and a miss
-    sequences.
+    sequences; racks: eight-ball racks, clearances and break-and-dish per player.
 
     Example: cuelog plot worm --match uk-2026-r1-07 --frame 3 --out worm.png
     """
@@ -58,6 +60,8 @@ def plot(
             fig = plots.score_worm(data, (matches or [""])[0], frame, size)
         elif kind == "clock":
             fig = plots.shot_times(data, size)
+        elif kind == "racks":
+            fig = plots.racks(data, size)
         else:
             fig = plots.miss_sequences(data, size)
     except plots.NothingToPlot as exc:

@@ -694,7 +694,7 @@ def _after_break(st: State, s: Stroke, F: list[Finding], fouls: list[Foul]) -> O
     if st.ed.bad_break == "options" and due.foul:
         st.choice = (other(s.striker), frozenset({"accept", "baulk", "play"}), "break_in_off")
     _next_turn(st, s, due, continues=bool(pots) and not called_foul(s.call))
-    return _outcome(st, s, due, spots, ball_on="break")
+    return _outcome(st, s, due, spots, ball_on="break", balls=len(pots))
 
 
 # -- shots after the break ---------------------------------------------------------------
@@ -721,10 +721,11 @@ def _shot(st: State, s: Stroke, F: list[Finding]) -> Outcome:
     else:
         F.extend(compare_call(s.n, side, due, s.call, st.ed.penalty, st.cite("penalty")))
         F.extend(compare_loss(s.n, side, due, s.call, st.cite("penalty")))
+    balls = _balls_on_potted(s, on)
     if black is not None:
         _end(st, side if black[0] == "win" else other(side), black[0], s.n)
         st.end_rule = black[1]
-        return _outcome(st, s, due, [], ball_on=ball_on)
+        return _outcome(st, s, due, [], ball_on=ball_on, balls=balls + (1 if black[0] == "win" else 0))
     spots = _due_spots(st, s, other(side) if due.foul else side)
     F.extend(check_respots(s.n, spots, s.respots, st.cite("spot")))
     _put_back(st, s)
@@ -736,7 +737,7 @@ def _shot(st: State, s: Stroke, F: list[Finding]) -> Outcome:
     if st.tentative == side and not continues:
         st.groups, st.tentative = {}, None  # WE H(2)(c)(ii): the nominated colour was not potted
     _next_turn(st, s, due, continues=continues)
-    return _outcome(st, s, due, spots, ball_on=ball_on)
+    return _outcome(st, s, due, spots, ball_on=ball_on, balls=balls)
 
 
 def _shot_fouls(st: State, s: Stroke, on: frozenset[str] | None) -> list[Foul]:
@@ -821,6 +822,11 @@ def _black_result(st: State, s: Stroke, fouls: list[Foul]) -> tuple[str, str] | 
             return ("win", c("loss_last"))  # BB 5.14(b): no own ball is left on the table
         return ("loss", c("loss_last"))  # WE M(3), WPA 3.6
     return ("loss", c("loss_early"))  # WE M(2), WPA 3.8(b), BB 5.14(b); the open table too
+
+
+def _balls_on_potted(s: Stroke, on: frozenset[str] | None) -> int:
+    """Balls on potted by the stroke (the black is counted by the caller when it wins)."""
+    return sum(1 for b in objects_potted(s) if (on is None or b in on) and b not in ("black", "8"))
 
 
 def _own_left_before(st: State, s: Stroke, group: str) -> int:
@@ -928,11 +934,12 @@ def _put_back(st: State, s: Stroke) -> None:
             st.table[r.ball] = st.table.get(r.ball, 0) + 1
 
 
-def _outcome(st: State, s: Stroke, due: Due, spots: Sequence[str], *, ball_on: str) -> Outcome:
+def _outcome(st: State, s: Stroke, due: Due, spots: Sequence[str], *, ball_on: str, balls: int = 0) -> Outcome:
+    """The due call; ``scored`` is the balls the striker legally potted (pool has no points)."""
     return Outcome(
         n=s.n,
         striker=s.striker,
-        scored=0,
+        scored=0 if due.foul else balls,
         penalty=0,
         foul=due.foul,
         reasons=tuple(f.code for f in due.fouls),

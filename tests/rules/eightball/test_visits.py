@@ -132,3 +132,15 @@ def test_we_k4_wpa_6_13_out_of_turn(rules: str) -> None:
     recs = [*groups_decided(rules), stroke(4, "B", [mine], rail=True, nominated=mine if rules == WPA else None)]
     result, _ = replay(*recs, rules=rules)
     assert kinds(result) == [(4, WRONG_STRIKER)]
+
+
+def test_we_c5_scored_counts_the_balls_on_potted() -> None:
+    """WE C(5), D(1): pool has no points; ``scored`` counts the balls on the striker legally
+    potted (the statistics' balls per visit): an own ball yes, the opponent's no, none on a foul."""
+    recs = [
+        *groups_decided(WPA),
+        stroke(4, "A", ["9"], ["9", "2"], nominated="9"),
+        stroke(5, "A", ["10"], ["10", "white"], nominated="10", call=foul(in_hand=True)),
+    ]
+    _, outcomes = replay(*recs, rules=WPA)
+    assert [o.scored for o in outcomes] == [0, 1, 0, 1, 0]

@@ -1,0 +1,95 @@
+"""``cuelog report pool`` and ``cuelog plot racks``: eight-ball statistics on a hand-built
+league match, replayed by the engine into a real DuckDB file, worked out by hand.
+
+Rack 1 (World rules, Ann breaks): Ann pots a red on the break, nominates red, pots the
+other six and the black in the same visit: a break-and-dish, 8 balls.
+Rack 2 (Bob breaks): a fair break, nothing potted; Ann misses everything (a foul, two
+visits to Bob); Bob pots the seven yellows and the black in one visit: a clearance.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+from cuelog.cli import app
+from tests.analytics import kit
+
+runner = CliRunner()
+
+
+def league(match: str = "p1-league") -> kit.Log:
+    log = kit.Log(match, "Ann", "Bob", rules="eightball/world-2015", event="Pool League")
+    log.frame("A")
+    log.stroke("A", ["red"], ["red"], cushions={"objects": 5}, placement="legal")
+    log.event("nominate_group", side="A", group="red")
+    for _ in range(6):
+        log.stroke("A", ["red"], ["red"])
+    log.stroke("A", ["black"], ["black"])
+    log.records.append({"type": "frame_end", "frame": 1, "winner": "A", "reason": "pot"})
+    log.frame("B")
+    log.stroke("B", ["red"], [], cushions={"objects": 5}, placement="legal")
+    log.stroke("A", [], [], call={"foul": True, "visits": 2})
+    for _ in range(7):
+        log.stroke("B", ["yellow"], ["yellow"])
+    log.stroke("B", ["black"], ["black"])
+    log.records.append({"type": "frame_end", "frame": 2, "winner": "B", "reason": "pot"})
+    return log
+
+
+@pytest.fixture
+def pool_db(tmp_path: Path) -> Path:
+    db = kit.load(tmp_path / "pool.duckdb", league(), kit.maximum())
+    result = runner.invoke(app, ["replay", "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    return db
+
+
+def _json(db: Path, *extra: str) -> dict:
+    result = runner.invoke(app, ["report", "pool", "--db", str(db), "--json", *extra])
+    assert result.exit_code == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_pool_report_per_player(pool_db: Path) -> None:
+    rows = {r["player"]: r for r in _json(pool_db)["players"]}
+    assert sorted(rows) == ["Ann", "Bob"]  # the snooker match is not a pool match
+    assert rows["Ann"] == {
+        "player": "Ann", "racks": 2, "racks_won": 1, "break_and_dish": 1, "clearances": 0,
+        "balls": 8, "visits": 2, "balls_per_visit": 4.0, "fouls": 1, "fouls_conceded": 0,
+    }  # fmt: skip
+    assert rows["Bob"] == {
+        "player": "Bob", "racks": 2, "racks_won": 1, "break_and_dish": 0, "clearances": 1,
+        "balls": 8, "visits": 2, "balls_per_visit": 4.0, "fouls": 0, "fouls_conceded": 1,
+    }  # fmt: skip
+
+
+def test_pool_report_one_player_keeps_the_fouls_conceded(pool_db: Path) -> None:
+    (row,) = _json(pool_db, "--player", "Bob")["players"]
+    assert row["fouls_conceded"] == 1 and row["clearances"] == 1
+
+
+def test_pool_report_by_match_and_event(pool_db: Path) -> None:
+    (m,) = _json(pool_db, "--by", "match")["matches"]
+    assert m["match"] == "p1-league" and m["racks"] == 2 and m["racks_won"] == 2 and m["fouls"] == 1
+    (e,) = _json(pool_db, "--by", "event")["events"]
+    assert e["event"] == "Pool League" and e["break_and_dish"] == 1 and e["clearances"] == 1
+
+
+def test_pool_report_exports(pool_db: Path, tmp_path: Path) -> None:
+    csv, parquet = tmp_path / "pool.csv", tmp_path / "pool.parquet"
+    result = runner.invoke(app, ["report", "pool", "--db", str(pool_db), "--csv", str(csv), "--parquet", str(parquet)])
+    assert result.exit_code == 0, result.output
+    for frame in (pl.read_csv(csv), pl.read_parquet(parquet)):
+        assert frame["player"].to_list() == ["Ann", "Bob"] and frame["racks_won"].to_list() == [1, 1]
+
+
+def test_plot_racks_and_clearances(pool_db: Path, tmp_path: Path) -> None:
+    out = tmp_path / "racks.png"
+    result = runner.invoke(app, ["plot", "racks", "--db", str(pool_db), "--out", str(out), "--width", "800"])
+    assert result.exit_code == 0, result.output
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and out.stat().st_size > 5000
