@@ -1,6 +1,6 @@
 """The demo: a small simulated season plus the bundled examples, through the whole pipeline.
 
-Simulate (snooker and billiards, with officiating errors) -> ingest the logs and their
+Simulate (snooker, billiards and an eight-ball league, with officiating errors) -> ingest the logs and their
 shot clocks into DuckDB -> replay every match into the store -> audit summary, headline
 statistics and plots. Every step is the library's own; this module only strings them
 together and gathers what the command prints. Same seed, same season, same results.
@@ -24,6 +24,7 @@ SEASON = (
     # (rules, matches, best of, folder)
     ("snooker/wpbsa-2024", 24, 5, "snooker"),
     ("billiards/wpbsa-2024", 12, 1, "billiards"),
+    ("eightball/world-2015", 8, 5, "eightball"),
 )
 ERROR_RATE = 0.02
 
@@ -157,6 +158,15 @@ def _headlines(con: Any) -> list[tuple[str, str]]:
     except ReportError:
         pass
     try:
+        pool = report(con, "pool").frame.sort("racks_won", "clearances", descending=True)
+        top = pool.row(0, named=True)
+        out.append(("most eight-ball racks won", f"{top['racks_won']} by {top['player']}"))
+        out.append(
+            ("eight-ball clearances / break-and-dish", f"{pool['clearances'].sum()} / {pool['break_and_dish'].sum()}")
+        )
+    except ReportError:
+        pass
+    try:
         clock = report(con, "clock").frame.drop_nulls("mean_s")
         if clock.height:
             shots = int(clock["shots"].sum())
@@ -176,6 +186,7 @@ def _plots(con: Any, out: Path, worst: list[dict[str, Any]]) -> list[Path]:
         ("breaks", "breaks.png", plots.breaks_distribution),
         ("misses", "miss-sequences.png", plots.miss_sequences),
         ("clock", "shot-times.png", plots.shot_times),
+        ("pool", "racks.png", plots.racks),
     ]
     snooker_worst = next((w for w in worst if str(w["rules"]).startswith("snooker/")), None)
     for kind, name, draw in jobs:
