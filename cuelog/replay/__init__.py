@@ -33,6 +33,7 @@ ENGINES: dict[str, str] = {
     "snooker": "cuelog.replay.snooker",
     "billiards": "cuelog.replay.billiards",
     "eightball": "cuelog.replay.pool.eightball",
+    "nineball": "cuelog.replay.pool.nineball",
 }
 
 

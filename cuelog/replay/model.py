@@ -32,6 +32,8 @@ GROUP_ERROR: Final = "group_error"
 """Pool: a group (colour, solids/stripes) assigned or nominated against the rules."""
 VISITS_ERROR: Final = "visits_error"
 """Pool: a foul called with the wrong penalty (visits, ball in hand, free shot)."""
+PUSH_OUT_ERROR: Final = "push_out_error"
+"""Nine-ball: a push out allowed where the rules give none (WPA 2.4)."""
 INVALID_RECORD: Final = "invalid_record"
 
 FINDING_KINDS: Final = (
@@ -51,6 +53,7 @@ FINDING_KINDS: Final = (
     LIMIT_EXCEEDED,
     GROUP_ERROR,
     VISITS_ERROR,
+    PUSH_OUT_ERROR,
     INVALID_RECORD,
 )
 
