@@ -28,6 +28,7 @@ SUPPORTED = (
     "eightball/wepf",
     "eightball/wpa",
     "eightball/blackball",
+    "nineball/wpa",
 )
 
 

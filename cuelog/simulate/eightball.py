@@ -200,7 +200,7 @@ def _write(scribe: Scribe, facts: Stroke, ed: Edition, rng: random.Random) -> st
     elif error == UNSUPPORTED_FOUL:
         call, detail = Call(foul=True, visits=2 if ed.penalty == TWO_VISITS else None), "foul called on a legal shot"
     elif error == RESPOT_MISSING:
-        ball = rng.choice([r.ball for r in respots or []])
+        ball = rng.choice([r.ball for r in respots or [] if r.ball != black_of(ed)])
         respots, detail = [r for r in respots or [] if r.ball != ball], f"{ball} not spotted"
     elif error == RESPOT_IN_ERROR:
         ball = next(b for b in facts.potted if b not in ("white", black_of(ed)))
@@ -235,8 +235,8 @@ def _pick_error(scribe: Scribe, facts: Stroke, due: Outcome, ed: Edition) -> str
         kinds.append(UNSUPPORTED_FOUL)
         if any(b not in ("white", black_of(ed)) for b in facts.potted):
             kinds.append(RESPOT_IN_ERROR)
-    if due.respots and not due.frame_over:
-        kinds.append(RESPOT_MISSING)
+    if any(b != black_of(ed) for b, _ in due.respots) and not due.frame_over:
+        kinds.append(RESPOT_MISSING)  # the black left off would leave the rack unwinnable
     if scribe.kinds is not None:
         kinds = [k for k in kinds if k in scribe.kinds]
     if kinds and scribe.rate > 0 and scribe.rng.random() < scribe.rate:

@@ -14,13 +14,13 @@ from dataclasses import dataclass, field
 
 from cuelog.replay.rulesets import ruleset
 from cuelog.schemas.records import Frame, Match, Record
-from cuelog.simulate import billiards, eightball, snooker
+from cuelog.simulate import billiards, eightball, nineball, snooker
 from cuelog.simulate.clock import MatchClock, epoch_ms, iso
 from cuelog.simulate.oracle import Oracle
 from cuelog.simulate.players import Player, make_player
 from cuelog.simulate.scribe import Scribe, Truth
 
-DISCIPLINES = {"snooker": snooker, "billiards": billiards, "eightball": eightball}
+DISCIPLINES = {"snooker": snooker, "billiards": billiards, "eightball": eightball, "nineball": nineball}
 ROSTER = 32
 TABLES = 4
 # Share of each tier in a season's roster, by discipline.
@@ -28,6 +28,7 @@ TIER_MIX = {
     "snooker": (("pro", 0.75), ("amateur", 0.25)),
     "billiards": (("pro", 0.4), ("amateur", 0.3), ("club", 0.3)),
     "eightball": (("pro", 0.25), ("amateur", 0.35), ("club", 0.4)),
+    "nineball": (("pro", 0.5), ("amateur", 0.3), ("club", 0.2)),
 }
 # Billiards game targets by tier.
 TARGETS = {"pro": 400, "amateur": 150, "club": 100}
@@ -113,7 +114,7 @@ def simulate_match(config: SeasonConfig, index: int, seed: int, players: list[Pl
             reds = rng.choice((3, 6, 6, 10, 15))
         if reds is not None and (reds != 15 or rs.edition == "six-reds-2024"):
             extra["reds"] = reds
-    elif rs.discipline == "eightball":
+    elif rs.discipline in ("eightball", "nineball"):
         best_of = config.best_of if config.best_of is not None else 5
     else:
         best_of = config.best_of if config.best_of is not None else 1

@@ -311,6 +311,12 @@ def _event(st: State, e: Event) -> list[Finding]:
         st.table, st.breaking, st.striker = set(BALLS), True, st.breaker
         st.fouls, st.warned, st.push_allowed, st.pusher = {"A": 0, "B": 0}, frozenset(), False, None
         st.ledger.end_visit()
+    elif e.kind == "spot_correction" and e.ball is not None:
+        # The referee puts the table right (WPA 1.4); the error was reported on its stroke.
+        if e.remove:
+            st.table.discard(e.ball)
+        else:
+            st.table.add(e.ball)
     elif e.kind == "concede" and e.side is not None and not st.over:
         _end(st, other(e.side), "concede", e.after, "WPA 1.11")
     elif e.kind == "award" and e.side is not None and not st.over:

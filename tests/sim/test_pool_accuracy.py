@@ -1,7 +1,7 @@
-"""Eight-ball audit accuracy: over 200 one-rack matches per edition the replay finds every
+"""Pool audit accuracy: over 200 one-rack matches per ruleset the replay finds every
 injected officiating error (fouls not called, wrong visits or ball in hand, a loss of
 frame missed, a wrong group, balls not spotted or spotted in error, fouls called on legal
-shots) and nothing else."""
+shots, a push out allowed late) and nothing else."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from cuelog.simulate import SeasonConfig, simulate_season
+from cuelog.simulate import SeasonConfig, nineball, simulate_season
 from cuelog.simulate.check import check_dir
 from cuelog.simulate.eightball import KINDS
 from cuelog.simulate.writer import ERRORS_FILE, write_season
@@ -30,6 +30,16 @@ def test_eightball_recall_and_precision_are_one_over_two_hundred_matches(tmp_pat
     # Every pool mistake the model makes was made (a ball to spot is rare: not required).
     assert set(KINDS) - {"respot_missing"} <= set(kinds), kinds
     assert acc.injected == sum(kinds.values()) >= 100
+
+
+def test_nineball_recall_and_precision_are_one_over_two_hundred_matches(tmp_path: Path) -> None:
+    write_season(tmp_path, simulate_season(SeasonConfig("nineball/wpa", 200, 43, 0.06, best_of=1), workers=2))
+    acc = check_dir(tmp_path)
+    assert acc.missed == [] and acc.false_alarms == []
+    kinds = Counter(json.loads(line)["kind"] for line in (tmp_path / ERRORS_FILE).read_text().splitlines())
+    # The 9 on a foul is rare in one rack: respot_missing is not required.
+    assert set(nineball.KINDS) - {"respot_missing"} <= set(kinds), kinds
+    assert acc.injected == sum(kinds.values()) >= 60
 
 
 def test_simulate_eightball_command_is_deterministic(tmp_path: Path) -> None:
