@@ -20,7 +20,7 @@ import polars as pl
 
 from cuelog.errors import CuelogError
 
-KINDS: Final = ("breaks", "billiards", "misses", "clock", "pool")
+KINDS: Final = ("breaks", "billiards", "misses", "clock", "pool", "nineball")
 BY: Final = ("player", "match", "event")
 GROUPS: Final = {"player": "players", "match": "matches", "event": "events"}
 """The JSON key holding the rows of each grouping."""
@@ -32,6 +32,7 @@ DISCIPLINE: Final[dict[str, str | None]] = {
     "misses": "snooker",
     "clock": None,
     "pool": "eightball",
+    "nineball": "nineball",
 }
 
 FIFTY: Final = 50
@@ -67,6 +68,8 @@ class Data:
     breaks: pl.DataFrame
     clock: pl.DataFrame
     unreplayed: list[str] = field(default_factory=list)
+    push_outs: pl.DataFrame | None = None
+    """Nine-ball: push outs declared (a recorded fact, WPA 2.4), one row per player and rack."""
 
 
 def _arrow(con: duckdb.DuckDBPyConnection, sql: str) -> pl.DataFrame:
@@ -128,6 +131,17 @@ ORDER BY c.match_id, c.frame, c.n
 """
 
 
+# Push outs are a fact of the stroke (WPA 2.4), read from the stored records.
+_PUSH_OUTS = f"""
+SELECT r.match_id, p.event, r.frame, p.side, p.player, count(*) AS push_outs
+FROM records r JOIN ({_SIDES}) p
+  ON p.match_id = r.match_id AND p.side = json_extract_string(r.body, '$.striker')
+WHERE r.type = 'stroke' AND coalesce(json_extract(r.body, '$.push_out')::BOOLEAN, false)
+GROUP BY ALL
+ORDER BY r.match_id, r.frame, p.side
+"""
+
+
 def load(con: duckdb.DuckDBPyConnection, kind: str, scope: Scope = Scope()) -> Data:
     """The replay results a report of ``kind`` reads, restricted to ``scope``.
 
@@ -163,10 +177,11 @@ def load(con: duckdb.DuckDBPyConnection, kind: str, scope: Scope = Scope()) -> D
         breaks=_arrow(con, _BREAKS),
         clock=_arrow(con, _CLOCK),
         unreplayed=[m for m in in_scope if m not in replayed],
+        push_outs=_arrow(con, _PUSH_OUTS) if kind == "nineball" else None,
     )
     if scope.players:
         names = list(scope.players)
-        if kind != "pool":
+        if kind not in ("pool", "nineball"):
             # pool keeps the opponents' strokes: the fouls a player conceded are theirs.
             data.strokes = data.strokes.filter(pl.col("player").is_in(names))
         data.frames = data.frames.filter(pl.col("player").is_in(names))
@@ -424,7 +439,44 @@ def pool(data: Data, by: str = "player") -> pl.DataFrame:
     return _finish(out.select(key, *cols, "fouls", "fouls_conceded"), by)
 
 
-REPORTS: Final = {"breaks": breaks, "billiards": billiards, "misses": misses, "clock": clock, "pool": pool}
+def nineball(data: Data, by: str = "player") -> pl.DataFrame:
+    """Nine-ball: racks played and won, break-and-runs (won in the breaker's first visit),
+    push outs (WPA 2.4), balls, visits, fouls committed and conceded (docs/pool.md)."""
+    key = _key(by)
+    per = (
+        pool_racks(data)
+        .group_by(key)
+        .agg(
+            racks=pl.struct("match_id", "frame").n_unique().cast(pl.Int64),
+            racks_won=pl.col("won").sum().cast(pl.Int64),
+            break_and_run=pl.col("break_and_dish").sum().cast(pl.Int64),
+            balls=pl.col("balls").sum().cast(pl.Int64),
+            visits=pl.col("visits").sum().cast(pl.Int64),
+            fouls=pl.col("fouls").sum().cast(pl.Int64),
+            fouls_conceded=pl.col("fouls_conceded").sum().cast(pl.Int64),
+        )
+    )
+    pushes = data.push_outs if data.push_outs is not None else pl.DataFrame()
+    if pushes.is_empty():
+        per = per.with_columns(push_outs=pl.lit(0, dtype=pl.Int64))
+    else:
+        keep = pushes.join(
+            data.frames.select("match_id", "frame", "side"), on=["match_id", "frame", "side"], how="semi"
+        )
+        counts = keep.group_by(key).agg(push_outs=pl.col("push_outs").sum().cast(pl.Int64))
+        per = per.join(counts, on=key, how="left", nulls_equal=True).with_columns(pl.col("push_outs").fill_null(0))
+    cols = ["racks", "racks_won", "break_and_run", "push_outs", "balls", "visits", "fouls", "fouls_conceded"]
+    return _finish(per.select(key, *cols), by)
+
+
+REPORTS: Final = {
+    "breaks": breaks,
+    "billiards": billiards,
+    "misses": misses,
+    "clock": clock,
+    "pool": pool,
+    "nineball": nineball,
+}
 
 
 @dataclass(frozen=True, slots=True)

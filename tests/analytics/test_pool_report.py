@@ -93,3 +93,37 @@ def test_plot_racks_and_clearances(pool_db: Path, tmp_path: Path) -> None:
     result = runner.invoke(app, ["plot", "racks", "--db", str(pool_db), "--out", str(out), "--width", "800"])
     assert result.exit_code == 0, result.output
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and out.stat().st_size > 5000
+
+
+def nineball_match(match: str = "p2-nine") -> kit.Log:
+    """Rack 1: Ann breaks, pots the 2, then the 1 and 3-8 and the 9: a break-and-run.
+    Rack 2: Bob breaks, Ann pushes out (WPA 2.4), Bob takes the shot and makes the 9 off the 1."""
+    log = kit.Log(match, "Ann", "Bob", rules="nineball/wpa", event="Nine-Ball Open")
+    log.frame("A")
+    log.stroke("A", ["1"], ["2"], cushions={"objects": 4}, placement="legal")
+    for ball in ("1", "3", "4", "5", "6", "7", "8", "9"):
+        log.stroke("A", [ball], [ball])
+    log.records.append({"type": "frame_end", "frame": 1, "winner": "A", "reason": "pot"})
+    log.frame("B")
+    log.stroke("B", ["1"], [], cushions={"objects": 5}, placement="legal")
+    log.stroke("A", ["6"], [], push_out=True)
+    log.choice("B", "play")
+    log.stroke("B", ["1"], ["9"])
+    log.records.append({"type": "frame_end", "frame": 2, "winner": "B", "reason": "pot"})
+    return log
+
+
+def test_nineball_report(tmp_path: Path) -> None:
+    db = kit.load(tmp_path / "nine.duckdb", nineball_match())
+    assert runner.invoke(app, ["replay", "--db", str(db)]).exit_code == 0
+    result = runner.invoke(app, ["report", "nineball", "--db", str(db), "--json"])
+    assert result.exit_code == 0, result.stderr
+    rows = {r["player"]: r for r in json.loads(result.stdout)["players"]}
+    assert rows["Ann"] == {
+        "player": "Ann", "racks": 2, "racks_won": 1, "break_and_run": 1, "push_outs": 1,
+        "balls": 9, "visits": 2, "fouls": 0, "fouls_conceded": 0,
+    }  # fmt: skip
+    assert rows["Bob"] == {
+        "player": "Bob", "racks": 2, "racks_won": 1, "break_and_run": 0, "push_outs": 0,
+        "balls": 1, "visits": 2, "fouls": 0, "fouls_conceded": 0,
+    }  # fmt: skip

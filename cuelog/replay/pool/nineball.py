@@ -198,20 +198,20 @@ def _result(
         st.end_reported = bool(lost)
         F.extend(lost)
         _end(st, other(side), "loss_of_frame", s.n, "WPA 6.14")
-        return _outcome(st, s, due, (), lowest)
+        return _outcome(st, s, due, (), lowest, breaking=breaking)
     F.extend(compare_call(s.n, side, due, s.call, BALL_IN_HAND, "WPA 2.7"))
     F.extend(compare_loss(s.n, side, due, s.call, "WPA 2.8"))
     nine = NINE in s.potted
     if nine and not fouls and not push:
         _end(st, side, "pot", s.n, "WPA 2.5")  # a legal 9 wins on any shot, the break included
-        return _outcome(st, s, due, (), lowest)
+        return _outcome(st, s, due, (), lowest, breaking=breaking)
     spots = (NINE,) if NINE in s.potted or NINE in (s.off_table or []) else ()
     F.extend(check_respots(s.n, list(spots), s.respots, "WPA 2.6"))
     for r in s.respots or []:
         if r.ball != CUE:
             st.table.add(r.ball)
     _next_turn(st, s, fouls, push=push, breaking=breaking)
-    return _outcome(st, s, due, spots, lowest)
+    return _outcome(st, s, due, spots, lowest, breaking=breaking)
 
 
 def _next_turn(st: State, s: Stroke, fouls: list[Foul], *, push: bool, breaking: bool) -> None:
@@ -236,7 +236,8 @@ def _next_turn(st: State, s: Stroke, fouls: list[Foul], *, push: bool, breaking:
     st.striker = other(side)
 
 
-def _outcome(st: State, s: Stroke, due: Due, spots: Sequence[str], lowest: str | None) -> Outcome:
+def _outcome(st: State, s: Stroke, due: Due, spots: Sequence[str], lowest: str | None, *, breaking: bool) -> Outcome:
+    """The due call; ``ball_on`` is the lowest ball, or ``break`` on a break shot."""
     balls = 0 if due.foul or s.push_out else len(objects_potted(s))
     return Outcome(
         n=s.n,
@@ -245,7 +246,7 @@ def _outcome(st: State, s: Stroke, due: Due, spots: Sequence[str], lowest: str |
         penalty=0,
         foul=due.foul,
         reasons=tuple(f.code for f in due.fouls),
-        ball_on=lowest,
+        ball_on="break" if breaking else lowest,
         respots=tuple((b, FOOT) for b in spots),
         turn_ends=st.over or st.striker != s.striker,
         next_striker=None if st.over else st.striker,

@@ -20,7 +20,12 @@ from ._build import RULES, end, event, fold, foul, kinds, legal_break, replay, s
 def test_wpa_6_2_lowest_ball_first() -> None:
     """WPA 6.2 (nine ball): the first ball contacted must be the lowest on the table."""
     result, outcomes = replay(legal_break(), stroke(2, "B", ["2"], rail=True, call=foul()))
-    assert outcomes[-1].ball_on == "1" and outcomes[-1].reasons == ("wrong_ball_first",) and kinds(result) == []
+    assert (
+        outcomes[0].ball_on == "break"
+        and outcomes[-1].ball_on == "1"
+        and outcomes[-1].reasons == ("wrong_ball_first",)
+        and kinds(result) == []
+    )
 
 
 def test_wpa_6_2_lowest_ball_moves_up_as_balls_go() -> None:

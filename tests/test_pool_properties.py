@@ -1,4 +1,5 @@
-"""Properties of the eight-ball engine, on racks played stroke by stroke through it.
+"""Properties of the pool engines (eight-ball editions, nine-ball), on racks played stroke
+by stroke through them.
 
 The simulator's player model draws the facts (pots, safeties, misses, fouls, the black at
 the wrong moment), asks the engine what the rules make of each stroke and writes exactly
@@ -21,15 +22,24 @@ from hypothesis import strategies as st
 
 from cuelog.replay import replay_matches
 from cuelog.replay.output import document, dumps
-from cuelog.replay.pool.eightball import State, apply
+from cuelog.replay.pool import eightball, nineball
 from cuelog.schemas.records import Frame, Match
+from cuelog.simulate import eightball as sim_eightball
+from cuelog.simulate import nineball as sim_nineball
 from cuelog.simulate.clock import MatchClock, epoch_ms
-from cuelog.simulate.eightball import MISTAKES, play_frame
 from cuelog.simulate.oracle import Oracle
 from cuelog.simulate.players import make_player
 from cuelog.simulate.scribe import Scribe
 
-EDITIONS = ("eightball/world-2015", "eightball/wepf", "eightball/wpa", "eightball/blackball")
+EDITIONS = ("eightball/world-2015", "eightball/wepf", "eightball/wpa", "eightball/blackball", "nineball/wpa")
+
+
+def _sim(rules: str) -> Any:
+    return sim_nineball if rules.startswith("nineball/") else sim_eightball
+
+
+def _engine(rules: str) -> Any:
+    return nineball if rules.startswith("nineball/") else eightball
 
 
 def _rack(rules: str, seed: int, tier: str) -> tuple[Match, Frame, Scribe]:
@@ -44,19 +54,19 @@ def _rack(rules: str, seed: int, tier: str) -> tuple[Match, Frame, Scribe]:
         frame=1,
         rate=0.0,
         rng=random.Random(0),
-        mistakes=MISTAKES,
+        mistakes=_sim(rules).MISTAKES,
         check=True,  # every record written is checked: no finding may appear
     )
     used: set[str] = set()
     players = {"A": make_player(rng, tier, used), "B": make_player(rng, tier, used)}
     clock = MatchClock("t", epoch_ms(2026, 9, 1, 13), rng)
-    play_frame(
+    _sim(rules).play_frame(
         match=match, frame_no=1, breaker=frame.breaker or "A", players=players, rng=rng, scribe=scribe, clock=clock
     )
     return match, frame, scribe
 
 
-def _snapshot(s: State) -> tuple[Any, ...]:
+def _snapshot(s: Any) -> tuple[Any, ...]:
     fields = tuple(repr(getattr(s, f.name)) for f in dataclasses.fields(s) if f.name != "ledger")
     ledger = s.ledger
     return (*fields, tuple(ledger.visits), ledger.visit_id, tuple(ledger.official))
@@ -80,7 +90,7 @@ def test_apply_never_changes_the_state_it_is_given(rules: str, seed: int) -> Non
     state = oracle.new_frame(frame, None)
     for record in scribe.records:
         before = _snapshot(state)
-        new, _, _ = apply(state, record)
+        new, _, _ = _engine(rules).apply(state, record)
         assert _snapshot(state) == before
         state = new
 
