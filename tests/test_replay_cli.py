@@ -240,14 +240,18 @@ def test_loaded_match_without_records_is_reported_not_dropped(snooker_db: Path) 
     assert [(Path(p["file"]).name, p["code"]) for p in problems] == [("m2-two-fifties.jsonl", "no_match_record")]
 
 
-def test_match_without_an_engine_stops_the_replay_and_says_which(tmp_path: Path) -> None:
+def test_match_without_an_engine_stops_the_replay_and_says_which(tmp_path: Path, monkeypatch) -> None:
+    # Every known ruleset has an engine today: take one away (in this process, one worker).
+    from cuelog import replay as engines
+
+    monkeypatch.delitem(engines.ENGINES, "straight-pool")
     pool = kit.Log("m7-pool", "Ann", "Bob", rules="straight-pool/wpa")
     db = kit.load(tmp_path / "t.duckdb", kit.maximum(), pool)
-    result = runner.invoke(app, ["replay", "--db", str(db)], env={"COLUMNS": "200"})
+    result = runner.invoke(app, ["replay", "--db", str(db), "--workers", "1"], env={"COLUMNS": "200"})
     assert result.exit_code == 2
     assert "'m7-pool'" in result.stderr and "straight-pool/wpa" in result.stderr and "--match" in result.stderr
     assert rows(db, "SELECT count(*) FROM replay_frames") == [(0,)]
     # The others replay when named.
-    result = runner.invoke(app, ["replay", "--db", str(db), "--match", "m1-maximum"])
+    result = runner.invoke(app, ["replay", "--db", str(db), "--match", "m1-maximum", "--workers", "1"])
     assert result.exit_code == 0
     assert rows(db, "SELECT DISTINCT match_id FROM replay_frames") == [("m1-maximum",)]

@@ -34,6 +34,7 @@ ENGINES: dict[str, str] = {
     "billiards": "cuelog.replay.billiards",
     "eightball": "cuelog.replay.pool.eightball",
     "nineball": "cuelog.replay.pool.nineball",
+    "straight-pool": "cuelog.replay.pool.straight_pool",
 }
 
 
