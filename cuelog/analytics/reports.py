@@ -20,7 +20,7 @@ import polars as pl
 
 from cuelog.errors import CuelogError
 
-KINDS: Final = ("breaks", "billiards", "misses", "clock", "pool", "nineball")
+KINDS: Final = ("breaks", "billiards", "misses", "clock", "pool", "nineball", "straight-pool")
 BY: Final = ("player", "match", "event")
 GROUPS: Final = {"player": "players", "match": "matches", "event": "events"}
 """The JSON key holding the rows of each grouping."""
@@ -33,6 +33,7 @@ DISCIPLINE: Final[dict[str, str | None]] = {
     "clock": None,
     "pool": "eightball",
     "nineball": "nineball",
+    "straight-pool": "straight-pool",
 }
 
 FIFTY: Final = 50
@@ -469,6 +470,34 @@ def nineball(data: Data, by: str = "player") -> pl.DataFrame:
     return _finish(per.select(key, *cols), by)
 
 
+def straight_pool(data: Data, by: str = "player") -> pl.DataFrame:
+    """14.1 continuous: points, the high run (the most points in one inning, the game's
+    headline statistic), innings, balls per inning, fouls and the points they cost (WPA 4.7-4.11)."""
+    key = _key(by)
+    called = pl.col("foul") & ~pl.col("condoned")
+    per = data.strokes.group_by(key).agg(
+        balls=pl.col("scored").sum().cast(pl.Int64),
+        points=(pl.col("credited")).sum().cast(pl.Int64),
+        fouls=pl.col("foul").sum().cast(pl.Int64),
+        foul_points=pl.col("penalty").filter(called).sum().cast(pl.Int64),
+    )
+    runs = data.breaks.group_by(key).agg(high_run=pl.col("points").max().cast(pl.Int64))
+    out = (
+        _groups(data, by)
+        .join(per, on=key, how="left", nulls_equal=True)
+        .join(runs, on=key, how="left", nulls_equal=True)
+        .with_columns(pl.col("balls", "points", "fouls", "foul_points", "high_run").fill_null(0))
+        .with_columns(
+            balls_per_inning=pl.when(pl.col("visits") > 0)
+            .then((pl.col("balls") / pl.col("visits")).round(2))
+            .otherwise(None)
+        )
+        .rename({"frames": "games", "visits": "innings"})
+    )
+    cols = ["games", "points", "high_run", "innings", "balls_per_inning", "fouls", "foul_points"]
+    return _finish(out.select(key, *cols), by)
+
+
 REPORTS: Final = {
     "breaks": breaks,
     "billiards": billiards,
@@ -476,6 +505,7 @@ REPORTS: Final = {
     "clock": clock,
     "pool": pool,
     "nineball": nineball,
+    "straight-pool": straight_pool,
 }
 
 

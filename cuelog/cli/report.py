@@ -47,7 +47,7 @@ def table(kind: str, by: str, rows: list[dict[str, object]], columns: list[str])
 
 
 def report(
-    kind: str = typer.Argument(..., help="breaks, billiards, misses, clock, pool or nineball."),
+    kind: str = typer.Argument(..., help="breaks, billiards, misses, clock, pool, nineball or straight-pool."),
     db: Path = typer.Option(Path(DEFAULT_DB), "--db", help="The cuelog database (replayed with `cuelog replay --db`)."),
     players: list[str] | None = typer.Option(None, "--player", help="Only this player (repeatable)."),
     matches: list[str] | None = typer.Option(None, "--match", help="Only this match id (repeatable)."),
@@ -64,7 +64,8 @@ def report(
     misses: foul and a miss calls, points conceded, fouls, longest miss sequence (snooker);
     clock: shots, mean/median/max shot time, shots over the limit;
     pool: racks, racks won, break-and-dish, clearances, balls, visits, fouls committed and conceded (eight-ball);
-    nineball: racks, racks won, break-and-runs, push outs, balls, visits, fouls committed and conceded.
+    nineball: racks, racks won, break-and-runs, push outs, balls, visits, fouls committed and conceded;
+    straight-pool: games, points, high run, innings, balls per inning, fouls and the points they cost (14.1).
 
     Example: cuelog report breaks --db cuelog.duckdb --player "J. Trump" --json
     """

@@ -36,7 +36,7 @@ Problem codes are stable (scripts match on them):
 ``clock_unknown``   a ``clock`` record for a stroke its frame does not have
 ``clock_repeated``  two ``clock`` records for one stroke
 ``bad_side``        a side other than ``A``/``B``
-``bad_score``       a score that is not two non-negative integers
+``bad_score``       a score that is not two integers, non-negative but in 14.1 (WPA 4.7)
 ``bad_time``        a time that is not ISO 8601 with a UTC offset
 ``bad_date``        a match ``date`` that is not an ISO 8601 date
 =================== ==========================================================
@@ -231,12 +231,14 @@ def check_sides_keys(file: str, line: int, name: str, value: dict[str, Any] | No
     return []
 
 
-def check_score(file: str, line: int, name: str, score: list[int] | None) -> list[Problem]:
-    """A score is [A, B], two non-negative integers."""
+def check_score(file: str, line: int, name: str, score: list[int] | None, *, negative: bool = False) -> list[Problem]:
+    """A score is [A, B], two non-negative integers; ``negative``: 14.1, where fouls take
+    points off and "scores may be negative" (WPA 4.7)."""
     if score is None:
         return []
-    if len(score) != 2 or any(v < 0 for v in score):
-        return [Problem(file, line, name, "bad_score", _show(score), "[A, B]: two non-negative integers")]
+    if len(score) != 2 or (not negative and any(v < 0 for v in score)):
+        want = "[A, B]: two integers" if negative else "[A, B]: two non-negative integers"
+        return [Problem(file, line, name, "bad_score", _show(score), want)]
     return []
 
 
@@ -397,7 +399,7 @@ def check_stroke(state: FileState, line: int, s: Stroke) -> list[Problem]:
     state.strokes.add(s.n)
     out += check_side(f, line, "striker", s.striker)
     out += check_time(f, line, "t", s.t)
-    out += check_score(f, line, "score", s.score)
+    out += check_score(f, line, "score", s.score, negative=_negative_scores(state))
     out += check_positive(f, line, "break", s.break_, minimum=0)
     out += check_balls(state, line, "first[]", s.first)
     out += check_balls(state, line, "then[]", s.then or ())
@@ -468,8 +470,13 @@ def check_event(state: FileState, line: int, e: Event) -> list[Problem]:
 def check_frame_end(state: FileState, line: int, e: FrameEnd) -> list[Problem]:
     out = check_in_frame(state, line, "frame_end", e.frame)
     out += check_side(state.file, line, "winner", e.winner)
-    out += check_score(state.file, line, "score", e.score)
+    out += check_score(state.file, line, "score", e.score, negative=_negative_scores(state))
     return out
+
+
+def _negative_scores(state: FileState) -> bool:
+    """14.1 continuous is the one game whose scores go below zero (WPA 4.7)."""
+    return state.ruleset is not None and state.ruleset.discipline == "straight-pool"
 
 
 def check_clock(state: FileState, line: int, c: Clock) -> list[Problem]:

@@ -127,3 +127,36 @@ def test_nineball_report(tmp_path: Path) -> None:
         "player": "Bob", "racks": 2, "racks_won": 1, "break_and_run": 0, "push_outs": 0,
         "balls": 1, "visits": 2, "fouls": 0, "fouls_conceded": 0,
     }  # fmt: skip
+
+
+def straight_pool_game(match: str = "p3-straight") -> kit.Log:
+    """A 14.1 game to 5: Ann breaks legally (nothing pocketed); Bob runs 3, misses; Ann fouls
+    (minus one); Bob runs 2 more and wins at 5."""
+    log = kit.Log(match, "Ann", "Bob", rules="straight-pool/wpa", event="Straight Pool Open", target=5)
+    log.frame("A")
+    log.stroke("A", ["1"], [], cushions={"objects": 3}, placement="legal", score=[0, 0])
+    for ball, score in (("2", 1), ("3", 2), ("4", 3)):
+        log.stroke("B", [ball], [ball], nominated=ball, score=[0, score])
+    log.stroke("B", ["5"], [], cushions={"after_contact": True}, score=[0, 3])
+    log.stroke("A", ["5"], [], cushions={"after_contact": False}, call={"foul": True, "points": 1}, score=[-1, 3])
+    log.stroke("B", ["5"], ["5"], nominated="5", score=[-1, 4])
+    log.stroke("B", ["6"], ["6"], nominated="6", score=[-1, 5])
+    log.records.append({"type": "frame_end", "frame": 1, "winner": "B", "score": [-1, 5], "reason": "target"})
+    return log
+
+
+def test_straight_pool_report_high_run(tmp_path: Path) -> None:
+    db = kit.load(tmp_path / "sp.duckdb", straight_pool_game())
+    replayed = runner.invoke(app, ["replay", "--db", str(db)])
+    assert replayed.exit_code == 0, replayed.output
+    result = runner.invoke(app, ["report", "straight-pool", "--db", str(db), "--json"])
+    assert result.exit_code == 0, result.stderr
+    rows = {r["player"]: r for r in json.loads(result.stdout)["players"]}
+    assert rows["Bob"] == {
+        "player": "Bob", "games": 1, "points": 5, "high_run": 3, "innings": 2,
+        "balls_per_inning": 2.5, "fouls": 0, "foul_points": 0,
+    }  # fmt: skip
+    assert rows["Ann"] == {
+        "player": "Ann", "games": 1, "points": -1, "high_run": 0, "innings": 2,
+        "balls_per_inning": 0.0, "fouls": 1, "foul_points": 1,
+    }  # fmt: skip
