@@ -22,29 +22,36 @@ from hypothesis import strategies as st
 
 from cuelog.replay import replay_matches
 from cuelog.replay.output import document, dumps
-from cuelog.replay.pool import eightball, nineball
+from cuelog.replay.pool import eightball, nineball, straight_pool
 from cuelog.schemas.records import Frame, Match
 from cuelog.simulate import eightball as sim_eightball
 from cuelog.simulate import nineball as sim_nineball
+from cuelog.simulate import straight_pool as sim_straight_pool
 from cuelog.simulate.clock import MatchClock, epoch_ms
 from cuelog.simulate.oracle import Oracle
 from cuelog.simulate.players import make_player
 from cuelog.simulate.scribe import Scribe
 
-EDITIONS = ("eightball/world-2015", "eightball/wepf", "eightball/wpa", "eightball/blackball", "nineball/wpa")
+EDITIONS = (
+    "eightball/world-2015", "eightball/wepf", "eightball/wpa", "eightball/blackball", "nineball/wpa",
+    "straight-pool/wpa",
+)  # fmt: skip
+SIMS = {"eightball": sim_eightball, "nineball": sim_nineball, "straight-pool": sim_straight_pool}
+ENGINES = {"eightball": eightball, "nineball": nineball, "straight-pool": straight_pool}
 
 
 def _sim(rules: str) -> Any:
-    return sim_nineball if rules.startswith("nineball/") else sim_eightball
+    return SIMS[rules.split("/")[0]]
 
 
 def _engine(rules: str) -> Any:
-    return nineball if rules.startswith("nineball/") else eightball
+    return ENGINES[rules.split("/")[0]]
 
 
 def _rack(rules: str, seed: int, tier: str) -> tuple[Match, Frame, Scribe]:
     rng = random.Random(seed)
-    match = Match(format="cuelog/1", match="p", rules=rules, sides={"A": "a", "B": "b"})
+    target = 20 if rules.startswith("straight-pool/") else None
+    match = Match(format="cuelog/1", match="p", rules=rules, sides={"A": "a", "B": "b"}, target=target)
     frame = Frame(frame=1, breaker=rng.choice("AB"))
     oracle = Oracle(match)
     scribe = Scribe(

@@ -29,6 +29,7 @@ SUPPORTED = (
     "eightball/wpa",
     "eightball/blackball",
     "nineball/wpa",
+    "straight-pool/wpa",
 )
 
 

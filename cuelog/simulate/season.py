@@ -14,13 +14,19 @@ from dataclasses import dataclass, field
 
 from cuelog.replay.rulesets import ruleset
 from cuelog.schemas.records import Frame, Match, Record
-from cuelog.simulate import billiards, eightball, nineball, snooker
+from cuelog.simulate import billiards, eightball, nineball, snooker, straight_pool
 from cuelog.simulate.clock import MatchClock, epoch_ms, iso
 from cuelog.simulate.oracle import Oracle
 from cuelog.simulate.players import Player, make_player
 from cuelog.simulate.scribe import Scribe, Truth
 
-DISCIPLINES = {"snooker": snooker, "billiards": billiards, "eightball": eightball, "nineball": nineball}
+DISCIPLINES = {
+    "snooker": snooker,
+    "billiards": billiards,
+    "eightball": eightball,
+    "nineball": nineball,
+    "straight-pool": straight_pool,
+}
 ROSTER = 32
 TABLES = 4
 # Share of each tier in a season's roster, by discipline.
@@ -29,9 +35,12 @@ TIER_MIX = {
     "billiards": (("pro", 0.4), ("amateur", 0.3), ("club", 0.3)),
     "eightball": (("pro", 0.25), ("amateur", 0.35), ("club", 0.4)),
     "nineball": (("pro", 0.5), ("amateur", 0.3), ("club", 0.2)),
+    "straight-pool": (("pro", 0.5), ("amateur", 0.3), ("club", 0.2)),
 }
 # Billiards game targets by tier.
 TARGETS = {"pro": 400, "amateur": 150, "club": 100}
+# 14.1 game targets by tier (WPA 4: "the required score").
+STRAIGHT_POOL_TARGETS = {"pro": 100, "amateur": 60, "club": 40}
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +125,9 @@ def simulate_match(config: SeasonConfig, index: int, seed: int, players: list[Pl
             extra["reds"] = reds
     elif rs.discipline in ("eightball", "nineball"):
         best_of = config.best_of if config.best_of is not None else 5
+    elif rs.discipline == "straight-pool":
+        best_of = config.best_of if config.best_of is not None else 1
+        extra["target"] = config.target if config.target is not None else STRAIGHT_POOL_TARGETS[tier]
     else:
         best_of = config.best_of if config.best_of is not None else 1
         extra["target"] = config.target if config.target is not None else TARGETS[tier]

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from cuelog.simulate import SeasonConfig, nineball, simulate_season
+from cuelog.simulate import SeasonConfig, nineball, simulate_season, straight_pool
 from cuelog.simulate.check import check_dir
 from cuelog.simulate.eightball import KINDS
 from cuelog.simulate.writer import ERRORS_FILE, write_season
@@ -40,6 +40,18 @@ def test_nineball_recall_and_precision_are_one_over_two_hundred_matches(tmp_path
     # The 9 on a foul is rare in one rack: respot_missing is not required.
     assert set(nineball.KINDS) - {"respot_missing"} <= set(kinds), kinds
     assert acc.injected == sum(kinds.values()) >= 60
+
+
+def test_straight_pool_recall_and_precision_are_one_over_two_hundred_games(tmp_path: Path) -> None:
+    """14.1 games to 15 points: every point checked against the scoreboard (WPA 4.7)."""
+    cfg = SeasonConfig("straight-pool/wpa", 200, 47, 0.03, target=15)
+    write_season(tmp_path, simulate_season(cfg, workers=2))
+    acc = check_dir(tmp_path)
+    assert acc.missed == [] and acc.false_alarms == []
+    kinds = Counter(json.loads(line)["kind"] for line in (tmp_path / ERRORS_FILE).read_text().splitlines())
+    # A safety that pockets a ball is rare: respot_missing is not required.
+    assert set(straight_pool.KINDS) - {"respot_missing"} <= set(kinds), kinds
+    assert acc.injected == sum(kinds.values()) >= 100
 
 
 def test_simulate_eightball_command_is_deterministic(tmp_path: Path) -> None:
