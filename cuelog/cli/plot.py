@@ -10,12 +10,22 @@ from cuelog.cli.common import fail
 from cuelog.store import DEFAULT_DB
 
 # Picture -> the report whose data it draws.
-PICTURES = {"breaks": "breaks", "worm": "clock", "clock": "clock", "misses": "misses", "racks": "pool"}
+PICTURES = {
+    "breaks": "breaks",
+    "worm": "clock",
+    "clock": "clock",
+    "misses": "misses",
+    "racks": "pool",
+    "nineball": "nineball",
+    "runs": "straight-pool",
+}
 
 
 def plot(
     kind: str = typer.Argument(
-        ..., help="breaks, worm (a frame's score worm), clock (shot times), misses or racks (pool)."
+        ...,
+        help="breaks, worm (a frame's score worm), clock (shot times), misses, racks (eight-ball), "
+        "nineball or runs (14.1).",
     ),
     out: Path = typer.Option(..., "--out", help="The PNG file to write."),
     db: Path = typer.Option(Path(DEFAULT_DB), "--db", help="The cuelog database (replayed with `cuelog replay --db`)."),
@@ -30,7 +40,8 @@ def plot(
 
     breaks: every break per player; worm: a frame's scores stroke by stroke with the breaks
     shaded (needs --match); clock: shot-time histogram per player; misses: foul and a miss
-    sequences; racks: eight-ball racks, clearances and break-and-dish per player.
+    sequences; racks: eight-ball racks, clearances and break-and-dish per player; nineball:
+    racks, break-and-runs and push outs per player; runs: 14.1 runs per player.
 
     Example: cuelog plot worm --match uk-2026-r1-07 --frame 3 --out worm.png
     """
@@ -62,6 +73,10 @@ def plot(
             fig = plots.shot_times(data, size)
         elif kind == "racks":
             fig = plots.racks(data, size)
+        elif kind == "nineball":
+            fig = plots.nineball_racks(data, size)
+        elif kind == "runs":
+            fig = plots.runs(data, size)
         else:
             fig = plots.miss_sequences(data, size)
     except plots.NothingToPlot as exc:

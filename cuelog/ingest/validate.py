@@ -30,7 +30,7 @@ Problem codes are stable (scripts match on them):
 ``n_not_increasing`` stroke ``n`` not strictly increasing within its frame
 ``pockets_length``  ``pockets`` not as long as ``potted``
 ``unknown_pocket``  a pocket other than TL TR ML MR BL BR
-``unknown_ball``    a ball name the ruleset does not use
+``unknown_ball``    a ball name the ruleset does not use (a called ``safety`` is allowed in call-shot pool)
 ``unknown_spot``    a spot the ruleset does not have
 ``after_unknown``   ``after`` names no earlier stroke of the frame (0 = before the first)
 ``clock_unknown``   a ``clock`` record for a stroke its frame does not have
@@ -405,7 +405,8 @@ def check_stroke(state: FileState, line: int, s: Stroke) -> list[Problem]:
     out += check_balls(state, line, "then[]", s.then or ())
     out += check_balls(state, line, "potted[]", s.potted)
     out += check_balls(state, line, "off_table[]", s.off_table or ())
-    out += check_balls(state, line, "nominated", (s.nominated,))
+    if not (s.nominated == "safety" and _calls_safety(state)):
+        out += check_balls(state, line, "nominated", (s.nominated,))
     if s.pockets is not None:
         if len(s.pockets) != len(s.potted):
             out.append(
@@ -472,6 +473,11 @@ def check_frame_end(state: FileState, line: int, e: FrameEnd) -> list[Problem]:
     out += check_side(state.file, line, "winner", e.winner)
     out += check_score(state.file, line, "score", e.score, negative=_negative_scores(state))
     return out
+
+
+def _calls_safety(state: FileState) -> bool:
+    """Call-shot pool: ``"nominated": "safety"`` is a called safety (WPA 1.6, 3.6, 4.5)."""
+    return state.ruleset is not None and state.ruleset.id in ("eightball/wpa", "straight-pool/wpa")
 
 
 def _negative_scores(state: FileState) -> bool:

@@ -160,3 +160,18 @@ def test_straight_pool_report_high_run(tmp_path: Path) -> None:
         "player": "Ann", "games": 1, "points": -1, "high_run": 0, "innings": 2,
         "balls_per_inning": 0.0, "fouls": 1, "foul_points": 1,
     }  # fmt: skip
+
+
+def test_plot_nineball_and_runs(tmp_path: Path) -> None:
+    """``cuelog plot nineball`` and ``cuelog plot runs`` (14.1) render PNGs of the asked size."""
+    db = kit.load(tmp_path / "both.duckdb", nineball_match(), straight_pool_game())
+    assert runner.invoke(app, ["replay", "--db", str(db)]).exit_code == 0
+    for kind in ("nineball", "runs"):
+        out = tmp_path / f"{kind}.png"
+        result = runner.invoke(
+            app, ["plot", kind, "--db", str(db), "--out", str(out), "--width", "640", "--height", "360"]
+        )
+        assert result.exit_code == 0, result.output
+        data = out.read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n"
+        assert int.from_bytes(data[16:20], "big") == 640 and int.from_bytes(data[20:24], "big") == 360

@@ -183,3 +183,17 @@ def test_negative_scores_only_in_straight_pool(tmp_path):
     sn = write(tmp_path / "k.jsonl", [match(), frame(), stroke(1, first=["red"], potted=[], score=[-4, 0])])
     assert validate_file(sp) == []
     assert [(p.code, p.field) for p in validate_file(sn)] == [("bad_score", "score")]
+
+
+def test_called_safety_only_in_call_shot_pool(tmp_path):
+    """WPA 3.6, 4.5: "nominated": "safety" is a called safety in WPA eight ball and 14.1."""
+    ok = write(
+        tmp_path / "s.jsonl",
+        [match(rules="straight-pool/wpa"), frame(), stroke(1, first=["1"], potted=[], nominated="safety")],
+    )
+    bad = write(
+        tmp_path / "n.jsonl",
+        [match(rules="nineball/wpa"), frame(), stroke(1, first=["1"], potted=[], nominated="safety")],
+    )
+    assert validate_file(ok) == []
+    assert [(p.code, p.field) for p in validate_file(bad)] == [("unknown_ball", "nominated")]

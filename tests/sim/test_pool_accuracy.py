@@ -68,3 +68,12 @@ def test_simulate_eightball_command_is_deterministic(tmp_path: Path) -> None:
         assert doc["recall"] == 1.0 and doc["precision"] == 1.0
         outs.append(sorted((p.relative_to(out), p.read_bytes()) for p in out.rglob("*") if p.is_file()))
     assert outs[0] == outs[1]
+
+
+@pytest.mark.parametrize("rules", [*EDITIONS, "nineball/wpa", "straight-pool/wpa"])
+def test_simulated_pool_logs_are_valid(tmp_path: Path, rules: str) -> None:
+    """The simulated logs pass ``cuelog validate`` (called safeties, negative 14.1 scores)."""
+    cfg = SeasonConfig(rules, 3, 5, 0.05, target=15 if rules.startswith("straight") else None)
+    write_season(tmp_path, simulate_season(cfg))
+    r = cuelog("validate", str(tmp_path / "logs"))
+    assert r.returncode == 0, r.stdout + r.stderr
