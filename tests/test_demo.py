@@ -41,7 +41,7 @@ def test_demo_loads_replays_reports_and_plots_on_the_default_paths(tmp_path: Pat
         rules = dict(matches)
         # A few dozen simulated matches of each discipline plus the bundled examples.
         assert rules["snooker/wpbsa-2024"] >= 24 and rules["billiards/wpbsa-2024"] >= 12
-        assert rules["eightball/world-2015"] >= 8
+        assert rules["eightball/world-2015"] >= 8 and rules["nineball/wpa"] >= 6 and rules["straight-pool/wpa"] >= 4
         replayed = con.execute("SELECT count(DISTINCT match_id) FROM replay_frames").fetchone()
         assert replayed is not None and replayed[0] == sum(rules.values())
         shots = con.execute("SELECT count(*) FROM shot_clock").fetchone()
@@ -56,8 +56,8 @@ def test_demo_loads_replays_reports_and_plots_on_the_default_paths(tmp_path: Pat
     assert "worst frames" in r.stdout and "highest snooker break" in r.stdout
     assert "recall 1.000" in r.stdout and "precision 1.000" in r.stdout
     plots = sorted(p.name for p in out.glob("*.png"))
-    assert {"breaks.png", "shot-times.png", "worst-frame.png", "racks.png"} <= set(plots)
-    assert "most eight-ball racks won" in r.stdout
+    assert {"breaks.png", "shot-times.png", "worst-frame.png", "racks.png", "nineball.png", "runs.png"} <= set(plots)
+    assert "most eight-ball racks won" in r.stdout and "highest 14.1 run" in r.stdout
     for name in plots:
         data = (out / name).read_bytes()
         assert data.startswith(PNG) and len(data) > 10_000

@@ -242,6 +242,8 @@ def runs(data: Data, size: tuple[int, int] = SIZE) -> Figure:
         ax.scatter(points, [y] * len(points), color=PALETTE[y % len(PALETTE)], s=18, alpha=0.7)
         ax.text(max(points), y + 0.25, f"high run {max(points)}", fontsize=8, ha="center")
     ax.set_yticks(range(len(players)), players)
+    ax.set_ylim(-0.6, len(players) - 0.2)
+    ax.set_xlim(0, _max(table["points"]) * 1.15 + 1)
     ax.set_xlabel("run (points in one inning)")
     ax.set_title("14.1 continuous: runs per player")
     fig.tight_layout()

@@ -1,6 +1,7 @@
 """The demo: a small simulated season plus the bundled examples, through the whole pipeline.
 
-Simulate (snooker, billiards and an eight-ball league, with officiating errors) -> ingest the logs and their
+Simulate (snooker, billiards, an eight-ball league, nine-ball and 14.1, with officiating
+errors) -> ingest the logs and their
 shot clocks into DuckDB -> replay every match into the store -> audit summary, headline
 statistics and plots. Every step is the library's own; this module only strings them
 together and gathers what the command prints. Same seed, same season, same results.
@@ -25,6 +26,8 @@ SEASON = (
     ("snooker/wpbsa-2024", 24, 5, "snooker"),
     ("billiards/wpbsa-2024", 12, 1, "billiards"),
     ("eightball/world-2015", 8, 5, "eightball"),
+    ("nineball/wpa", 6, 5, "nineball"),
+    ("straight-pool/wpa", 4, 1, "straight-pool"),
 )
 ERROR_RATE = 0.02
 
@@ -167,6 +170,12 @@ def _headlines(con: Any) -> list[tuple[str, str]]:
     except ReportError:
         pass
     try:
+        sp = report(con, "straight-pool").frame.sort("high_run", descending=True)
+        top = sp.row(0, named=True)
+        out.append(("highest 14.1 run", f"{top['high_run']} by {top['player']}"))
+    except ReportError:
+        pass
+    try:
         clock = report(con, "clock").frame.drop_nulls("mean_s")
         if clock.height:
             shots = int(clock["shots"].sum())
@@ -187,6 +196,8 @@ def _plots(con: Any, out: Path, worst: list[dict[str, Any]]) -> list[Path]:
         ("misses", "miss-sequences.png", plots.miss_sequences),
         ("clock", "shot-times.png", plots.shot_times),
         ("pool", "racks.png", plots.racks),
+        ("nineball", "nineball.png", plots.nineball_racks),
+        ("straight-pool", "runs.png", plots.runs),
     ]
     snooker_worst = next((w for w in worst if str(w["rules"]).startswith("snooker/")), None)
     for kind, name, draw in jobs:
