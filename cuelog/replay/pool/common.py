@@ -14,6 +14,7 @@ calls as made.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -36,6 +37,9 @@ FOOT: Final = "foot"
 
 TABLE_MM: Final = (1270.0, 2540.0)
 """A nine-foot table's playing surface (WPA equipment) when the match gives no ``table_mm``."""
+BALL_MM: Final = 57.15
+"""Pool ball diameter (WPA equipment: 2 1/4 in); centres closer than this touch."""
+TOLERANCE_MM: Final = 0.5
 
 # Who plays after a standard foul, by game: the penalty each rule book gives.
 TWO_VISITS: Final = "two_visits"
@@ -127,6 +131,40 @@ def pocket_of(s: Stroke, ball: str) -> str | None:
     if s.pockets is None or len(s.pockets) != len(s.potted) or ball not in s.potted:
         return None
     return s.pockets[s.potted.index(ball)]
+
+
+# -- straight-line paths (WE G(3)(b), O) -------------------------------------------------
+
+Pos = tuple[float, float]
+
+
+def _clear(cue: Pos, to: Pos, others: Sequence[Pos]) -> bool:
+    """The cue ball's centre travels from ``cue`` to ``to`` without touching another ball."""
+    dx, dy = to[0] - cue[0], to[1] - cue[1]
+    length2 = dx * dx + dy * dy
+    for ox, oy in others:
+        t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((ox - cue[0]) * dx + (oy - cue[1]) * dy) / length2))
+        px, py = cue[0] + t * dx - ox, cue[1] + t * dy - oy
+        if px * px + py * py < (BALL_MM - TOLERANCE_MM) ** 2:
+            return False
+    return True
+
+
+def can_hit(cue: Pos, target: Pos, others: Sequence[Pos], table: Pos, samples: int = 90) -> bool:
+    """Can the cue ball hit any part of ``target`` by a straight line? (WE G(3)(b)(i), (iv):
+    the contact must be reachable on the bed, inside the straight cushions.) The contact
+    positions of the cue ball's centre, one ball diameter from the target's, are sampled
+    over the half circle facing the cue ball."""
+    base = math.atan2(cue[1] - target[1], cue[0] - target[0])
+    r = BALL_MM / 2
+    for k in range(samples + 1):
+        a = base - math.pi / 2 + math.pi * k / samples
+        to = (target[0] + BALL_MM * math.cos(a), target[1] + BALL_MM * math.sin(a))
+        if not (r <= to[0] <= table[0] - r and r <= to[1] <= table[1] - r):
+            continue
+        if _clear(cue, to, others):
+            return True
+    return False
 
 
 # -- the long string (WPA 1.4) -----------------------------------------------------------

@@ -44,6 +44,7 @@ from cuelog.replay.pool.common import (
     Due,
     Foul,
     called_foul,
+    can_hit,
     check_respots,
     compare_call,
     compare_loss,
@@ -105,6 +106,8 @@ class Edition:
     """Where the cue ball is played from after an in-off: Baulk (WE K(1), S(3)(a)), anywhere (WPA 3.9)."""
     snooker_relief: bool = True
     """A ruled snooker waives the pot-or-cushion requirement (WE G(3)(b), BB 5.10); WPA: none."""
+    total_snooker_from_positions: bool = True
+    """A Total Snooker is also read from the rest positions where they are given (WE G(3)(b)(i))."""
     foul_snooker: bool = True
     """After a foul the referee may rule a Foul Snooker: a nominated ball is on (WE P)."""
     shot_clock_s: float | None = 60.0
@@ -241,6 +244,7 @@ EDITIONS: Final[dict[str, Edition]] = {
         spot_objects=False,
         scratch_in_hand="anywhere",
         snooker_relief=False,
+        total_snooker_from_positions=False,
         foul_snooker=False,
         shot_clock_s=None,
         in_off_fair_break_one_visit=False,
@@ -258,6 +262,7 @@ EDITIONS: Final[dict[str, Edition]] = {
         rail_needs_ball_on=False,
         black_with_last_loses=False,
         spot_next_group_first=True,
+        total_snooker_from_positions=False,
         foul_snooker=False,
         shot_clock_s=None,
         in_off_fair_break_one_visit=False,
@@ -348,6 +353,8 @@ class State:
     end_rule: str = ""
     """The rule that ended the frame (a win on the black, a loss-of-frame foul)."""
     recorded: tuple[int, int] | None = None
+    rest: tuple[tuple[str, float, float], ...] | None = None
+    """Rest positions after the last stroke, when recorded and nothing was spotted since."""
 
     def copy(self) -> State:
         c = State(self.match, self.frame, self.ed, dict(self.table), self.breaker)
@@ -389,6 +396,7 @@ _SCALARS: Final = (
     "end_reported",
     "end_rule",
     "recorded",
+    "rest",
 )
 
 
@@ -494,6 +502,9 @@ def _stroke(st: State, s: Stroke) -> tuple[Outcome | None, list[Finding]]:
         return None, F
     st.ledger.stroke(s.n, s.striker, 0, 0, None)
     outcome = _break(st, s, F) if st.breaking else _shot(st, s, F)
+    # Positions after a spotting or a re-rack are not the recorded ones.
+    moved = bool(s.respots) or st.breaking
+    st.rest = None if s.positions is None or moved else tuple((b, x, y) for b, x, y in s.positions)
     return outcome, F
 
 
@@ -771,6 +782,8 @@ def _no_rail(st: State, s: Stroke, on: frozenset[str] | None) -> bool:
     Waived out of a Total Snooker (WE G(3)(b)) or a declared snooker (BB 5.10)."""
     if st.snookered and st.ed.snooker_relief:
         return False
+    if st.ed.total_snooker_from_positions and _total_snooker(st, s.striker, on):
+        return False
     pots = objects_potted(s)
     if st.ed.rail_needs_ball_on:
         if any(on is None or b in on for b in pots):
@@ -778,6 +791,24 @@ def _no_rail(st: State, s: Stroke, on: frozenset[str] | None) -> bool:
     elif pots:
         return False
     return rail_after_contact(s.cushions) is False
+
+
+def _total_snooker(st: State, side: str, on: frozenset[str] | None) -> bool:
+    """WE G(3)(b)(i): no straight line to any part of any ball on, from the rest positions
+    of the last stroke (straight cushions count, (iv)). Unknown positions: not snookered."""
+    if st.rest is None or on is None:
+        return False
+    cue = [(x, y) for b, x, y in st.rest if b == CUE]
+    targets = [(x, y) for b, x, y in st.rest if b in on]
+    if len(cue) != 1 or not targets:
+        return False
+    table = st.match.table_mm or TABLE_MM
+    dims = (float(table[0]), float(table[1]))
+    for t in targets:
+        others = [(x, y) for b, x, y in st.rest if b != CUE and (x, y) != t]
+        if can_hit(cue[0], t, others, dims):
+            return False
+    return True
 
 
 def _opponent_ball(st: State, s: Stroke) -> bool:

@@ -168,3 +168,44 @@ def test_wpa_6_15_shot_clock_only_where_imposed(rules: str) -> None:
     recs[3] = clock(4, 41.0, limit=40.0)
     result, _ = replay(*recs, rules=rules)
     assert kinds(result) == [(4, TIME_FOUL_UNCALLED)]
+
+
+def _blocked(rules: str, *, blocker_at: float) -> list:  # type: ignore[type-arg]
+    """Groups decided, then B misses leaving the cue ball at (635, 500), a red at
+    (635, ``blocker_at``) and A's yellow far up the table at (635, 2000)."""
+    rest = [("white", 635.0, 500.0), ("red", 635.0, blocker_at), ("yellow", 635.0, 2000.0)]
+    recs = groups_decided(rules)
+    recs[-1] = stroke(3, "B", ["red"], rail=True, positions=rest)
+    return recs
+
+
+@pytest.mark.parametrize("rules", GROUP_EDITIONS)
+def test_we_g3b_total_snooker_read_from_positions(rules: str) -> None:
+    """WE G(3)(b)(i), EPF G: a red touching-close in front of the cue ball hides every part of
+    A's yellow: a Total Snooker; hitting the yellow without a cushion after is legal."""
+    recs = [*_blocked(rules, blocker_at=558.0), stroke(4, "A", ["yellow"], rail=False)]
+    result, outcomes = replay(*recs, rules=rules)
+    assert not outcomes[-1].foul and kinds(result) == []
+
+
+def test_we_g3b_an_open_line_is_no_total_snooker() -> None:
+    """WE G(3)(b)(i): the red off the line: the yellow can be hit directly, the cushion rule holds."""
+    recs = [*_blocked(WORLD, blocker_at=1500.0)]
+    recs[-1] = stroke(
+        3,
+        "B",
+        ["red"],
+        rail=True,
+        positions=[("white", 635.0, 500.0), ("red", 300.0, 1500.0), ("yellow", 635.0, 2000.0)],
+    )
+    _, outcomes = replay(*recs, stroke(4, "A", ["yellow"], rail=False))
+    assert outcomes[-1].reasons == ("no_rail",)
+
+
+def test_wpa_positions_give_no_snooker_relief() -> None:
+    """WPA eight ball has no snooker relief, positions or not."""
+    rest = [("white", 635.0, 500.0), ("2", 635.0, 558.0), ("9", 635.0, 2000.0)]
+    recs = groups_decided(WPA)
+    recs[-1] = stroke(3, "B", ["2"], rail=True, positions=rest, nominated="2")
+    _, outcomes = replay(*recs, stroke(4, "A", ["9"], rail=False, nominated="9"), rules=WPA)
+    assert outcomes[-1].reasons == ("no_rail",)
