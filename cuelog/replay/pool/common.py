@@ -167,6 +167,18 @@ def can_hit(cue: Pos, target: Pos, others: Sequence[Pos], table: Pos, samples: i
     return False
 
 
+def fine_cuts(cue: Pos, target: Pos, others: Sequence[Pos]) -> bool:
+    """Can the finest cut be played on both sides of ``target`` by a straight line? (WE O(1):
+    the cushions are not considered, O(4); a touching ball is never snookered, O(3).)"""
+    dx, dy = target[0] - cue[0], target[1] - cue[1]
+    dist = math.hypot(dx, dy)
+    if dist < BALL_MM + TOLERANCE_MM:
+        return True
+    px, py = -dy / dist * BALL_MM, dx / dist * BALL_MM
+    left, right = (target[0] + px, target[1] + py), (target[0] - px, target[1] - py)
+    return _clear(cue, left, others) and _clear(cue, right, others)
+
+
 # -- the long string (WPA 1.4) -----------------------------------------------------------
 
 

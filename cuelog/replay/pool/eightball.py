@@ -49,6 +49,7 @@ from cuelog.replay.pool.common import (
     compare_call,
     compare_loss,
     cue_scratched,
+    fine_cuts,
     judged_fouls,
     objects_off_table,
     objects_potted,
@@ -713,6 +714,8 @@ def _after_break(st: State, s: Stroke, F: list[Finding], fouls: list[Foul]) -> O
 
 def _shot(st: State, s: Stroke, F: list[Finding]) -> Outcome:
     side = s.striker
+    if st.after_foul and st.ed.total_snooker_from_positions and not st.foul_snooker:
+        st.foul_snooker = _snookered(st, side)  # WE P(1): read from the rest positions
     on = balls_on(st, side, s.nominated)
     ball_on = _describe_on(st, side)
     fouls = _shot_fouls(st, s, on)
@@ -809,6 +812,21 @@ def _total_snooker(st: State, side: str, on: frozenset[str] | None) -> bool:
         if can_hit(cue[0], t, others, dims):
             return False
     return True
+
+
+def _snookered(st: State, side: str) -> bool:
+    """WE O, P(1): snookered when no ball of the player's own is open to the finest cut on
+    both sides; own balls do not obstruct (O(2)). Unknown positions or groups: not snookered."""
+    mine = st.groups.get(side)
+    if st.rest is None or mine is None:
+        return False
+    own = {b for b in st.table if group_of(st.ed, b) == mine} or {black_of(st.ed)}
+    cue = [(x, y) for b, x, y in st.rest if b == CUE]
+    targets = [(x, y) for b, x, y in st.rest if b in own]
+    if len(cue) != 1 or not targets:
+        return False
+    others = [(x, y) for b, x, y in st.rest if b != CUE and b not in own]
+    return not any(fine_cuts(cue[0], t, others) for t in targets)
 
 
 def _opponent_ball(st: State, s: Stroke) -> bool:

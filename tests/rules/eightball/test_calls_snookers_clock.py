@@ -209,3 +209,22 @@ def test_wpa_positions_give_no_snooker_relief() -> None:
     recs[-1] = stroke(3, "B", ["2"], rail=True, positions=rest, nominated="2")
     _, outcomes = replay(*recs, stroke(4, "A", ["9"], rail=False, nominated="9"), rules=WPA)
     assert outcomes[-1].reasons == ("no_rail",)
+
+
+@pytest.mark.parametrize("rules", GROUP_EDITIONS)
+def test_we_p1_foul_snooker_read_from_positions(rules: str) -> None:
+    """WE P(1), O: A's foul leaves B's red hidden behind A's yellow (positions); B nominates
+    the yellow (P(4)(a)), hits and pots it: no foul, B plays on."""
+    rest = [("white", 635.0, 500.0), ("yellow", 635.0, 558.0), ("red", 635.0, 2000.0)]
+    recs = [*groups_decided(rules), stroke(4, "A", ["red"], rail=True, call=foul(2), positions=rest)]
+    result, outcomes = replay(*recs, stroke(5, "B", ["yellow"], ["yellow"], nominated="yellow"), rules=rules)
+    assert not outcomes[-1].foul and outcomes[-1].next_striker == "B" and kinds(result) == []
+
+
+def test_we_o1_not_snookered_nomination_does_not_help() -> None:
+    """WE O(1), K(3): with the red open to both fine cuts there is no Foul Snooker: hitting the
+    nominated yellow is a foul."""
+    rest = [("white", 635.0, 500.0), ("yellow", 300.0, 1200.0), ("red", 635.0, 2000.0)]
+    recs = [*groups_decided(WORLD), stroke(4, "A", ["red"], rail=True, call=foul(2), positions=rest)]
+    _, outcomes = replay(*recs, stroke(5, "B", ["yellow"], ["yellow"], nominated="yellow"))
+    assert outcomes[-1].reasons == ("wrong_ball_first", "opponent_ball")
