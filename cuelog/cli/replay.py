@@ -12,6 +12,7 @@ from pathlib import Path
 import typer
 from rich import box
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -47,14 +48,17 @@ def findings_table(findings: list[Finding], title: str | None = None) -> Table:
     t.add_column("points", justify="right")
     t.add_column("message", overflow="fold")
     for f in sorted(findings, key=Finding.sort_key):
-        t.add_row(str(f.n), f.kind, f.rule, f.side or "-", str(f.points), f.message)
+        # Messages quote what the log says (ball names, reasons): shown as text, never markup.
+        t.add_row(str(f.n), f.kind, escape(f.rule), escape(f.side or "-"), str(f.points), escape(f.message))
     return t
 
 
 def print_human(results: list[MatchResult], console: Console) -> None:
     for m in results:
         console.print(
-            f"[bold]{m.match}[/]  {m.rules}  {m.sides.get('A', 'A')} v {m.sides.get('B', 'B')}", highlight=False
+            f"[bold]{escape(m.match)}[/]  {escape(m.rules)}  "
+            f"{escape(m.sides.get('A', 'A'))} v {escape(m.sides.get('B', 'B'))}",
+            highlight=False,
         )
         if m.findings:
             console.print(findings_table(m.findings, "  match"))
