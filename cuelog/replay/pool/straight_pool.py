@@ -9,8 +9,9 @@ called for the wrong number of points a ``penalty_value``.
 
 In the :class:`Outcome`, ``scored`` is the points pocketed and ``penalty`` the points the
 foul takes off the striker's own score (not given to the opponent, as in snooker).
-Not modelled: the racking interference rules of WPA 4.8 (no facts in cuelog/1 say where
-the cue ball and the fifteenth ball lie against the rack outline); 6.11's second paragraph.
+Not modelled: where 4.8(b)-(d) put the cue ball and the fifteenth ball when they
+interfere with the rack (no fact of cuelog/1 places them against the rack outline; the
+balls in play are the same either way); 6.11's second paragraph.
 """
 
 from __future__ import annotations
@@ -251,8 +252,10 @@ def _next_turn(st: State, s: Stroke, fouls: list[Foul], *, continues: bool, open
     if opening and called and fouls:
         st.break_fouler = side  # WPA 4.3(b): the opponent accepts or has him break again
     if continues:
-        if len(st.table) == 1:
-            st.table = set(BALLS)  # WPA 4.4: fourteen pocketed, re-racked, the shooter continues
+        if len(st.table) <= 1:
+            # WPA 4.4: fourteen pocketed, re-racked, the shooter continues; 4.8(a): the
+            # fifteenth pocketed with the fourteenth, all fifteen re-racked.
+            st.table = set(BALLS)
         st.striker = side
         return
     st.ledger.end_visit()

@@ -138,3 +138,14 @@ def test_wpa_4_target_reached_wins_and_wrong_winner() -> None:
     assert outcomes[-1].frame_over and result.winner == "A" and kinds(result) == []
     result, _ = replay(*recs, end("B"), target=3)
     assert kinds(result) == [(2, FRAME_END_ERROR)]
+
+
+def test_wpa_4_8a_fifteenth_with_the_fourteenth_all_fifteen_reracked() -> None:
+    """WPA 4.8(a): the fifteenth ball pocketed on the shot that scored the fourteenth: all
+    fifteen re-racked, two points, the shooter continues."""
+    recs = [stroke(1, "A", ["1"], ["1"], nominated="1")]
+    recs += [stroke(i, "A", [str(i)], [str(i)], nominated=str(i)) for i in range(2, 14)]
+    recs.append(stroke(14, "A", ["14"], ["14", "15"], nominated="14"))
+    st = fold(*recs)
+    result, _ = replay(*recs)
+    assert len(st.table) == 15 and st.striker == "A" and result.score == (15, 0)
