@@ -96,7 +96,9 @@ def test_wpa_jump_shot_is_not_an_eight_ball_foul() -> None:
     assert not outcomes[-1].foul and kinds(result) == []
 
 
-@pytest.mark.parametrize(("rules", "rule"), [(WPA, "WPA 6.8"), (BB, "WPA 6.8"), (WORLD, "WE K(15)")])
+@pytest.mark.parametrize(
+    ("rules", "rule"), [(WPA, "WPA 6.8"), (BB, "WPA 6.8"), (WORLD, "WE K(15)"), ("eightball/wepf", "EPF K(15)")]
+)
 def test_push_shot_wpa_6_8_we_k15(rules: str, rule: str) -> None:
     """WPA 6.8 (eight ball and black ball): a push shot is a foul; WE N, K(15): only the push
     the referee judges a foul (recorded as ``push_stroke``)."""
@@ -105,9 +107,13 @@ def test_push_shot_wpa_6_8_we_k15(rules: str, rule: str) -> None:
     assert outcomes[-1].reasons == ("push_stroke",) and [f.rule for f in result.findings] == [rule]
 
 
-@pytest.mark.parametrize(("rules", "code"), [(WORLD, "touching_ball_moved"), (BB, "touching_ball_moved")])
+@pytest.mark.parametrize(
+    ("rules", "code"),
+    [(WORLD, "touching_ball_moved"), ("eightball/wepf", "touching_ball_moved"), (BB, "touching_ball_moved")],
+)
 def test_touching_ball_we_r1a_k19_bb_5_9(rules: str, code: str) -> None:
-    """WE R(1)(a), K(19): failing to play away from a touching ball; BB 5.9: playing toward it."""
+    """WE R(1)(a), K(19), EPF R, K(19): failing to play away from a touching ball; BB 5.9:
+    playing toward it."""
     s = stroke(4, "A", [own(rules, "A")], rail=True, infringements=[code])
     _, outcomes = replay(*groups_decided(rules), s, rules=rules)
     assert outcomes[-1].reasons == (code,)
