@@ -171,7 +171,7 @@ def _balls(st: State) -> list[str]:
 
 
 def _due_call(ed: Edition, due: Outcome) -> Call | None:
-    """The call a correct referee makes (FORMAT.md's pool ``call``)."""
+    """The call a correct referee makes (docs/format.md's pool ``call``)."""
     if not due.foul and not due.loss_of_frame:
         return None
     if due.loss_of_frame:

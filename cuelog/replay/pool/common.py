@@ -4,7 +4,7 @@ Standard fouls, ball in hand, spotting on the long string, condonation, the turn
 table (visits), stalemate and the comparison of a recorded call with the due one are
 written here once; each game (eight-ball and its editions, later nine-ball and 14.1)
 states only what its own rules add. Facts that are absent are unknown and raise nothing
-(FORMAT.md 1.2): every fact test below answers ``True``, ``False`` or ``None``.
+(docs/format.md 1.2): every fact test below answers ``True``, ``False`` or ``None``.
 
 Condonation (WPA 6, and every eight-ball book in practice): "If a foul is not called
 before the next shot begins, the foul is assumed not to have happened." A foul nobody
@@ -49,7 +49,7 @@ BALL_IN_HAND: Final = "ball_in_hand"
 FREE_SHOT: Final = "free_shot"
 """The opponent has one free shot (WPA black ball 5.13)."""
 
-# FORMAT.md ``infringements`` codes and the WPA general rule each one breaks (WPA 6).
+# docs/format.md ``infringements`` codes and the WPA general rule each one breaks (WPA 6).
 JUDGED: Final[Mapping[str, str]] = {
     "feet_off_floor": "WPA 6.4",
     "touched_ball": "WPA 6.6",
@@ -69,7 +69,7 @@ class Foul:
 
 @dataclass(frozen=True, slots=True)
 class Due:
-    """The call the rules give for one stroke, in the terms of FORMAT.md's pool ``call``."""
+    """The call the rules give for one stroke, in the terms of docs/format.md's pool ``call``."""
 
     fouls: tuple[Foul, ...] = ()
     visits: int = 1

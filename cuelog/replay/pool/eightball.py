@@ -116,7 +116,7 @@ class Edition:
     in_off_fair_break_one_visit: bool = True
     """The cue ball potted on a fair break passes the turn, one visit (WE F(4)(c)(i))."""
     fouls: Mapping[str, str] = field(default_factory=dict)
-    """FORMAT.md ``infringements`` codes that are fouls in this edition, and their rules."""
+    """docs/format.md ``infringements`` codes that are fouls in this edition, and their rules."""
     cite: Mapping[str, str] = field(default_factory=dict)
     """Where each concept is in the rule book."""
 
@@ -1175,7 +1175,7 @@ def _frame_end(st: State, fe: FrameEnd) -> list[Finding]:
 def replay_frame(
     match: Match, frame: Frame, records: Sequence[FrameRecord], previous: FrameResult | None
 ) -> FrameResult:
-    """Replay one rack and return its result (FORMAT.md section 7)."""
+    """Replay one rack and return its result (docs/format.md section 7)."""
     st = new_frame(match, frame, previous)
     findings: list[Finding] = []
     outcomes: list[Outcome] = []

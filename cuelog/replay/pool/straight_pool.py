@@ -360,7 +360,7 @@ def _frame_end(st: State, fe: FrameEnd) -> list[Finding]:
 def replay_frame(
     match: Match, frame: Frame, records: Sequence[FrameRecord], previous: FrameResult | None
 ) -> FrameResult:
-    """Replay one game and return its result (FORMAT.md section 7)."""
+    """Replay one game and return its result (docs/format.md section 7)."""
     st = new_frame(match, frame, previous)
     findings: list[Finding] = []
     outcomes: list[Outcome] = []

@@ -45,7 +45,7 @@ def test_we_f2_wpa_3_1_breaks_alternate(rules: str) -> None:
 
 
 def test_replay_frame_sorts_findings_and_keeps_outcomes() -> None:
-    """replay_frame: the public seam the replay uses (FORMAT.md section 7)."""
+    """replay_frame: the public seam the replay uses (docs/format.md section 7)."""
     m = match()
     recs = [fair_break(), stroke(2, "A", ["red"], rail=True), end("B")]
     result = replay_frame(m, Frame(frame=1, breaker="A"), recs, None)
