@@ -10,9 +10,9 @@ same picture.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import polars as pl
 from matplotlib.figure import Figure
@@ -295,3 +295,14 @@ def runs(data: Data, size: tuple[int, int] = SIZE) -> Figure:
     ax.set_title("14.1 continuous: runs per player")
     fig.tight_layout()
     return fig
+
+
+SEASON_PLOTS: Final[tuple[tuple[str, str, Callable[[Data], Figure]], ...]] = (
+    ("breaks", "breaks.png", breaks_distribution),
+    ("misses", "miss-sequences.png", miss_sequences),
+    ("clock", "shot-times.png", shot_times),
+    ("pool", "racks.png", racks),
+    ("nineball", "nineball.png", nineball_racks),
+    ("straight-pool", "runs.png", runs),
+)
+"""The pictures of a season: (report whose data it draws, file name, drawing)."""

@@ -12,6 +12,7 @@ a foul called on a legal shot.
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
 import msgspec
 
@@ -28,16 +29,27 @@ from cuelog.replay.model import (
 from cuelog.replay.pool.common import BALL_IN_HAND, TWO_VISITS
 from cuelog.replay.pool.eightball import Edition, State, balls_on, black_of, edition_of, group_of, groups_of
 from cuelog.schemas.records import Call, Cushions, FrameEnd, Infringement, Match, Respot, Stroke, other
+from cuelog.schemas.rulesets import Ruleset
 from cuelog.simulate.clock import MatchClock, iso
 from cuelog.simulate.players import Player, pot_chance, shot_seconds
 from cuelog.simulate.scribe import Mistakes, Scribe, Truth
 
+if TYPE_CHECKING:
+    from cuelog.simulate.season import SeasonConfig
+
+TIERS = (("pro", 0.25), ("amateur", 0.35), ("club", 0.4))
+"""Share of each player tier in a season's roster."""
 MISTAKES = Mistakes(penalties=(), spotted={}, wrong_spots=(), value={})
 """Pool has no points and one spot: its mistakes are the pool kinds below."""
 KINDS = (CONDONED_FOUL, VISITS_ERROR, FRAME_END_ERROR, GROUP_ERROR, RESPOT_MISSING, RESPOT_IN_ERROR, UNSUPPORTED_FOUL)
 POCKETS = ("TL", "TR", "ML", "MR", "BL", "BR")
 MAX_STROKES = 400
 """A rack that runs this long is conceded by the striker (a stalemate the model never reaches)."""
+
+
+def match_settings(config: SeasonConfig, rs: Ruleset, tier: str, rng: random.Random) -> tuple[int, dict[str, object]]:
+    """Racks: best of five unless the season says otherwise."""
+    return (config.best_of if config.best_of is not None else 5), {}
 
 
 def play_frame(

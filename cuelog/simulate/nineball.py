@@ -11,6 +11,7 @@ spotted or another ball spotted, a foul called on a legal shot, a push out allow
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
 import msgspec
 
@@ -26,10 +27,16 @@ from cuelog.replay.model import (
 )
 from cuelog.replay.pool.nineball import NINE, State
 from cuelog.schemas.records import Call, Cushions, FrameEnd, Infringement, Match, Respot, Stroke, other
+from cuelog.schemas.rulesets import Ruleset
 from cuelog.simulate.clock import MatchClock, iso
 from cuelog.simulate.players import Player, pot_chance, shot_seconds
 from cuelog.simulate.scribe import Mistakes, Scribe, Truth
 
+if TYPE_CHECKING:
+    from cuelog.simulate.season import SeasonConfig
+
+TIERS = (("pro", 0.5), ("amateur", 0.3), ("club", 0.2))
+"""Share of each player tier in a season's roster."""
 MISTAKES = Mistakes(penalties=(), spotted={}, wrong_spots=(), value={})
 KINDS = (
     CONDONED_FOUL,
@@ -41,6 +48,11 @@ KINDS = (
     PUSH_OUT_ERROR,
 )
 MAX_STROKES = 300
+
+
+def match_settings(config: SeasonConfig, rs: Ruleset, tier: str, rng: random.Random) -> tuple[int, dict[str, object]]:
+    """Racks: best of five unless the season says otherwise."""
+    return (config.best_of if config.best_of is not None else 5), {}
 
 
 def play_frame(

@@ -11,6 +11,7 @@ called on a legal shot, a scoreboard slip, a ball not spotted or spotted in erro
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
 import msgspec
 
@@ -25,15 +26,31 @@ from cuelog.replay.model import (
 )
 from cuelog.replay.pool.straight_pool import State
 from cuelog.schemas.records import Call, Cushions, FrameEnd, Infringement, Match, Respot, Stroke, other
+from cuelog.schemas.rulesets import Ruleset
 from cuelog.simulate.clock import MatchClock, iso
 from cuelog.simulate.players import Player, pot_chance, shot_seconds
 from cuelog.simulate.scribe import Mistakes, Scribe, Truth
 
+if TYPE_CHECKING:
+    from cuelog.simulate.season import SeasonConfig
+
+TIERS = (("pro", 0.5), ("amateur", 0.3), ("club", 0.2))
+"""Share of each player tier in a season's roster."""
 MISTAKES = Mistakes(penalties=(), spotted={}, wrong_spots=(), value={})
 KINDS = (CONDONED_FOUL, PENALTY_VALUE, UNSUPPORTED_FOUL, SCORE_MISMATCH, RESPOT_MISSING, RESPOT_IN_ERROR)
 POCKETS = ("TL", "TR", "ML", "MR", "BL", "BR")
 MAX_STROKES = 2000
 _INDEX = {"A": 0, "B": 1}
+
+
+TARGETS = {"pro": 100, "amateur": 60, "club": 40}
+"""14.1 game targets by tier (WPA 4: "the required score")."""
+
+
+def match_settings(config: SeasonConfig, rs: Ruleset, tier: str, rng: random.Random) -> tuple[int, dict[str, object]]:
+    """One game to the tier's target unless the season says otherwise."""
+    best_of = config.best_of if config.best_of is not None else 1
+    return best_of, {"target": config.target if config.target is not None else TARGETS[tier]}
 
 
 def play_frame(

@@ -273,6 +273,10 @@ EDITIONS: Final[dict[str, Edition]] = {
 }
 
 
+editions: Final[dict[str, Edition]] = EDITIONS
+"""The engine interface's name for the editions (cuelog/replay/engine.py)."""
+
+
 def edition_of(rules: str) -> Edition:
     return EDITIONS[rules.split("/", 1)[1]]
 

@@ -41,7 +41,9 @@ Step: TypeAlias = tuple["State", Outcome | None, list[Finding]]
 
 NINE: Final = "9"
 BALLS: Final = tuple(str(i) for i in range(1, 10))
-EDITIONS: Final = {"wpa": "WPA nine ball (seed 000 section 2)"}
+EDITIONS: Final[dict[str, str]] = {"wpa": "WPA nine ball (seed 000 section 2)"}
+editions: Final[dict[str, str]] = EDITIONS
+"""One edition; the engine interface's name for it (cuelog/replay/engine.py)."""
 PUSH_CHOICES: Final = frozenset({"play", "return"})
 """After a push out the other player shoots (``play``) or hands it back (``return``), WPA 2.4."""
 

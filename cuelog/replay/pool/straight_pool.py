@@ -52,7 +52,9 @@ from cuelog.schemas.records import Choice, Event, Frame, FrameEnd, FrameRecord, 
 Step: TypeAlias = tuple["State", Outcome | None, list[Finding]]
 
 BALLS: Final = tuple(str(i) for i in range(1, 16))
-EDITIONS: Final = {"wpa": "WPA 14.1 continuous (seed 000 section 4)"}
+EDITIONS: Final[dict[str, str]] = {"wpa": "WPA 14.1 continuous (seed 000 section 4)"}
+editions: Final[dict[str, str]] = EDITIONS
+"""One edition; the engine interface's name for it (cuelog/replay/engine.py)."""
 STANDARD: Final = 1
 """A standard foul costs one point (WPA 4.9)."""
 BREAKING: Final = 2
