@@ -41,6 +41,7 @@ def test_demo_loads_replays_reports_and_plots_on_the_default_paths(tmp_path: Pat
         rules = dict(matches)
         # A few dozen simulated matches of each discipline plus the bundled examples.
         assert rules["snooker/wpbsa-2024"] >= 24 and rules["billiards/wpbsa-2024"] >= 12
+        assert rules["eightball/world-2015"] >= 8 and rules["nineball/wpa"] >= 6 and rules["straight-pool/wpa"] >= 4
         replayed = con.execute("SELECT count(DISTINCT match_id) FROM replay_frames").fetchone()
         assert replayed is not None and replayed[0] == sum(rules.values())
         shots = con.execute("SELECT count(*) FROM shot_clock").fetchone()
@@ -60,7 +61,8 @@ def test_demo_loads_replays_reports_and_plots_on_the_default_paths(tmp_path: Pat
     match, frame = rows[0]
     assert f"worst-frame.png (match {match} frame {frame}, the worst frame, findings marked)" in r.stdout
     plots = sorted(p.name for p in out.glob("*.png"))
-    assert {"breaks.png", "shot-times.png", "worst-frame.png"} <= set(plots)
+    assert {"breaks.png", "shot-times.png", "worst-frame.png", "racks.png", "nineball.png", "runs.png"} <= set(plots)
+    assert "most eight-ball racks won" in r.stdout and "highest 14.1 run" in r.stdout
     for name in plots:
         data = (out / name).read_bytes()
         assert data.startswith(PNG) and len(data) > 10_000

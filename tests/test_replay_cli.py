@@ -241,15 +241,19 @@ def test_loaded_match_without_records_is_reported_not_dropped(snooker_db: Path) 
     assert [(Path(p["file"]).name, p["code"]) for p in problems] == [("m2-two-fifties.jsonl", "no_match_record")]
 
 
-def test_match_without_an_engine_stops_the_replay_and_says_which(tmp_path: Path) -> None:
-    pool = kit.Log("m7-pool", "Ann", "Bob", rules="eightball/wpa")
+def test_match_without_an_engine_stops_the_replay_and_says_which(tmp_path: Path, monkeypatch) -> None:
+    # Every known ruleset has an engine today: take one away (in this process, one worker).
+    from cuelog import replay as engines
+
+    monkeypatch.delitem(engines.ENGINES, "straight-pool")
+    pool = kit.Log("m7-pool", "Ann", "Bob", rules="straight-pool/wpa")
     db = kit.load(tmp_path / "t.duckdb", kit.maximum(), pool)
-    result = runner.invoke(app, ["replay", "--db", str(db)], env={"COLUMNS": "200"})
+    result = runner.invoke(app, ["replay", "--db", str(db), "--workers", "1"], env={"COLUMNS": "200"})
     assert result.exit_code == 2
-    assert "'m7-pool'" in result.stderr and "eightball/wpa" in result.stderr and "--match" in result.stderr
+    assert "'m7-pool'" in result.stderr and "straight-pool/wpa" in result.stderr and "--match" in result.stderr
     assert rows(db, "SELECT count(*) FROM replay_frames") == [(0,)]
     # The others replay when named.
-    result = runner.invoke(app, ["replay", "--db", str(db), "--match", "m1-maximum"])
+    result = runner.invoke(app, ["replay", "--db", str(db), "--match", "m1-maximum", "--workers", "1"])
     assert result.exit_code == 0
     assert rows(db, "SELECT DISTINCT match_id FROM replay_frames") == [("m1-maximum",)]
 
@@ -370,4 +374,8 @@ def test_replay_of_a_directory_shows_progress_on_a_terminal_only(tmp_path, monke
     assert shown.exit_code == 1
     assert shown.stdout == plain.stdout
     seen = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", screen.getvalue())  # the terminal's colour codes
-    assert "replaying" in seen and "3/3 files, 79 records" in seen
+    from tests.conftest import EXAMPLE_LOGS
+
+    files = len(EXAMPLE_LOGS)
+    records = sum(1 for p in EXAMPLE_LOGS for line in p.read_text().splitlines() if line.strip())
+    assert "replaying" in seen and f"{files}/{files} files, {records} records" in seen

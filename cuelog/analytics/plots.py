@@ -17,8 +17,9 @@ from typing import Any, Final
 import polars as pl
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
+from matplotlib.ticker import MaxNLocator
 
-from cuelog.analytics.reports import CENTURY, FIFTY, Data, miss_runs
+from cuelog.analytics.reports import CENTURY, FIFTY, Data, miss_runs, nineball, pool
 from cuelog.analytics.words import kind_words
 from cuelog.errors import CuelogError
 
@@ -232,9 +233,76 @@ def miss_sequences(data: Data, size: tuple[int, int] = SIZE, limit: int = 30) ->
     return fig
 
 
+def _grouped_bars(
+    table: pl.DataFrame, series: tuple[tuple[str, str], ...], size: tuple[int, int], title: str
+) -> Figure:
+    """One group of bars per player, one bar per ``(column, label)`` of ``series``."""
+    players = table["player"].to_list()
+    fig = _figure(size)
+    ax = fig.add_subplot()
+    width = 0.8 / len(series)
+    for i, (column, label) in enumerate(series):
+        xs = [x + (i - (len(series) - 1) / 2) * width for x in range(len(players))]
+        ax.bar(xs, table[column].to_list(), width=width, color=PALETTE[i], label=label)
+    crowded = len(players) > 6
+    names = [shown(str(p)) for p in players]
+    ax.set_xticks(range(len(players)), names, rotation=30 if crowded else 0, ha="right" if crowded else "center")
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_ylabel("racks")
+    ax.set_title(title)
+    ax.legend(loc="upper right")
+    fig.tight_layout()
+    return fig
+
+
+def racks(data: Data, size: tuple[int, int] = SIZE) -> Figure:
+    """Eight-ball racks per player: racks played, won, clearances and break-and-dish, side by side."""
+    table = pool(data, "player")
+    if table.is_empty() or int(table["racks"].sum()) == 0:
+        raise NothingToPlot("no replayed pool racks in the selection")
+    series = (("racks", "racks played"), ("racks_won", "racks won"), ("clearances", "clearances"),
+              ("break_and_dish", "break-and-dish"))  # fmt: skip
+    return _grouped_bars(table, series, size, "Eight-ball: racks, clearances and break-and-dish per player")
+
+
+def nineball_racks(data: Data, size: tuple[int, int] = SIZE) -> Figure:
+    """Nine-ball racks per player: played, won, break-and-runs and push outs."""
+    table = nineball(data, "player")
+    if table.is_empty() or int(table["racks"].sum()) == 0:
+        raise NothingToPlot("no replayed nine-ball racks in the selection")
+    series = (("racks", "racks played"), ("racks_won", "racks won"), ("break_and_run", "break-and-runs"),
+              ("push_outs", "push outs"))  # fmt: skip
+    return _grouped_bars(table, series, size, "Nine-ball: racks, break-and-runs and push outs per player")
+
+
+def runs(data: Data, size: tuple[int, int] = SIZE) -> Figure:
+    """14.1 runs (points in one inning, WPA 4.7): every run of every player as a dot, the high
+    run marked; the game's headline statistic."""
+    table = data.breaks.sort("player", "points")
+    if table.is_empty():
+        raise NothingToPlot("no 14.1 runs in the selection")
+    players = table["player"].unique(maintain_order=True).to_list()
+    fig = _figure(size)
+    ax = fig.add_subplot()
+    for y, p in enumerate(players):
+        points = table.filter(pl.col("player") == p)["points"].to_list()
+        ax.scatter(points, [y] * len(points), color=PALETTE[y % len(PALETTE)], s=18, alpha=0.7)
+        ax.text(max(points), y + 0.25, f"high run {max(points)}", fontsize=8, ha="center")
+    ax.set_yticks(range(len(players)), [shown(str(p)) for p in players])
+    ax.set_ylim(-0.6, len(players) - 0.2)
+    ax.set_xlim(0, _max(table["points"]) * 1.15 + 1)
+    ax.set_xlabel("run (points in one inning)")
+    ax.set_title("14.1 continuous: runs per player")
+    fig.tight_layout()
+    return fig
+
+
 SEASON_PLOTS: Final[tuple[tuple[str, str, Callable[[Data], Figure]], ...]] = (
     ("breaks", "breaks.png", breaks_distribution),
     ("misses", "miss-sequences.png", miss_sequences),
     ("clock", "shot-times.png", shot_times),
+    ("pool", "racks.png", racks),
+    ("nineball", "nineball.png", nineball_racks),
+    ("straight-pool", "runs.png", runs),
 )
 """The pictures of a season: (report whose data it draws, file name, drawing)."""

@@ -1,4 +1,5 @@
-"""Player statistics from the replay results: breaks, billiards averages, misses, shot times.
+"""Player statistics from the replay results: breaks, billiards averages, misses, shot times,
+pool racks.
 
 Every figure comes from what the rules make of the strokes (the ``replay_*`` tables written
 by ``cuelog replay --db``), never from the recorded calls or scoreboards: a condoned foul
@@ -22,7 +23,7 @@ from cuelog.errors import CuelogError
 from cuelog.schemas.rulesets import DISCIPLINES
 from cuelog.store import reads
 
-KINDS: Final = ("breaks", "billiards", "misses", "clock")
+KINDS: Final = ("breaks", "billiards", "misses", "clock", "pool", "nineball", "straight-pool")
 BY: Final = ("player", "match", "event")
 GROUPS: Final = {"player": "players", "match": "matches", "event": "events"}
 """The JSON key holding the rows of each grouping."""
@@ -66,6 +67,8 @@ class Data:
     breaks: pl.DataFrame
     clock: pl.DataFrame
     unreplayed: list[str] = field(default_factory=list)
+    push_outs: pl.DataFrame | None = None
+    """Nine-ball: push outs declared (a recorded fact, WPA 2.4), one row per player and rack."""
 
 
 def load(con: duckdb.DuckDBPyConnection, kind: str, scope: Scope = Scope()) -> Data:
@@ -92,10 +95,13 @@ def load(con: duckdb.DuckDBPyConnection, kind: str, scope: Scope = Scope()) -> D
         breaks=_polars(tables.breaks),
         clock=_polars(tables.clock),
         unreplayed=[m for m in tables.in_scope if m not in tables.replayed],
+        push_outs=_polars(reads.push_outs(con)) if kind == "nineball" else None,
     )
     if scope.players:
         names = list(scope.players)
-        data.strokes = data.strokes.filter(pl.col("player").is_in(names))
+        if kind not in ("pool", "nineball"):
+            # pool keeps the opponents' strokes: the fouls a player conceded are theirs.
+            data.strokes = data.strokes.filter(pl.col("player").is_in(names))
         data.frames = data.frames.filter(pl.col("player").is_in(names))
         data.breaks = data.breaks.filter(pl.col("player").is_in(names))
         data.clock = data.clock.filter(pl.col("player").is_in(names))
@@ -288,7 +294,140 @@ def clock(data: Data, by: str = "player") -> pl.DataFrame:
     return _finish(out.select(key, "shots", "mean_s", "median_s", "max_s", "over_limit"), by)
 
 
-REPORTS: Final = {"breaks": breaks, "billiards": billiards, "misses": misses, "clock": clock}
+CLEARANCE_BALLS: Final = 8
+"""A clearance pots the whole group of seven and the black in the winning visit."""
+
+
+def pool_racks(data: Data) -> pl.DataFrame:
+    """One row per player and rack: won, won in the breaker's first visit (break-and-dish),
+    won in one visit that potted the whole group and the black (a clearance), balls potted
+    legally, visits, fouls committed and fouls conceded (the opponent's, condoned included:
+    they are fouls the facts show)."""
+    sides = data.frames.select("match_id", "frame", "side")
+    strokes = data.strokes.join(sides, on=["match_id", "frame"], how="semi")
+    visits = (
+        strokes.group_by("match_id", "frame", "side", "visit_id")
+        .agg(balls=pl.col("scored").sum(), has_break=(pl.col("ball_on") == "break").any(), last_n=pl.col("n").max())
+        .sort("match_id", "frame", "last_n")
+    )
+    # A rack won on the black ends with the winner's stroke: their last visit won it.
+    last = visits.group_by("match_id", "frame", "side", maintain_order=True).last()
+    fouls = strokes.group_by("match_id", "frame", "side").agg(fouls=pl.col("foul").sum().cast(pl.Int64))
+    conceded = fouls.select(
+        "match_id", "frame", pl.when(pl.col("side") == "A").then(pl.lit("B")).otherwise(pl.lit("A")).alias("side"),
+        pl.col("fouls").alias("fouls_conceded"),
+    )  # fmt: skip
+    balls = strokes.group_by("match_id", "frame", "side").agg(balls=pl.col("scored").sum().cast(pl.Int64))
+    keys = ["match_id", "frame", "side"]
+    out = (
+        data.frames.join(last.select(*keys, "has_break", pl.col("balls").alias("visit_balls")), on=keys, how="left")
+        .join(fouls, on=keys, how="left")
+        .join(conceded, on=keys, how="left")
+        .join(balls, on=keys, how="left")
+        .with_columns(pl.col("fouls", "fouls_conceded", "balls").fill_null(0))
+    )
+    won_on_black = (pl.col("winner") == pl.col("side")) & (pl.col("end_reason") == "pot")
+    return out.with_columns(
+        won=(pl.col("winner") == pl.col("side")).fill_null(False),
+        break_and_dish=(won_on_black & pl.col("has_break")).fill_null(False),
+        clearance=(won_on_black & ~pl.col("has_break") & (pl.col("visit_balls") >= CLEARANCE_BALLS)).fill_null(False),
+    )
+
+
+def pool(data: Data, by: str = "player") -> pl.DataFrame:
+    """Eight-ball: racks played and won, break-and-dish, clearances, balls potted legally,
+    visits, balls per visit, fouls committed and conceded (docs/pool.md)."""
+    key = _key(by)
+    per = (
+        pool_racks(data)
+        .group_by(key)
+        .agg(
+            racks=pl.struct("match_id", "frame").n_unique().cast(pl.Int64),
+            racks_won=pl.col("won").sum().cast(pl.Int64),
+            break_and_dish=pl.col("break_and_dish").sum().cast(pl.Int64),
+            clearances=pl.col("clearance").sum().cast(pl.Int64),
+            balls=pl.col("balls").sum().cast(pl.Int64),
+            visits=pl.col("visits").sum().cast(pl.Int64),
+            fouls=pl.col("fouls").sum().cast(pl.Int64),
+            fouls_conceded=pl.col("fouls_conceded").sum().cast(pl.Int64),
+        )
+    )
+    out = per.with_columns(
+        balls_per_visit=pl.when(pl.col("visits") > 0)
+        .then((pl.col("balls") / pl.col("visits")).round(2))
+        .otherwise(None)
+    )
+    cols = ["racks", "racks_won", "break_and_dish", "clearances", "balls", "visits", "balls_per_visit"]
+    return _finish(out.select(key, *cols, "fouls", "fouls_conceded"), by)
+
+
+def nineball(data: Data, by: str = "player") -> pl.DataFrame:
+    """Nine-ball: racks played and won, break-and-runs (won in the breaker's first visit),
+    push outs (WPA 2.4), balls, visits, fouls committed and conceded (docs/pool.md)."""
+    key = _key(by)
+    per = (
+        pool_racks(data)
+        .group_by(key)
+        .agg(
+            racks=pl.struct("match_id", "frame").n_unique().cast(pl.Int64),
+            racks_won=pl.col("won").sum().cast(pl.Int64),
+            break_and_run=pl.col("break_and_dish").sum().cast(pl.Int64),
+            balls=pl.col("balls").sum().cast(pl.Int64),
+            visits=pl.col("visits").sum().cast(pl.Int64),
+            fouls=pl.col("fouls").sum().cast(pl.Int64),
+            fouls_conceded=pl.col("fouls_conceded").sum().cast(pl.Int64),
+        )
+    )
+    pushes = data.push_outs if data.push_outs is not None else pl.DataFrame()
+    if pushes.is_empty():
+        per = per.with_columns(push_outs=pl.lit(0, dtype=pl.Int64))
+    else:
+        keep = pushes.join(
+            data.frames.select("match_id", "frame", "side"), on=["match_id", "frame", "side"], how="semi"
+        )
+        counts = keep.group_by(key).agg(push_outs=pl.col("push_outs").sum().cast(pl.Int64))
+        per = per.join(counts, on=key, how="left", nulls_equal=True).with_columns(pl.col("push_outs").fill_null(0))
+    cols = ["racks", "racks_won", "break_and_run", "push_outs", "balls", "visits", "fouls", "fouls_conceded"]
+    return _finish(per.select(key, *cols), by)
+
+
+def straight_pool(data: Data, by: str = "player") -> pl.DataFrame:
+    """14.1 continuous: points, the high run (the most points in one inning, the game's
+    headline statistic), innings, balls per inning, fouls and the points they cost (WPA 4.7-4.11)."""
+    key = _key(by)
+    called = pl.col("foul") & ~pl.col("condoned")
+    per = data.strokes.group_by(key).agg(
+        balls=pl.col("scored").sum().cast(pl.Int64),
+        points=(pl.col("credited")).sum().cast(pl.Int64),
+        fouls=pl.col("foul").sum().cast(pl.Int64),
+        foul_points=pl.col("penalty").filter(called).sum().cast(pl.Int64),
+    )
+    runs = data.breaks.group_by(key).agg(high_run=pl.col("points").max().cast(pl.Int64))
+    out = (
+        _groups(data, by)
+        .join(per, on=key, how="left", nulls_equal=True)
+        .join(runs, on=key, how="left", nulls_equal=True)
+        .with_columns(pl.col("balls", "points", "fouls", "foul_points", "high_run").fill_null(0))
+        .with_columns(
+            balls_per_inning=pl.when(pl.col("visits") > 0)
+            .then((pl.col("balls") / pl.col("visits")).round(2))
+            .otherwise(None)
+        )
+        .rename({"frames": "games", "visits": "innings"})
+    )
+    cols = ["games", "points", "high_run", "innings", "balls_per_inning", "fouls", "foul_points"]
+    return _finish(out.select(key, *cols), by)
+
+
+REPORTS: Final = {
+    "breaks": breaks,
+    "billiards": billiards,
+    "misses": misses,
+    "clock": clock,
+    "pool": pool,
+    "nineball": nineball,
+    "straight-pool": straight_pool,
+}
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,6 +24,9 @@ KIND_WORDS: Final[dict[str, str]] = {
     "time_foul_uncalled": "time foul not called",
     "time_foul_error": "time foul called wrongly",
     "limit_exceeded": "hazard, cannon or baulk-line limit passed",
+    "group_error": "group assigned or nominated wrongly",
+    "visits_error": "foul called with the wrong visits or ball in hand",
+    "push_out_error": "push out allowed wrongly",
     "invalid_record": "record that cannot be replayed",
 }
 

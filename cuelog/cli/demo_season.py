@@ -1,6 +1,7 @@
 """The demo: a small simulated season plus the bundled examples, through the whole pipeline.
 
-Simulate (snooker and billiards, with officiating errors) -> ingest the logs and their
+Simulate (snooker, billiards, an eight-ball league, nine-ball and 14.1, with officiating
+errors) -> ingest the logs and their
 shot clocks into DuckDB -> replay every match into the store -> audit summary, headline
 statistics and plots. Every step is the library's own; this module only strings them
 together and gathers what the command prints. Same seed, same season, same results.
@@ -24,6 +25,9 @@ SEASON = (
     # (rules, matches, best of, folder)
     ("snooker/wpbsa-2024", 24, 5, "snooker"),
     ("billiards/wpbsa-2024", 12, 1, "billiards"),
+    ("eightball/world-2015", 8, 5, "eightball"),
+    ("nineball/wpa", 6, 5, "nineball"),
+    ("straight-pool/wpa", 4, 1, "straight-pool"),
 )
 ERROR_RATE = 0.02
 
@@ -137,6 +141,21 @@ def _headlines(con: Any) -> list[tuple[str, str]]:
     try:
         misses = report(con, "misses").frame
         out.append(("FOUL AND A MISS calls due", str(misses["miss_calls"].sum())))
+    except ReportError:
+        pass
+    try:
+        pool = report(con, "pool").frame.sort("racks_won", "clearances", descending=True)
+        top = pool.row(0, named=True)
+        out.append(("most eight-ball racks won", f"{top['racks_won']} by {top['player']}"))
+        out.append(
+            ("eight-ball clearances / break-and-dish", f"{pool['clearances'].sum()} / {pool['break_and_dish'].sum()}")
+        )
+    except ReportError:
+        pass
+    try:
+        sp = report(con, "straight-pool").frame.sort("high_run", descending=True)
+        top = sp.row(0, named=True)
+        out.append(("highest 14.1 run", f"{top['high_run']} by {top['player']}"))
     except ReportError:
         pass
     try:

@@ -1,4 +1,4 @@
-"""``cuelog plot``: pictures of the replay results (breaks, score worm, shot times, misses)."""
+"""``cuelog plot``: pictures of the replay results (breaks, score worm, shot times, misses, racks)."""
 
 from __future__ import annotations
 
@@ -10,11 +10,23 @@ from cuelog.cli.common import fail
 from cuelog.store import DEFAULT_DB
 
 # Picture -> the report whose data it draws.
-PICTURES = {"breaks": "breaks", "worm": "clock", "clock": "clock", "misses": "misses"}
+PICTURES = {
+    "breaks": "breaks",
+    "worm": "clock",
+    "clock": "clock",
+    "misses": "misses",
+    "racks": "pool",
+    "nineball": "nineball",
+    "runs": "straight-pool",
+}
 
 
 def plot(
-    kind: str = typer.Argument(..., help="breaks, worm (a frame's score worm), clock (shot times) or misses."),
+    kind: str = typer.Argument(
+        ...,
+        help="breaks, worm (a frame's score worm), clock (shot times), misses, racks (eight-ball), "
+        "nineball or runs (14.1).",
+    ),
     out: Path = typer.Option(..., "--out", help="The PNG file to write."),
     db: Path = typer.Option(Path(DEFAULT_DB), "--db", help="The cuelog database (replayed with `cuelog replay --db`)."),
     players: list[str] | None = typer.Option(None, "--player", help="Only this player (repeatable)."),
@@ -27,8 +39,10 @@ def plot(
     """Draw a picture of the replay results as PNG.
 
     breaks: every break per player; worm: a frame's scores stroke by stroke with the breaks
-    shaded and the findings marked (needs --match); clock: shot-time histogram per player; misses: foul and a miss
-    sequences.
+    shaded and the findings marked (needs --match); clock: shot-time histogram per player;
+    misses: foul and a miss sequences; racks: eight-ball racks, clearances and break-and-dish
+    per player; nineball: racks, break-and-runs and push outs per player; runs: 14.1 runs per
+    player.
 
     Example: cuelog plot worm --match uk-2026-r1-07 --frame 3 --out worm.png
     """
@@ -60,6 +74,12 @@ def plot(
             fig = plots.score_worm(data, (matches or [""])[0], frame, size, findings=marks)
         elif kind == "clock":
             fig = plots.shot_times(data, size)
+        elif kind == "racks":
+            fig = plots.racks(data, size)
+        elif kind == "nineball":
+            fig = plots.nineball_racks(data, size)
+        elif kind == "runs":
+            fig = plots.runs(data, size)
         else:
             fig = plots.miss_sequences(data, size)
     except plots.NothingToPlot as exc:

@@ -1,4 +1,4 @@
-"""``cuelog report``: player statistics from the replay results (breaks, billiards, misses, clock)."""
+"""``cuelog report``: player statistics from the replay results (breaks, billiards, misses, clock, pool)."""
 
 from __future__ import annotations
 
@@ -64,7 +64,7 @@ def table(kind: str, by: str, rows: list[dict[str, object]], columns: list[str])
 
 
 def report(
-    kind: str = typer.Argument(..., help="breaks, billiards, misses or clock."),
+    kind: str = typer.Argument(..., help="breaks, billiards, misses, clock, pool, nineball or straight-pool."),
     db: Path = typer.Option(Path(DEFAULT_DB), "--db", help="The cuelog database (replayed with `cuelog replay --db`)."),
     players: list[str] | None = typer.Option(None, "--player", help="Only this player (repeatable)."),
     matches: list[str] | None = typer.Option(None, "--match", help="Only this match id (repeatable)."),
@@ -82,7 +82,10 @@ def report(
     breaks: frames, every break, highest, 50+, centuries, points (snooker);
     billiards: points, visits, average per visit, highest break, centuries;
     misses: foul and a miss calls, points conceded, fouls, longest miss sequence (snooker);
-    clock: shots, mean/median/max shot time, shots over the limit.
+    clock: shots, mean/median/max shot time, shots over the limit;
+    pool: racks, racks won, break-and-dish, clearances, balls, visits, fouls committed and conceded (eight-ball);
+    nineball: racks, racks won, break-and-runs, push outs, balls, visits, fouls committed and conceded;
+    straight-pool: games, points, high run, innings, balls per inning, fouls and the points they cost (14.1).
 
     --results DIR reports over the Parquet results of `cuelog replay --parquet` (no database).
 

@@ -23,6 +23,12 @@ SUPPORTED = (
     "snooker/classic",
     "billiards/classic",
     "billiards/one-red",
+    "eightball/world-2015",
+    "eightball/wepf",
+    "eightball/wpa",
+    "eightball/blackball",
+    "nineball/wpa",
+    "straight-pool/wpa",
 )
 
 

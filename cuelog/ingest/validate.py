@@ -33,13 +33,13 @@ Problem codes are stable (scripts match on them):
 ``n_gap``           a stroke number skipped: a stroke missing from its frame
 ``pockets_length``  ``pockets`` not as long as ``potted``
 ``unknown_pocket``  a pocket other than TL TR ML MR BL BR
-``unknown_ball``    a ball name the ruleset does not use
+``unknown_ball``    a ball name the ruleset does not use (a called ``safety`` is allowed in call-shot pool)
 ``unknown_spot``    a spot the ruleset does not have
 ``after_unknown``   ``after`` names no earlier stroke of the frame (0 = before the first)
 ``clock_unknown``   a ``clock`` record for a stroke its frame does not have
 ``clock_repeated``  two ``clock`` records for one stroke
 ``bad_side``        a side other than ``A``/``B``
-``bad_score``       a score that is not two integers from 0 to the points bound
+``bad_score``       a score that is not two integers from 0 to the points bound (from minus the bound in 14.1, WPA 4.7)
 ``bad_time``        a time that is not ISO 8601 with a UTC offset
 ``bad_date``        a match ``date`` that is not an ISO 8601 date
 =================== ==========================================================
@@ -240,12 +240,16 @@ def check_sides_keys(file: str, line: int, name: str, value: dict[str, Any] | No
     return []
 
 
-def check_score(file: str, line: int, name: str, score: list[int] | None) -> list[Problem]:
-    """A score is [A, B], two integers a scoreboard can show (0 to MAX_POINTS)."""
+def check_score(file: str, line: int, name: str, score: list[int] | None, *, negative: bool = False) -> list[Problem]:
+    """A score is [A, B], two integers a scoreboard can show (0 to MAX_POINTS); ``negative``:
+    14.1, where fouls take points off and "scores may be negative" (WPA 4.7)."""
     if score is None:
         return []
-    if len(score) != 2 or any(not 0 <= v <= MAX_POINTS for v in score):
-        return [Problem(file, line, name, "bad_score", _show(score), f"[A, B]: two integers from 0 to {MAX_POINTS}")]
+    low = -MAX_POINTS if negative else 0
+    if len(score) != 2 or any(not low <= v <= MAX_POINTS for v in score):
+        return [
+            Problem(file, line, name, "bad_score", _show(score), f"[A, B]: two integers from {low} to {MAX_POINTS}")
+        ]
     return []
 
 
@@ -455,12 +459,13 @@ def check_stroke(state: FileState, line: int, s: Stroke) -> list[Problem]:
     state.strokes.add(s.n)
     out += check_side(f, line, "striker", s.striker)
     out += check_time(f, line, "t", s.t)
-    out += check_score(f, line, "score", s.score)
+    out += check_score(f, line, "score", s.score, negative=_negative_scores(state))
     out += check_balls(state, line, "first[]", s.first)
     out += check_balls(state, line, "then[]", s.then or ())
     out += check_balls(state, line, "potted[]", s.potted)
     out += check_balls(state, line, "off_table[]", s.off_table or ())
-    out += check_balls(state, line, "nominated", (s.nominated,))
+    if not (s.nominated == "safety" and _calls_safety(state)):
+        out += check_balls(state, line, "nominated", (s.nominated,))
     if s.pockets is not None:
         if len(s.pockets) != len(s.potted):
             out.append(
@@ -527,8 +532,18 @@ def check_event(state: FileState, line: int, e: Event) -> list[Problem]:
 def check_frame_end(state: FileState, line: int, e: FrameEnd) -> list[Problem]:
     out = check_in_frame(state, line, "frame_end", e.frame) + check_bounds(state.file, line, "frame_end", e)
     out += check_side(state.file, line, "winner", e.winner)
-    out += check_score(state.file, line, "score", e.score)
+    out += check_score(state.file, line, "score", e.score, negative=_negative_scores(state))
     return out
+
+
+def _calls_safety(state: FileState) -> bool:
+    """Call-shot pool: ``"nominated": "safety"`` is a called safety (WPA 1.6, 3.6, 4.5)."""
+    return state.ruleset is not None and state.ruleset.id in ("eightball/wpa", "straight-pool/wpa")
+
+
+def _negative_scores(state: FileState) -> bool:
+    """14.1 continuous is the one game whose scores go below zero (WPA 4.7)."""
+    return state.ruleset is not None and state.ruleset.discipline == "straight-pool"
 
 
 def check_clock(state: FileState, line: int, c: Clock) -> list[Problem]:

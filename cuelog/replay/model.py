@@ -28,6 +28,12 @@ FRAME_END_ERROR: Final = "frame_end_error"
 TIME_FOUL_UNCALLED: Final = "time_foul_uncalled"
 TIME_FOUL_ERROR: Final = "time_foul_error"
 LIMIT_EXCEEDED: Final = "limit_exceeded"
+GROUP_ERROR: Final = "group_error"
+"""Pool: a group (colour, solids/stripes) assigned or nominated against the rules."""
+VISITS_ERROR: Final = "visits_error"
+"""Pool: a foul called with the wrong penalty (visits, ball in hand, free shot)."""
+PUSH_OUT_ERROR: Final = "push_out_error"
+"""Nine-ball: a push out allowed where the rules give none (WPA 2.4)."""
 INVALID_RECORD: Final = "invalid_record"
 
 FINDING_KINDS: Final = (
@@ -45,6 +51,9 @@ FINDING_KINDS: Final = (
     TIME_FOUL_UNCALLED,
     TIME_FOUL_ERROR,
     LIMIT_EXCEEDED,
+    GROUP_ERROR,
+    VISITS_ERROR,
+    PUSH_OUT_ERROR,
     INVALID_RECORD,
 )
 
@@ -136,6 +145,12 @@ class Outcome(msgspec.Struct, frozen=True):
     target caps them (S3 R5(d)). ``scored`` is the due call; this is what stood."""
     detail: Detail = ()
     """The discipline's own facts of this stroke (empty for snooker and billiards)."""
+    visits: int = 0
+    """Pool: visits due to the incoming player after a foul (two under World/WEPF K)."""
+    in_hand: str | None = None
+    """Pool: the cue ball is due in hand for the next stroke: ``anywhere``, ``baulk``, ``head``."""
+    loss_of_frame: bool = False
+    """Pool: the stroke loses the frame (World M, WPA 3.8, black ball 5.14)."""
 
 
 @dataclass(slots=True)

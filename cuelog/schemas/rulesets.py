@@ -54,6 +54,24 @@ DISCIPLINES: Final[dict[str, Discipline]] = {
             simulator="cuelog.simulate.billiards",
             reports=("billiards",),
         ),
+        Discipline(
+            "eightball",
+            engine="cuelog.replay.pool.eightball",
+            simulator="cuelog.simulate.eightball",
+            reports=("pool",),
+        ),
+        Discipline(
+            "nineball",
+            engine="cuelog.replay.pool.nineball",
+            simulator="cuelog.simulate.nineball",
+            reports=("nineball",),
+        ),
+        Discipline(
+            "straight-pool",
+            engine="cuelog.replay.pool.straight_pool",
+            simulator="cuelog.simulate.straight_pool",
+            reports=("straight-pool",),
+        ),
     )
 }
 

@@ -216,7 +216,7 @@ _FRAMES = f"""
 SELECT f.match_id, p.event, f.frame, p.side, p.player,
        CASE p.side WHEN 'A' THEN f.visits_a ELSE f.visits_b END AS visits,
        CASE p.side WHEN 'A' THEN f.score_a ELSE f.score_b END AS score,
-       f.winner
+       f.winner, f.end_reason
 FROM replay_frames f JOIN ({_SIDES}) p ON p.match_id = f.match_id
 ORDER BY f.match_id, f.frame, p.side
 """
@@ -236,6 +236,23 @@ JOIN ({_SIDES}) p ON p.match_id = c.match_id AND p.side = r.striker
 WHERE c.shot_s IS NOT NULL
 ORDER BY c.match_id, c.frame, c.n
 """
+
+
+# Push outs are a fact of the stroke (WPA 2.4), read from the stored records.
+_PUSH_OUTS = f"""
+SELECT r.match_id, p.event, r.frame, p.side, p.player, count(*) AS push_outs
+FROM records r JOIN ({_SIDES}) p
+  ON p.match_id = r.match_id AND p.side = json_extract_string(r.body, '$.striker')
+WHERE r.type = 'stroke' AND coalesce(json_extract(r.body, '$.push_out')::BOOLEAN, false)
+GROUP BY ALL
+ORDER BY r.match_id, r.frame, p.side
+"""
+
+
+def push_outs(con: duckdb.DuckDBPyConnection) -> pa.Table:
+    """Nine-ball push outs declared per player and rack, in the scope of the last
+    :func:`report_tables` (its ``scope_matches``)."""
+    return con.sql(_PUSH_OUTS).to_arrow_table()
 
 
 @dataclass(frozen=True, slots=True)

@@ -238,7 +238,7 @@ def test_progress_never_pollutes_json_and_the_cli_runs_as_a_module(tmp_path):
     )
     assert out.returncode == 0, out.stderr
     doc = json.loads(out.stdout)
-    assert doc["ok"] is True and len(doc["files"]) == 3
+    assert doc["ok"] is True and len(doc["files"]) == len(EXAMPLE_FILES)
 
 
 def test_default_database_is_cuelog_duckdb_in_the_working_directory(tmp_path):

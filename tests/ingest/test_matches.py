@@ -20,6 +20,7 @@ def test_matches_lists_the_loaded_examples(tmp_path):
     assert summary == {
         "example-147": ("snooker/wpbsa-2024", "Player A", 1, 37),
         "example-billiards": ("billiards/wpbsa-2024", "Player A", 1, 15),
+        "example-eightball": ("eightball/world-2015", "Player A", 2, 15),
         "example-officiating": ("snooker/wpbsa-2024", "Player A", 1, 15),
     }
     assert [r["match"] for r in rows] == sorted(summary)

@@ -18,7 +18,8 @@ from tests.ingest.corpus import CASES
 def test_examples_are_valid():
     result = cli("validate", EXAMPLES)
     assert result.exit_code == 0, result.stderr
-    assert "3 file(s) checked: valid" in result.stderr
+    logs = [p for p in EXAMPLES.glob("*.jsonl") if not p.name.endswith(".corrections.jsonl")]
+    assert f"{len(logs)} file(s) checked: valid" in result.stderr
 
 
 def test_examples_are_valid_as_json():
@@ -172,6 +173,31 @@ def test_read_records_raises_input_error_not_a_traceback(tmp_path):
         list(read_records(path))
     assert exc.value.problems[0].code == "unreadable"
     assert exc.value.problems[0].file == str(path)
+
+
+def test_negative_scores_only_in_straight_pool(tmp_path):
+    """WPA 4.7: in 14.1 "scores may be negative"; elsewhere a negative score is bad_score."""
+    sp = write(
+        tmp_path / "s.jsonl",
+        [match(rules="straight-pool/wpa"), frame(), stroke(1, first=["1"], potted=[], score=[-1, 0])],
+    )
+    sn = write(tmp_path / "k.jsonl", [match(), frame(), stroke(1, first=["red"], potted=[], score=[-4, 0])])
+    assert validate_file(sp) == []
+    assert [(p.code, p.field) for p in validate_file(sn)] == [("bad_score", "score")]
+
+
+def test_called_safety_only_in_call_shot_pool(tmp_path):
+    """WPA 3.6, 4.5: "nominated": "safety" is a called safety in WPA eight ball and 14.1."""
+    ok = write(
+        tmp_path / "s.jsonl",
+        [match(rules="straight-pool/wpa"), frame(), stroke(1, first=["1"], potted=[], nominated="safety")],
+    )
+    bad = write(
+        tmp_path / "n.jsonl",
+        [match(rules="nineball/wpa"), frame(), stroke(1, first=["1"], potted=[], nominated="safety")],
+    )
+    assert validate_file(ok) == []
+    assert [(p.code, p.field) for p in validate_file(bad)] == [("unknown_ball", "nominated")]
 
 
 def test_byte_order_mark_and_cr_line_endings_are_said_in_words(tmp_path):
