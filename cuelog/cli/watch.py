@@ -10,9 +10,11 @@ import typer
 
 from cuelog.cli.common import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK, print_problems
 from cuelog.errors import InputError
+from cuelog.ingest.clock import DEFAULT_TOLERANCE_S
 from cuelog.live.messages import Message
 from cuelog.live.render import json_line, text
-from cuelog.live.run import POLL_S, SETTLE_S, watch as follow
+from cuelog.live.run import POLL_S, SETTLE_S
+from cuelog.live.run import watch as follow
 
 
 def _printer(as_json: bool) -> Callable[[Message], None]:
@@ -27,6 +29,12 @@ def watch(
     log: Path = typer.Argument(..., help="The log file a match recorder is appending to (.jsonl)."),
     clock: Path | None = typer.Option(
         None, "--clock", help="Shot-clock device log (CSV, FORMAT.md section 5): shot times aligned as ingest does."
+    ),
+    clock_tolerance: float = typer.Option(
+        DEFAULT_TOLERANCE_S,
+        "--clock-tolerance",
+        min=0.0,
+        help="Seconds a clock stop may be from its stroke (as ingest).",
     ),
     as_json: bool = typer.Option(False, "--json", help="One JSON object per line (JSON Lines) for a scoreboard."),
     due: bool = typer.Option(False, "--due", help="Also state the due call of every stroke (the engine's Outcome)."),
@@ -53,11 +61,13 @@ def watch(
         from cuelog.live.clock import LiveClock  # the CSV reader brings Polars and DuckDB
 
         try:
-            live_clock = LiveClock(clock)
+            live_clock = LiveClock(clock, clock_tolerance)
         except InputError as exc:
             print_problems(exc.problems, as_json=as_json)
             raise typer.Exit(EXIT_BAD_INPUT) from None
-    summary = follow(log, _printer(as_json), due=due, until_end=until_end, clock=live_clock, poll_s=POLL_S, settle_s=settle)
+    summary = follow(
+        log, _printer(as_json), due=due, until_end=until_end, clock=live_clock, poll_s=POLL_S, settle_s=settle
+    )
     if summary.problems:
         raise typer.Exit(EXIT_BAD_INPUT)
     raise typer.Exit(EXIT_FINDINGS if summary.findings else EXIT_OK)
@@ -65,4 +75,3 @@ def watch(
 
 def register(app: typer.Typer) -> None:
     app.command()(watch)
-

@@ -92,4 +92,3 @@ class LiveFrame:
         result.findings = sorted(self.findings, key=Finding.sort_key)
         result.outcomes = list(self.outcomes)
         return result
-

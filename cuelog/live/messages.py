@@ -116,14 +116,4 @@ class NoticeSaid:
     line: int = 0
 
 
-Message = (
-    MatchOpened
-    | FindingSaid
-    | Withdrawn
-    | DueSaid
-    | FrameSaid
-    | MatchOver
-    | ShotSaid
-    | ProblemSaid
-    | NoticeSaid
-)
+Message = MatchOpened | FindingSaid | Withdrawn | DueSaid | FrameSaid | MatchOver | ShotSaid | ProblemSaid | NoticeSaid

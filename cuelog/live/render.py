@@ -17,7 +17,6 @@ from cuelog.live.messages import (
     MatchOpened,
     MatchOver,
     Message,
-    NoticeSaid,
     ProblemSaid,
     ShotSaid,
     Withdrawn,
@@ -125,10 +124,25 @@ def doc(m: Message) -> dict[str, Any]:
         }
     if isinstance(m, Withdrawn):
         f = finding_doc(m.finding)
-        return {"event": "withdrawn", "line": m.line, "match": m.match, "frame": m.frame, "finding": f, "reason": m.reason}
+        return {
+            "event": "withdrawn",
+            "line": m.line,
+            "match": m.match,
+            "frame": m.frame,
+            "finding": f,
+            "reason": m.reason,
+        }
     if isinstance(m, DueSaid):
         o = _outcome_doc(m.outcome)
-        return {"event": "due", "line": m.line, "match": m.match, "frame": m.frame, **o, "call": m.text, "revised": m.revised}
+        return {
+            "event": "due",
+            "line": m.line,
+            "match": m.match,
+            "frame": m.frame,
+            **o,
+            "call": m.text,
+            "revised": m.revised,
+        }
     if isinstance(m, FrameSaid):
         return {
             "event": "frame",
@@ -142,7 +156,14 @@ def doc(m: Message) -> dict[str, Any]:
             "revised": m.revised,
         }
     if isinstance(m, MatchOpened):
-        return {"event": "match", "line": m.line, "match": m.match, "rules": m.rules, "sides": m.sides, "best_of": m.best_of}
+        return {
+            "event": "match",
+            "line": m.line,
+            "match": m.match,
+            "rules": m.rules,
+            "sides": m.sides,
+            "best_of": m.best_of,
+        }
     if isinstance(m, MatchOver):
         return {"event": "match_over", "line": m.line, "match": m.match, "frames": list(m.frames)}
     if isinstance(m, ShotSaid):

@@ -66,7 +66,9 @@ class _Loop:
     def finish(self, why: str) -> None:
         if self.follower.pending:
             size = len(self.follower.pending)
-            self.emit(NoticeSaid("unfinished", f"an unfinished last line ({size} bytes) was not read", self.last_line + 1))
+            self.emit(
+                NoticeSaid("unfinished", f"an unfinished last line ({size} bytes) was not read", self.last_line + 1)
+            )
         for m in self.session.close(self.last_line):
             self.emit(m)
         if self.clock is not None:

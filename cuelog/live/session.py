@@ -217,11 +217,7 @@ class Session:
 
     def _revise_due(self, line: int, m: _Match, fr: LiveFrame, outcomes: list[Outcome]) -> list[Message]:
         """Due calls said before that the frame judged again gives differently."""
-        return [
-            self._due(line, m, fr, o, revised=True)
-            for o in outcomes
-            if o.n in m.due_said and m.due_said[o.n] != o
-        ]
+        return [self._due(line, m, fr, o, revised=True) for o in outcomes if o.n in m.due_said and m.due_said[o.n] != o]
 
     def _frame_end(self, line: int, m: _Match, fr: LiveFrame) -> list[Message]:
         result = fr.result()
@@ -247,4 +243,3 @@ def _outcome(fr: LiveFrame, n: int) -> Outcome | None:
 
 def _same(a: FrameSaid, b: FrameSaid) -> bool:
     return (a.score, a.recorded, a.winner, a.findings) == (b.score, b.recorded, b.winner, b.findings)
-

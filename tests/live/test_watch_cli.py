@@ -1,0 +1,126 @@
+"""`cuelog watch` as a user runs it: Ctrl-C, bad lines, escaping, the shot clock, --help."""
+
+from __future__ import annotations
+
+import json
+import signal
+import time
+from pathlib import Path
+
+import duckdb
+import pytest
+from typer.testing import CliRunner
+
+from cuelog.cli import COMMANDS, app
+from tests.conftest import EXAMPLES
+from tests.live.conftest import start_watch, watch_while_recording
+
+
+def test_ctrl_c_stops_cleanly_with_the_exit_code_of_the_findings(tmp_path: Path) -> None:
+    log = tmp_path / "m.jsonl"
+    log.write_bytes((EXAMPLES / "snooker-officiating.jsonl").read_bytes())
+    proc = start_watch(str(log))
+    assert proc.stdout is not None
+    lines = []
+    while True:  # wait until the whole file has been read
+        line = proc.stdout.readline()
+        assert line, "watch ended before the frame result"
+        lines.append(line)
+        if line.startswith("frame 1 result"):
+            break
+    time.sleep(0.2)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 1
+    assert err == ""
+    assert out.splitlines()[-1] == "stopped: interrupted"
+    assert sum("can still be put right" in x for x in lines) == 3
+
+
+def test_no_findings_exit_0(tmp_path: Path) -> None:
+    code, events, _ = watch_while_recording(tmp_path / "m.jsonl", EXAMPLES / "snooker-maximum.jsonl", "--settle", "1")
+    assert code == 0
+    assert not [e for e in events if e["event"] == "finding"]
+
+
+def test_a_bad_line_while_recording_is_reported_and_the_watch_goes_on(tmp_path: Path) -> None:
+    lines = (EXAMPLES / "snooker-officiating.jsonl").read_bytes().splitlines(keepends=True)
+    lines.insert(4, b'{"type": "stroke", "frame": 1\n')
+    source = tmp_path / "source.jsonl"
+    source.write_bytes(b"".join(lines))
+    code, events, err = watch_while_recording(tmp_path / "live.jsonl", source, "--settle", "1")
+    assert code == 2 and err == ""
+    (problem,) = [e for e in events if e["event"] == "problem"]
+    assert problem["line"] == 5 and problem["code"] == "invalid_json" and problem["file"].endswith("live.jsonl")
+    assert [e["n"] for e in events if e["event"] == "finding"] == [2, 5, 7]
+
+
+def test_text_from_the_log_is_escaped_on_the_terminal(tmp_path: Path) -> None:
+    log = tmp_path / "m.jsonl"
+    text = (EXAMPLES / "snooker-officiating.jsonl").read_text()
+    log.write_text(text.replace('"Player A"', '"\\u001b[2JEvil\\u0007"', 1))
+    r = CliRunner().invoke(app, ["watch", str(log), "--until-end", "--settle", "0.2", "--due"])
+    assert r.exit_code == 1
+    assert "\x1b" not in r.stdout and "\x07" not in r.stdout
+    assert "\\x1b[2JEvil\\x07 v Player B" in r.stdout
+    rj = CliRunner().invoke(app, ["watch", str(log), "--until-end", "--settle", "0.2", "--json"])
+    first = json.loads(rj.stdout.splitlines()[0])
+    assert first["sides"]["A"] == "\x1b[2JEvil\x07" and "\x1b" not in rj.stdout
+
+
+def test_the_command_is_registered_with_help() -> None:
+    assert "watch" in COMMANDS
+    r = CliRunner().invoke(app, ["watch", "--help"])
+    assert r.exit_code == 0
+    for option in ("--clock", "--json", "--due", "--until-end"):
+        assert option in r.stdout
+
+
+@pytest.fixture(scope="module")
+def clocked(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("clocked")
+    r = CliRunner().invoke(
+        app,
+        [
+            "simulate",
+            "--rules",
+            "snooker/wpbsa-2024",
+            "--matches",
+            "1",
+            "--seed",
+            "11",
+            "--out",
+            str(root),
+            "--best-of",
+            "3",
+        ],
+    )
+    assert r.exit_code == 0, r.output
+    return root
+
+
+def test_clock_shots_are_aligned_to_strokes_as_ingest_aligns_them(tmp_path: Path, clocked: Path) -> None:
+    log = next((clocked / "logs").glob("*.jsonl"))
+    csv = next((clocked / "clocks").glob("*.csv"))
+    r = CliRunner().invoke(app, ["watch", str(log), "--clock", str(csv), "--until-end", "--json"])
+    assert r.exit_code in (0, 1), r.output
+    shots = {
+        (e["match"], e["frame"], e["n"]): round(e["shot_s"], 3)
+        for e in map(json.loads, r.stdout.splitlines())
+        if e["event"] == "shot"
+    }
+    db = tmp_path / "c.duckdb"
+    ing = CliRunner().invoke(app, ["ingest", str(log), "--clock", str(csv), "--db", str(db)])
+    assert ing.exit_code == 0, ing.output
+    with duckdb.connect(str(db)) as con:
+        rows = con.sql("SELECT match_id, frame, n, shot_s FROM shot_clock").fetchall()
+    assert shots == {(m, f, n): round(s, 3) for m, f, n, s in rows}
+    assert len(shots) > 50
+
+
+def test_a_malformed_clock_csv_is_exit_2_naming_the_line(tmp_path: Path) -> None:
+    csv = tmp_path / "bad.csv"
+    csv.write_text("table,ts,event\n1,yesterday,stop\n")
+    r = CliRunner().invoke(app, ["watch", str(EXAMPLES / "snooker-maximum.jsonl"), "--clock", str(csv)])
+    assert r.exit_code == 2
+    assert "bad.csv" in r.output and "bad_time" in r.output
