@@ -54,6 +54,17 @@ class Withdrawn:
 
 
 @dataclass(frozen=True, slots=True)
+class Closed:
+    """A finding said while it could be put right, whose window the log now shows has closed."""
+
+    line: int
+    match: str
+    frame: int | None
+    finding: Finding
+    remedy: Remedy
+
+
+@dataclass(frozen=True, slots=True)
 class DueSaid:
     """The due call of a stroke (``--due``): the engine's Outcome."""
 
@@ -116,4 +127,15 @@ class NoticeSaid:
     line: int = 0
 
 
-Message = MatchOpened | FindingSaid | Withdrawn | DueSaid | FrameSaid | MatchOver | ShotSaid | ProblemSaid | NoticeSaid
+Message = (
+    MatchOpened
+    | FindingSaid
+    | Withdrawn
+    | Closed
+    | DueSaid
+    | FrameSaid
+    | MatchOver
+    | ShotSaid
+    | ProblemSaid
+    | NoticeSaid
+)

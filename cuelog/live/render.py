@@ -11,6 +11,7 @@ import json
 from typing import Any
 
 from cuelog.live.messages import (
+    Closed,
     DueSaid,
     FindingSaid,
     FrameSaid,
@@ -31,6 +32,14 @@ def clean(text: object) -> str:
     if s.isprintable():
         return s
     return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in s)
+
+
+_WHY = {
+    "next_stroke": "the next stroke was made",
+    "frame_end": "the frame has ended",
+    "next_frame": "the next frame has begun",
+    "never": "",
+}
 
 
 def _score(score: tuple[int, int] | None) -> str:
@@ -63,6 +72,12 @@ def text(m: Message) -> str:
         return (
             f"CORRECTION frame {m.frame} stroke {f.n}: withdrawn {f.kind} {clean(f.rule)} "
             f"({clean(f.message)}): {clean(m.reason)}"
+        )
+    if isinstance(m, Closed):
+        f = m.finding
+        return (
+            f"closed frame {m.frame} stroke {f.n}: {f.kind} can no longer be put right, "
+            f"{_WHY[m.remedy.until]} ({m.remedy.rule})  (line {m.line})"
         )
     if isinstance(m, DueSaid):
         o = m.outcome
@@ -132,6 +147,10 @@ def doc(m: Message) -> dict[str, Any]:
             "finding": f,
             "reason": m.reason,
         }
+    if isinstance(m, Closed):
+        f = finding_doc(m.finding)
+        window = {"until": m.remedy.until, "rule": m.remedy.rule}
+        return {"event": "closed", "line": m.line, "match": m.match, "frame": m.frame, "finding": f, **window}
     if isinstance(m, DueSaid):
         o = _outcome_doc(m.outcome)
         return {

@@ -9,6 +9,7 @@ record without one, its frame has ended and the file then stayed unchanged for
 
 from __future__ import annotations
 
+import importlib
 import threading
 import time
 from collections.abc import Callable
@@ -19,6 +20,7 @@ from cuelog.live.clock import LiveClock
 from cuelog.live.follow import Follower, Line, Notice
 from cuelog.live.messages import Message, NoticeSaid
 from cuelog.live.session import Session
+from cuelog.replay import ENGINES
 
 POLL_S = 0.005
 """Time between two looks at the file when nothing new came (latency budget 50 ms)."""
@@ -90,6 +92,8 @@ def watch(
     stop: threading.Event | None = None,
 ) -> Summary:
     """Follow ``path`` and call ``emit`` with every message, until stopped."""
+    for module in ENGINES.values():
+        importlib.import_module(module)  # loaded now, not on the first record's latency
     loop = _Loop(Path(path), emit, due, clock)
     quiet_since = time.monotonic()
     stopped = "stop"

@@ -18,6 +18,7 @@ from cuelog.errors import Problem
 from cuelog.ingest.reader import decode_problem
 from cuelog.live.fold import LiveFrame, engine_module
 from cuelog.live.messages import (
+    Closed,
     DueSaid,
     FindingSaid,
     FrameSaid,
@@ -45,6 +46,8 @@ class _Match:
     won: Counter[str] = field(default_factory=Counter)
     said_frame: FrameSaid | None = None
     due_said: dict[int, Outcome] = field(default_factory=dict)
+    open: list[FindingSaid] = field(default_factory=list)
+    """Findings said while they could still be put right, whose window has not closed yet."""
     over: bool = False
 
 
@@ -128,7 +131,8 @@ class Session:
     def _open_frame(self, line: int, record: Frame) -> list[Message]:
         m = self.m
         assert m is not None
-        out = self._close_frame(line)
+        out = self._closing(line, m, None)
+        out += self._close_frame(line)
         m.frame = LiveFrame(m.module, m.match, record, m.previous)
         m.said_frame, m.due_said = None, {}
         return out
@@ -183,6 +187,20 @@ class Session:
             out.extend(self._said(line, m, fr, f, _outcome(fr, f.n)) for f in findings)
         if fr.end is not None and record is fr.end:
             out.extend(self._frame_end(line, m, fr))
+        out.extend(self._closing(line, m, fr))
+        return out
+
+    def _closing(self, line: int, m: _Match, fr: LiveFrame | None) -> list[Message]:
+        """Windows this record closed (``fr`` None: the next frame has begun)."""
+        out: list[Message] = []
+        for said in list(m.open):
+            f = said.finding
+            still = fr is not None and still_open(
+                said.remedy, n=f.n, last_stroke=fr.last_stroke, frame_over=fr.over, next_frame=False
+            )
+            if not still:
+                m.open.remove(said)
+                out.append(Closed(line, said.match, said.frame, f, said.remedy))
         return out
 
     def _said(self, line: int, m: _Match, fr: LiveFrame | None, f: Finding, o: Outcome | None) -> FindingSaid:
@@ -193,7 +211,10 @@ class Session:
         self.standing += 1
         frame = fr.frame.frame if fr is not None else None
         due = finding_due(f, o, m.match.sides, winner)
-        return FindingSaid(line, m.match.match, frame, f, due, r, is_open, max(last, f.n))
+        said = FindingSaid(line, m.match.match, frame, f, due, r, is_open, max(last, f.n))
+        if is_open:
+            m.open.append(said)
+        return said
 
     def _revise(
         self, line: int, m: _Match, fr: LiveFrame, before: list[Finding], outcomes: list[Outcome]
@@ -203,6 +224,7 @@ class Session:
         out: list[Message] = []
         for f in sorted((old - new).elements(), key=Finding.sort_key):
             self.standing -= 1
+            m.open = [o for o in m.open if o.finding != f or o.frame != fr.frame.frame]
             why = f"the record on line {line} changes the judgment of stroke {f.n}"
             out.append(Withdrawn(line, m.match.match, fr.frame.frame, f, why))
         for f in sorted((new - old).elements(), key=Finding.sort_key):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cuelog.ingest.reader import read_records
-from cuelog.live.messages import DueSaid, FindingSaid, FrameSaid, ProblemSaid, Withdrawn
+from cuelog.live.messages import Closed, DueSaid, FindingSaid, FrameSaid, ProblemSaid, Withdrawn
 from cuelog.live.remedy import NEXT_STROKE, remedy, still_open
 from cuelog.live.session import Session
 from cuelog.replay import replay_matches
@@ -46,6 +46,9 @@ def test_s3_r10c_a_condoned_foul_is_said_while_it_can_still_be_called() -> None:
     assert (first.finding.n, first.finding.kind, first.line) == (2, "condoned_foul", 4)
     assert first.open and first.remedy.rule == "S3 R10(c)" and first.remedy.until == NEXT_STROKE
     assert first.due == "FOUL AND A MISS: 6 to Player A"
+    # Stroke 3 (line 5) is made: the foul of stroke 2 is condoned, and the watch says so.
+    closed = [(m.finding.n, m.finding.kind, m.line) for m in said if isinstance(m, Closed)]
+    assert closed == [(2, "condoned_foul", 5), (5, "penalty_value", 8), (7, "respot_missing", 19)]
     # --due: the Outcome of every stroke, the same the replay computes.
     (result,) = replay_matches(r for _, r in read_records(EXAMPLES / "snooker-officiating.jsonl"))
     assert [m.outcome for m in said if isinstance(m, DueSaid)] == result.frames[0].outcomes
