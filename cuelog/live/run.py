@@ -46,6 +46,8 @@ class _Loop:
         self.clock = clock
         self.emit = emit
         self.last_line = 0
+        self.problems = 0
+        """Bad lines of logs read before a restart."""
 
     def step(self) -> bool:
         """Read and say what is new; whether anything came."""
@@ -53,10 +55,19 @@ class _Loop:
         for item in items:
             if isinstance(item, Notice):
                 self.emit(NoticeSaid(item.code, item.message, item.line))
+                if item.code == "rewritten":
+                    self._start_over()
                 continue
             self.last_line = item.number
             self._line(item)
         return bool(items)
+
+    def _start_over(self) -> None:
+        """The log is not the one read so far: replay it again from line 1, and say so."""
+        self.problems += self.session.problems
+        self.session = Session(self.session.file, due=self.session.due)
+        why = "the log was rewritten: replaying it from line 1; what was said before stands only if said again"
+        self.emit(NoticeSaid("restart", why, 0))
 
     def _line(self, item: Line) -> None:
         for m in self.session.feed(item.number, item.data):
@@ -113,7 +124,7 @@ def watch(
         stopped = "interrupt"
     why = {"end": "the match is over", "interrupt": "interrupted", "stop": "stopped"}[stopped]
     loop.finish(why)
-    return Summary(loop.session.standing, loop.session.problems, stopped)
+    return Summary(loop.session.standing, loop.problems + loop.session.problems, stopped)
 
 
 def _ended(session: Session, quiet_s: float, settle_s: float) -> bool:

@@ -39,27 +39,43 @@ def test_a_missing_file_is_said_once_and_read_when_it_appears(tmp_path: Path) ->
     assert _notices(items) == ["appeared"] and _lines(items) == [(1, b"x")]
 
 
-def test_truncation_is_said_and_the_file_read_again_from_line_1(tmp_path: Path) -> None:
+def test_truncation_is_said_and_lines_already_read_are_not_given_again(tmp_path: Path) -> None:
     log = tmp_path / "m.jsonl"
     log.write_bytes(b"one\ntwo\nthr")
     f = Follower(log)
     assert _lines(f.poll()) == [(1, b"one"), (2, b"two")]
-    log.write_bytes(b"new\n")
+    log.write_bytes(b"one\n")
     items = f.poll()
-    assert _notices(items) == ["truncated"]
+    assert _notices(items) == ["truncated"] and _lines(items) == []
     notice = next(i for i in items if isinstance(i, Notice))
     assert "truncated to 4 bytes" in notice.message and "unfinished line of 3 bytes" in notice.message
-    assert _lines(items) == [(1, b"new")]
+    with log.open("ab") as fh:
+        fh.write(b"two\nthree\n")
+    assert _lines(f.poll()) == [(3, b"three")]
 
 
-def test_rotation_is_detected_by_inode_and_the_new_file_read_from_its_start(tmp_path: Path) -> None:
+def test_a_log_saved_whole_through_a_new_file_is_read_on_from_the_first_new_line(tmp_path: Path) -> None:
+    """Rotation is detected by inode; the lines the new file repeats are not given twice."""
+    log = tmp_path / "m.jsonl"
+    log.write_bytes(b"old 1\nold 2\n")
+    f = Follower(log)
+    assert len(_lines(f.poll())) == 2
+    (tmp_path / "next.jsonl").write_bytes(b"old 1\nold 2\nnew 3\n")
+    os.rename(tmp_path / "next.jsonl", log)
+    items = f.poll()
+    assert _notices(items) == ["rotated"]
+    assert _lines(items) == [(3, b"new 3")]
+
+
+def test_a_different_file_in_its_place_is_said_rewritten_and_read_from_line_1(tmp_path: Path) -> None:
     log = tmp_path / "m.jsonl"
     log.write_bytes(b"old 1\nold 2\n")
     f = Follower(log)
     assert len(_lines(f.poll())) == 2
     os.rename(log, tmp_path / "m.jsonl.1")
-    (tmp_path / "next.jsonl").write_bytes(b"new 1\nnew 2\nnew 3\n")
+    (tmp_path / "next.jsonl").write_bytes(b"old 1\nnew 2\nnew 3\n")
     os.rename(tmp_path / "next.jsonl", log)
     items = f.poll()
-    assert _notices(items) == ["rotated"]
-    assert _lines(items) == [(1, b"new 1"), (2, b"new 2"), (3, b"new 3")]
+    assert _notices(items) == ["rotated", "rewritten"]
+    assert next(i for i in items if isinstance(i, Notice) and i.code == "rewritten").line == 2
+    assert _lines(items) == [(1, b"old 1"), (2, b"new 2"), (3, b"new 3")]

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
+import threading
 import time
 from pathlib import Path
 
@@ -13,7 +15,7 @@ from typer.testing import CliRunner
 
 from cuelog.cli import COMMANDS, app
 from tests.conftest import EXAMPLES
-from tests.live.conftest import start_watch, watch_while_recording
+from tests.live.conftest import log_lines, replay_doc, replayed, standing, start_watch, watch_while_recording
 
 
 def test_ctrl_c_stops_cleanly_with_the_exit_code_of_the_findings(tmp_path: Path) -> None:
@@ -124,3 +126,50 @@ def test_a_malformed_clock_csv_is_exit_2_naming_the_line(tmp_path: Path) -> None
     r = CliRunner().invoke(app, ["watch", str(EXAMPLES / "snooker-maximum.jsonl"), "--clock", str(csv)])
     assert r.exit_code == 2
     assert "bad.csv" in r.output and "bad_time" in r.output
+
+
+def _save_whole(log: Path, lines: list[bytes], pause: float) -> None:
+    """A recorder that saves its whole log each time, through a new file renamed over it."""
+    for k in range(1, len(lines) + 1):
+        tmp = log.with_suffix(".tmp")
+        tmp.write_bytes(b"".join(lines[:k]))
+        os.replace(tmp, log)
+        time.sleep(pause)
+
+
+def test_a_log_saved_whole_after_every_stroke_is_watched_once(tmp_path: Path) -> None:
+    log = tmp_path / "live.jsonl"
+    source = EXAMPLES / "snooker-officiating.jsonl"
+    proc = start_watch(str(log), "--json", "--until-end", "--settle", "1.5")
+    saver = threading.Thread(target=_save_whole, args=(log, log_lines(source), 0.02))
+    saver.start()
+    out, err = proc.communicate(timeout=120)
+    saver.join()
+    events = [json.loads(x) for x in out.splitlines()]
+    assert err == "" and proc.returncode == 1
+    assert standing(events) == replayed(replay_doc(source)[1])
+    assert [e["n"] for e in events if e["event"] == "finding"] == [2, 5, 7]
+    assert not [e for e in events if e["event"] == "notice" and e["code"] in ("rewritten", "restart")]
+
+
+def test_a_different_log_in_its_place_makes_the_watch_start_over(tmp_path: Path) -> None:
+    log = tmp_path / "live.jsonl"
+    log.write_bytes((EXAMPLES / "snooker-maximum.jsonl").read_bytes())
+    proc = start_watch(str(log), "--json")
+    assert proc.stdout is not None
+    while json.loads(proc.stdout.readline())["event"] != "frame":
+        pass
+    tmp = tmp_path / "new.jsonl"
+    tmp.write_bytes((EXAMPLES / "snooker-officiating.jsonl").read_bytes())
+    os.replace(tmp, log)
+    events = []
+    while not any(e["event"] == "frame" for e in events):
+        events.append(json.loads(proc.stdout.readline()))
+    proc.send_signal(signal.SIGINT)
+    rest, _ = proc.communicate(timeout=30)
+    codes = [e["code"] for e in events if e["event"] == "notice"]
+    assert codes == ["rotated", "rewritten", "restart"]
+    assert [e["n"] for e in events if e["event"] == "finding"] == [2, 5, 7]
+    assert proc.returncode == 1
+    assert json.loads(rest.splitlines()[-1])["code"] == "stopped"
+    assert json.loads(rest.splitlines()[-1])["code"] == "stopped"
