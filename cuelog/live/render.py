@@ -121,81 +121,48 @@ def _outcome_doc(o: Outcome) -> dict[str, Any]:
     }
 
 
+def _where(event: str, m: FindingSaid | Withdrawn | Closed | DueSaid | FrameSaid) -> dict[str, Any]:
+    return {"event": event, "line": m.line, "match": m.match, "frame": m.frame}
+
+
+def _finding_said_doc(m: FindingSaid) -> dict[str, Any]:
+    r = m.remedy
+    put_right = {"open": m.open, "until": r.until, "rule": r.rule, "how": r.how}
+    extra = {"due": m.due, "put_right": put_right, "found_at": m.found_at, "revised": m.revised}
+    return {**_where("finding", m), **finding_doc(m.finding), **extra}
+
+
+def _frame_said_doc(m: FrameSaid) -> dict[str, Any]:
+    recorded = list(m.recorded) if m.recorded is not None else None
+    result = {"score": list(m.score), "recorded": recorded, "winner": m.winner, "findings": m.findings}
+    return {**_where("frame", m), **result, "revised": m.revised}
+
+
+def _shot_doc(m: ShotSaid) -> dict[str, Any]:
+    where = {"event": "shot", "match": m.match, "frame": m.frame, "n": m.n}
+    return {**where, "shot_s": m.shot_s, "paused_s": m.paused_s, "limit_s": m.limit_s, "csv_line": m.csv_line}
+
+
 def doc(m: Message) -> dict[str, Any]:
     """One message as a JSON object; ``event`` says which."""
     if isinstance(m, FindingSaid):
-        r = m.remedy
-        put_right = {"open": m.open, "until": r.until, "rule": r.rule, "how": r.how}
-        return {
-            "event": "finding",
-            "line": m.line,
-            "match": m.match,
-            "frame": m.frame,
-            **finding_doc(m.finding),
-            "due": m.due,
-            "put_right": put_right,
-            "found_at": m.found_at,
-            "revised": m.revised,
-        }
+        return _finding_said_doc(m)
     if isinstance(m, Withdrawn):
-        f = finding_doc(m.finding)
-        return {
-            "event": "withdrawn",
-            "line": m.line,
-            "match": m.match,
-            "frame": m.frame,
-            "finding": f,
-            "reason": m.reason,
-        }
+        return {**_where("withdrawn", m), "finding": finding_doc(m.finding), "reason": m.reason}
     if isinstance(m, Closed):
-        f = finding_doc(m.finding)
         window = {"until": m.remedy.until, "rule": m.remedy.rule}
-        return {"event": "closed", "line": m.line, "match": m.match, "frame": m.frame, "finding": f, **window}
+        return {**_where("closed", m), "finding": finding_doc(m.finding), **window}
     if isinstance(m, DueSaid):
-        o = _outcome_doc(m.outcome)
-        return {
-            "event": "due",
-            "line": m.line,
-            "match": m.match,
-            "frame": m.frame,
-            **o,
-            "call": m.text,
-            "revised": m.revised,
-        }
+        return {**_where("due", m), **_outcome_doc(m.outcome), "call": m.text, "revised": m.revised}
     if isinstance(m, FrameSaid):
-        return {
-            "event": "frame",
-            "line": m.line,
-            "match": m.match,
-            "frame": m.frame,
-            "score": list(m.score),
-            "recorded": list(m.recorded) if m.recorded is not None else None,
-            "winner": m.winner,
-            "findings": m.findings,
-            "revised": m.revised,
-        }
+        return _frame_said_doc(m)
     if isinstance(m, MatchOpened):
-        return {
-            "event": "match",
-            "line": m.line,
-            "match": m.match,
-            "rules": m.rules,
-            "sides": m.sides,
-            "best_of": m.best_of,
-        }
+        opened = {"rules": m.rules, "sides": m.sides, "best_of": m.best_of}
+        return {"event": "match", "line": m.line, "match": m.match, **opened}
     if isinstance(m, MatchOver):
         return {"event": "match_over", "line": m.line, "match": m.match, "frames": list(m.frames)}
     if isinstance(m, ShotSaid):
-        return {
-            "event": "shot",
-            "match": m.match,
-            "frame": m.frame,
-            "n": m.n,
-            "shot_s": m.shot_s,
-            "paused_s": m.paused_s,
-            "limit_s": m.limit_s,
-            "csv_line": m.csv_line,
-        }
+        return _shot_doc(m)
     if isinstance(m, ProblemSaid):
         return {"event": "problem", **m.problem.to_dict()}
     return {"event": "notice", "code": m.code, "message": m.message, "line": m.line}

@@ -116,7 +116,8 @@ class Session:
         return ProblemSaid(p)
 
     def _open_match(self, line: int, record: Match) -> list[Message]:
-        out = self.close(line)
+        out = self._closing(line, self.m, None) if self.m is not None else []
+        out += self.close(line)
         try:
             module = engine_module(record.rules)
         except (UnknownRuleset, NoEngine) as exc:
