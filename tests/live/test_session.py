@@ -19,7 +19,7 @@ def _in_offs(first: int, count: int) -> list[object]:
 def test_s3_r11a_a_late_ten_hazards_call_withdraws_the_limit_finding_by_name() -> None:
     """The sixteenth hazard is flagged when it arrives; a TEN HAZARDS call recorded after it
     shows the sixteenth was legal (S3 R11(a)): the watch prints a correction naming it."""
-    s = Session("t.jsonl")
+    s = Session("t.jsonl", due=True)
     said = s.record(1, match()) + s.record(2, Frame(frame=1, breaker="A"))
     for i, r in enumerate(_in_offs(1, 16), start=3):
         said += s.record(i, r)  # type: ignore[arg-type]
@@ -28,11 +28,16 @@ def test_s3_r11a_a_late_ten_hazards_call_withdraws_the_limit_finding_by_name() -
         (16, "limit_exceeded", "S3 R15(k)", True)
     ]
     assert flagged[0].due == "FOUL: 2 to b"
+    due16 = [m.outcome for m in said if isinstance(m, DueSaid) and m.outcome.n == 16]
+    assert [(o.foul, o.reasons, o.penalty) for o in due16] == [(True, ("hazards",), 2)]
     correction = s.record(19, call(16, "ten_hazards"))
-    assert [type(m) for m in correction] == [Withdrawn]
-    w = correction[0]
+    assert [type(m) for m in correction] == [Withdrawn, DueSaid]
+    w, revised = correction
     assert isinstance(w, Withdrawn) and w.finding == flagged[0].finding and w.line == 19
     assert "line 19" in w.reason and "stroke 16" in w.reason
+    # The due call of stroke 16 is said again: no foul, the hazard scores.
+    assert isinstance(revised, DueSaid) and revised.revised and revised.outcome.n == 16
+    assert not revised.outcome.foul and revised.outcome.scored == 3
     assert s.standing == 0
 
 
