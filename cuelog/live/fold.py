@@ -89,6 +89,10 @@ class LiveFrame:
             result: FrameResult = finish(self.state, self.end)
         else:
             result = finish(self.state)
-        result.findings = sorted(self.findings, key=Finding.sort_key)
-        result.outcomes = list(self.outcomes)
+        # An engine's finish may leave the findings and due calls of the fold to its caller
+        # (billiards) or give them whole, with any it finds only at the frame's end (snooker).
+        if not result.findings:
+            result.findings = sorted(self.findings, key=Finding.sort_key)
+        if not result.outcomes:
+            result.outcomes = list(self.outcomes)
         return result

@@ -132,8 +132,8 @@ class Session:
     def _open_frame(self, line: int, record: Frame) -> list[Message]:
         m = self.m
         assert m is not None
-        out = self._closing(line, m, None)
-        out += self._close_frame(line)
+        out = self._close_frame(line)
+        out += self._closing(line, m, None)
         m.frame = LiveFrame(m.module, m.match, record, m.previous)
         m.said_frame, m.due_said = None, {}
         return out
@@ -143,11 +143,18 @@ class Session:
         if m is None or m.frame is None:
             return []
         result = m.frame.result()
+        out = self._settle(line, m, m.frame, result)
         m.previous, m.frame = result, None
         said = self._frame_said(line, m, result, revised=m.said_frame is not None)
-        if m.said_frame is not None and _same(said, m.said_frame):
-            return []
-        return [said]
+        if m.said_frame is None or not _same(said, m.said_frame):
+            out.append(said)
+        return out
+
+    def _settle(self, line: int, m: _Match, fr: LiveFrame, result: FrameResult) -> list[Message]:
+        """Findings the engine gives only with the frame's result (``finish``), said then."""
+        out = self._diff(line, m, fr, fr.findings, result.findings, revised=False)
+        fr.findings = list(result.findings)
+        return out
 
     def _frame_said(self, line: int, m: _Match, result: FrameResult, *, revised: bool) -> FrameSaid:
         return FrameSaid(
@@ -221,7 +228,15 @@ class Session:
         self, line: int, m: _Match, fr: LiveFrame, before: list[Finding], outcomes: list[Outcome]
     ) -> list[Message]:
         """The frame so far was judged again: withdraw what no longer stands, say what is new."""
-        old, new = Counter(before), Counter(fr.findings)
+        out = self._diff(line, m, fr, before, fr.findings, revised=True)
+        if self.due:
+            out.extend(self._revise_due(line, m, fr, outcomes))
+        return out
+
+    def _diff(
+        self, line: int, m: _Match, fr: LiveFrame, said: list[Finding], now: list[Finding], *, revised: bool
+    ) -> list[Message]:
+        old, new = Counter(said), Counter(now)
         out: list[Message] = []
         for f in sorted((old - new).elements(), key=Finding.sort_key):
             self.standing -= 1
@@ -229,9 +244,7 @@ class Session:
             why = f"the record on line {line} changes the judgment of stroke {f.n}"
             out.append(Withdrawn(line, m.match.match, fr.frame.frame, f, why))
         for f in sorted((new - old).elements(), key=Finding.sort_key):
-            out.append(replace(self._said(line, m, fr, f, _outcome(fr, f.n)), revised=True))
-        if self.due:
-            out.extend(self._revise_due(line, m, fr, outcomes))
+            out.append(replace(self._said(line, m, fr, f, _outcome(fr, f.n)), revised=revised))
         return out
 
     def _due(self, line: int, m: _Match, fr: LiveFrame, o: Outcome, *, revised: bool) -> DueSaid:
@@ -244,9 +257,10 @@ class Session:
 
     def _frame_end(self, line: int, m: _Match, fr: LiveFrame) -> list[Message]:
         result = fr.result()
+        out = self._settle(line, m, fr, result)
         said = self._frame_said(line, m, result, revised=m.said_frame is not None)
         m.said_frame = said
-        out: list[Message] = [said]
+        out.append(said)
         winner = fr.end.winner if fr.end is not None and fr.end.winner else result.winner
         if winner is not None:
             m.won[winner] += 1

@@ -109,3 +109,29 @@ def test_a_record_before_any_match_is_a_problem_not_a_crash() -> None:
     s = Session("m.jsonl")
     said = s.feed(1, encode(stroke(1, "A", ["red"])))
     assert isinstance(said[0], ProblemSaid) and said[0].problem.code == "no_match"
+
+
+def test_findings_an_engine_gives_only_with_the_frame_result_are_said_then(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """An engine whose ``finish`` adds a finding at the frame's end (e.g. a frame left
+    unfinished): the watch says it with the frame's result, and the result counts it."""
+    import types
+
+    from cuelog.live import session as session_module
+    from cuelog.replay import snooker
+    from cuelog.replay.model import FRAME_END_ERROR, Finding
+
+    late = Finding(n=15, kind=FRAME_END_ERROR, rule="S2 R1", side=None, points=0, message="found at the end")
+
+    def finish(state):  # type: ignore[no-untyped-def]
+        result = snooker.finish(state)
+        result.findings = sorted([*result.findings, late], key=Finding.sort_key)
+        return result
+
+    engine = types.SimpleNamespace(new_frame=snooker.new_frame, apply=snooker.apply, finish=finish)
+    monkeypatch.setattr(session_module, "engine_module", lambda rules: engine)
+    s = Session("x.jsonl")
+    said = [m for line, r in read_records(EXAMPLES / "snooker-officiating.jsonl") for m in s.record(line, r)]
+    at_end = said[-2:]
+    assert isinstance(at_end[0], FindingSaid) and at_end[0].finding == late and at_end[0].line == 20
+    assert isinstance(at_end[1], FrameSaid) and at_end[1].findings == 4
+    assert s.standing == 4
