@@ -5,7 +5,8 @@ joins each shot's ``stop`` to the stroke on the same table nearest in time, with
 tolerance; a stroke keeps the nearest of the shots joined to it. Live, a later stroke
 could still be nearer to a shot, so a stroke's shot is said once no later stroke can
 change it: when a stroke on that table at least twice the tolerance later has arrived,
-or when the watch stops. The pairing is the ingest's own; the join is the same rule.
+or when the watch stops. The pairing is the ingest's own; the join is the same rule. The
+device log is read again whenever it changes, as the device appends to it.
 """
 
 from __future__ import annotations
@@ -14,9 +15,10 @@ import bisect
 import os
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
-from cuelog.errors import InputError
-from cuelog.ingest.clock import DEFAULT_TOLERANCE_S, Shot, pair_shots, read_clock_csv
+from cuelog.errors import InputError, Problem
+from cuelog.ingest.clock import DEFAULT_TOLERANCE_S, Shot, Unplaced, pair_shots, read_clock_csv
 from cuelog.ingest.validate import parse_time
 from cuelog.live.messages import Message, NoticeSaid, ShotSaid
 from cuelog.schemas.records import Match, Record, Stroke
@@ -41,22 +43,48 @@ class _Table:
     times: list[int] = field(default_factory=list)
     pending: list[_Stroke] = field(default_factory=list)
     used: set[int] = field(default_factory=set)
+    """CSV lines of the ``stop`` rows of shots already given to a stroke."""
 
 
 class LiveClock:
     """The shots of one device log, given to strokes as the strokes arrive."""
 
     def __init__(self, path: str | os.PathLike[str], tolerance_s: float = DEFAULT_TOLERANCE_S) -> None:
-        _, rows, problems = read_clock_csv(path)
-        if problems:
-            raise InputError(problems)
-        shots, self.unplaced = pair_shots(rows)
+        self.path = Path(path)
         self.tol = round(tolerance_s * 1e6)
         self.tables: dict[str, _Table] = {}
+        self.unplaced: list[Unplaced] = []
+        self.problems: list[Problem] = []
+        self._stamp: tuple[int, int] | None = None
+        if not self.refresh() and self.problems:
+            raise InputError(self.problems)
+
+    def refresh(self) -> bool:
+        """Read the device log again if it changed (the device appends as the match goes on).
+
+        A version with a problem (a row being written, a malformed row) is kept aside and
+        the shots read before stay; the problems are said when the watch stops.
+        """
+        try:
+            st = self.path.stat()
+        except OSError as exc:
+            self.problems = [Problem(str(self.path), 0, "", "unreadable", str(exc), "a readable CSV file")]
+            return False
+        stamp = (st.st_size, st.st_mtime_ns)
+        if stamp == self._stamp:
+            return False
+        self._stamp = stamp
+        _, rows, self.problems = read_clock_csv(self.path)
+        if self.problems:
+            return False
+        shots, self.unplaced = pair_shots(rows)
+        for tab in self.tables.values():
+            tab.shots, tab.stops = [], []
         for shot in sorted(shots, key=lambda s: (s.stop_ts, s.stop_line)):
             tab = self.tables.setdefault(shot.table, _Table([], []))
             tab.shots.append(shot)
             tab.stops.append(shot.stop_ts)
+        return True
 
     def after(self, last: tuple[Match, Record] | None) -> list[Message]:
         """Shots settled by the record just read (a stroke with a time, on a known table)."""
@@ -65,6 +93,7 @@ class LiveClock:
         match, record = last
         if not isinstance(record, Stroke) or record.t is None or match.table is None:
             return []
+        self.refresh()
         tab = self.tables.get(match.table)
         parsed = parse_time(record.t)
         if tab is None or parsed is None:
@@ -81,6 +110,7 @@ class LiveClock:
 
     def flush(self) -> list[Message]:
         """The watch stops: settle every stroke still waiting, and count the shots left over."""
+        self.refresh()
         out: list[Message] = []
         for tab in self.tables.values():
             out.extend(m for p in tab.pending if (m := self._shot(tab, p)) is not None)
@@ -88,6 +118,7 @@ class LiveClock:
         left = len(self.unplaced) + sum(len(t.shots) - len(t.used) for t in self.tables.values())
         if left:
             out.append(NoticeSaid("clock_unplaced", f"{left} shot-clock row(s) or shot(s) placed on no stroke"))
+        out.extend(NoticeSaid("clock_problem", str(p), p.line) for p in self.problems)
         return out
 
     def _nearest(self, tab: _Table, ts: int) -> _Stroke | None:
@@ -103,6 +134,6 @@ class LiveClock:
         if not mine:
             return None
         k = min(mine, key=lambda k: (abs(tab.shots[k].stop_ts - s.t), tab.shots[k].stop_line))
-        tab.used.add(k)
         shot = tab.shots[k]
+        tab.used.add(shot.stop_line)
         return ShotSaid(s.match, s.frame, s.n, shot.shot_s, shot.paused_s, shot.limit_s, shot.stop_line)

@@ -173,3 +173,41 @@ def test_a_different_log_in_its_place_makes_the_watch_start_over(tmp_path: Path)
     assert proc.returncode == 1
     assert json.loads(rest.splitlines()[-1])["code"] == "stopped"
     assert json.loads(rest.splitlines()[-1])["code"] == "stopped"
+
+
+def _record_with_clock(log: Path, csv: Path, lines: list[bytes], rows: list[bytes]) -> None:
+    """The recorder and the shot-clock device write at once: each device row before the
+    first stroke that comes after it in time (the device's stop is the stroke's strike)."""
+    header, *rows = rows
+    csv.write_bytes(header)
+    with log.open("ab", buffering=0) as lf, csv.open("ab", buffering=0) as cf:
+        for line in lines:
+            t = json.loads(line).get("t")
+            while rows and t is not None and rows[0].split(b",")[1].decode() <= t:
+                cf.write(rows.pop(0))
+            lf.write(line)
+            time.sleep(0.002)
+        for row in rows:
+            cf.write(row)
+
+
+def test_a_growing_clock_log_is_read_again_and_aligned_as_ingest_aligns_it(tmp_path: Path, clocked: Path) -> None:
+    source = next((clocked / "logs").glob("*.jsonl"))
+    device = next((clocked / "clocks").glob("*.csv"))
+    log, csv = tmp_path / "live.jsonl", tmp_path / "clock.csv"
+    log.write_bytes(b"")
+    rows = device.read_bytes().splitlines(keepends=True)
+    csv.write_bytes(rows[0])
+    proc = start_watch(str(log), "--clock", str(csv), "--json", "--until-end")
+    writer = threading.Thread(target=_record_with_clock, args=(log, csv, log_lines(source), rows))
+    writer.start()
+    out, err = proc.communicate(timeout=300)
+    writer.join()
+    assert err == ""
+    events = [json.loads(x) for x in out.splitlines()]
+    shots = {(e["match"], e["frame"], e["n"]): round(e["shot_s"], 3) for e in events if e["event"] == "shot"}
+    db = tmp_path / "c.duckdb"
+    assert CliRunner().invoke(app, ["ingest", str(source), "--clock", str(device), "--db", str(db)]).exit_code == 0
+    with duckdb.connect(str(db)) as con:
+        rows_in = con.sql("SELECT match_id, frame, n, shot_s FROM shot_clock").fetchall()
+    assert shots == {(m, f, n): round(s, 3) for m, f, n, s in rows_in}
