@@ -129,6 +129,8 @@ class Follower:
             self._sums.append(zlib.crc32(line))
             if self._skipping:
                 self._skipping = False
+            elif len(line) > MAX_LINE:
+                out.append(Notice("too_long", f"line {self._number}: more than {MAX_LINE} bytes", self._number))
             elif self._expect is not None and self._number <= len(self._expect):
                 if self._expect[self._number - 1] != self._sums[-1]:
                     # Not the log already read: read it again from line 1, and start over.

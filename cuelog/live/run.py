@@ -16,9 +16,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from cuelog.errors import Problem
+from cuelog.ingest.reader import MAX_LINE
 from cuelog.live.clock import LiveClock
 from cuelog.live.follow import Follower, Line, Notice
-from cuelog.live.messages import Message, NoticeSaid
+from cuelog.live.messages import Message, NoticeSaid, ProblemSaid
 from cuelog.live.session import Session
 from cuelog.replay import ENGINES
 
@@ -54,13 +56,22 @@ class _Loop:
         items = self.follower.poll()
         for item in items:
             if isinstance(item, Notice):
-                self.emit(NoticeSaid(item.code, item.message, item.line))
-                if item.code == "rewritten":
-                    self._start_over()
-                continue
-            self.last_line = item.number
-            self._line(item)
+                self._notice(item)
+            else:
+                self.last_line = item.number
+                self._line(item)
         return bool(items)
+
+    def _notice(self, item: Notice) -> None:
+        if item.code == "too_long":
+            # A bad line like any other (the reader's own code and limit).
+            self.problems += 1
+            found, expected = f"more than {MAX_LINE} bytes", "one JSON object per line"
+            self.emit(ProblemSaid(Problem(str(self.follower.path), item.line, "", "line_too_long", found, expected)))
+            return
+        self.emit(NoticeSaid(item.code, item.message, item.line))
+        if item.code == "rewritten":
+            self._start_over()
 
     def _start_over(self) -> None:
         """The log is not the one read so far: replay it again from line 1, and say so."""

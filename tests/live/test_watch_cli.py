@@ -14,6 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cuelog.cli import COMMANDS, app
+from cuelog.ingest.reader import MAX_LINE
 from tests.conftest import EXAMPLES
 from tests.live.conftest import log_lines, replay_doc, replayed, standing, start_watch, watch_while_recording
 
@@ -211,3 +212,16 @@ def test_a_growing_clock_log_is_read_again_and_aligned_as_ingest_aligns_it(tmp_p
     with duckdb.connect(str(db)) as con:
         rows_in = con.sql("SELECT match_id, frame, n, shot_s FROM shot_clock").fetchall()
     assert shots == {(m, f, n): round(s, 3) for m, f, n, s in rows_in}
+
+
+def test_a_line_too_long_is_a_bad_line_and_the_watch_goes_on(tmp_path: Path) -> None:
+    lines = (EXAMPLES / "snooker-officiating.jsonl").read_bytes().splitlines(keepends=True)
+    lines.insert(2, b"x" * (MAX_LINE + 10) + b"\n")
+    log = tmp_path / "m.jsonl"
+    log.write_bytes(b"".join(lines))
+    r = CliRunner().invoke(app, ["watch", str(log), "--json", "--until-end", "--settle", "0.2"])
+    assert r.exit_code == 2
+    events = [json.loads(x) for x in r.stdout.splitlines()]
+    (problem,) = [e for e in events if e["event"] == "problem"]
+    assert (problem["line"], problem["code"]) == (3, "line_too_long")
+    assert [(e["n"], e["line"]) for e in events if e["event"] == "finding"] == [(2, 5), (5, 8), (7, 10)]
