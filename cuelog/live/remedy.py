@@ -93,12 +93,27 @@ BILLIARDS: Final[dict[str, Remedy]] = {
     INVALID_RECORD: _LOG,
 }
 
+# WPA General Rules 6 (seed 000): "If a foul is not called before the next shot begins,
+# the foul is assumed not to have happened." Spotting, WPA 1.4, is put right before then too.
+_CALL_POOL: Final = Remedy(NEXT_STROKE, "WPA 6", "call it before the next shot begins")
+POOL: Final[dict[str, Remedy]] = {
+    **dict.fromkeys(_CALLS, _CALL_POOL),
+    RESPOT_MISSING: Remedy(NEXT_STROKE, "WPA 1.4", "spot the ball before the next shot"),
+    RESPOT_IN_ERROR: Remedy(NEXT_STROKE, "WPA 1.4", "take the ball off before the next shot"),
+    RESPOT_WRONG_SPOT: Remedy(NEXT_STROKE, "WPA 1.4", "re-spot it before the next shot"),
+    # The WPA rules name no window for a scoring or result error: while the rack is in play.
+    SCORE_MISMATCH: Remedy(FRAME_END, "-", "correct the score"),
+    FRAME_END_ERROR: Remedy(NEXT_FRAME, "-", "correct the recorded result before the next rack"),
+    INVALID_RECORD: _LOG,
+}
+
 BY_DISCIPLINE: Final = {"snooker": SNOOKER, "billiards": BILLIARDS}
+"""Snooker and billiards by name; every other discipline is pool (WPA common rules)."""
 
 
 def remedy(discipline: str, kind: str) -> Remedy:
-    """The remedy of a finding kind; a kind or discipline without one is a log matter."""
-    return BY_DISCIPLINE.get(discipline, SNOOKER).get(kind, _LOG)
+    """The remedy of a finding kind; a kind with no window at the table is a log matter."""
+    return BY_DISCIPLINE.get(discipline, POOL).get(kind, _LOG)
 
 
 def still_open(r: Remedy, *, n: int, last_stroke: int, frame_over: bool, next_frame: bool) -> bool:

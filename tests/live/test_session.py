@@ -76,6 +76,11 @@ def test_remedy_windows_follow_the_rules() -> None:
     wrong_spot = remedy("snooker", "respot_wrong_spot")
     assert not still_open(wrong_spot, n=7, last_stroke=8, frame_over=False, next_frame=False)
     assert remedy("billiards", "condoned_foul").rule == "S3 R16(d)"
+    # WPA 6: a foul not called before the next shot begins is assumed not to have happened.
+    assert (remedy("nineball", "condoned_foul").rule, remedy("eightball", "penalty_value").until) == (
+        "WPA 6",
+        NEXT_STROKE,
+    )
     assert not still_open(remedy("snooker", "invalid_record"), n=1, last_stroke=1, frame_over=False, next_frame=False)
 
 
