@@ -86,3 +86,15 @@ def test_watch_of_a_simulated_match_equals_its_replay(tmp_path: Path, season: di
     # The simulator injected officiating errors: the watch found some of them live.
     assert sum(e["event"] == "finding" for e in events) > 0
     assert [e["event"] for e in events].count("match_over") == 1
+
+
+def test_the_same_log_written_in_different_pieces_gives_the_same_output(tmp_path: Path) -> None:
+    """Determinism: how the recorder's writes are cut and paced changes nothing said."""
+    source = EXAMPLES / "snooker-officiating.jsonl"
+    runs = []
+    for seed in (1, 2):
+        _, events, _ = watch_while_recording(tmp_path / f"live{seed}.jsonl", source, "--settle", "1", seed=seed)
+        said = [e for e in events if e["event"] != "notice"]
+        runs.append([{**e, "file": None} if e["event"] == "problem" else e for e in said])
+    assert runs[0] == runs[1]
+    assert any(e["event"] == "finding" for e in runs[0])
