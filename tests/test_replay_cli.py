@@ -251,3 +251,53 @@ def test_match_without_an_engine_stops_the_replay_and_says_which(tmp_path: Path)
     result = runner.invoke(app, ["replay", "--db", str(db), "--match", "m1-maximum"])
     assert result.exit_code == 0
     assert rows(db, "SELECT DISTINCT match_id FROM replay_frames") == [("m1-maximum",)]
+
+
+def _uncertain_log(path: Path) -> Path:
+    """A billiards game whose Red goes on the Pyramid Spot where the Spot was due, with no
+    positions to say whether the Spot was occupied (docs/rulings.md 34)."""
+    lines = [
+        {
+            "type": "match",
+            "format": "cuelog/1",
+            "match": "uncertain-spot",
+            "rules": "billiards/wpbsa-2024",
+            "sides": {"A": "Ann", "B": "Bob"},
+        },
+        {"type": "frame", "frame": 1, "breaker": "A"},
+        {
+            "type": "stroke",
+            "frame": 1,
+            "n": 1,
+            "striker": "A",
+            "first": ["red"],
+            "potted": ["red"],
+            "placement": "legal",
+            "respots": [{"ball": "red", "spot": "pyramid"}],
+            "score": [3, 0],
+        },
+    ]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+def test_uncertain_findings_are_listed_apart_and_do_not_set_the_exit_code(tmp_path: Path) -> None:
+    """FORMAT 7: a finding one unrecorded fact could excuse carries ``"certain": false`` and
+    ``"unless"`` in the JSON, has a section of its own in the human output, and leaves exit 0."""
+    log = _uncertain_log(tmp_path / "g.jsonl")
+    result = runner.invoke(app, ["replay", str(log), "--json"])
+    assert result.exit_code == 0, result.output
+    (finding,) = json.loads(result.stdout)["matches"][0]["frames"][0]["findings"]
+    assert finding["kind"] == "respot_wrong_spot"
+    assert finding["certain"] is False and finding["unless"] == "the Spot was occupied"
+    human = runner.invoke(app, ["replay", str(log)], env={"COLUMNS": "200"})
+    assert human.exit_code == 0
+    assert "uncertain (not counted)" in human.stdout
+    assert "0 finding(s), 1 uncertain" in human.stdout
+
+
+def test_certain_findings_keep_their_json_shape(tmp_path: Path) -> None:
+    """FORMAT 7: certain findings carry no ``certain``/``unless`` keys (output unchanged)."""
+    result = runner.invoke(app, ["replay", str(ROOT / "examples" / "snooker-officiating.jsonl"), "--json"])
+    findings = json.loads(result.stdout)["matches"][0]["frames"][0]["findings"]
+    assert findings and all(set(f) == {"n", "kind", "rule", "side", "points", "message"} for f in findings)

@@ -38,7 +38,9 @@ def _score(score: tuple[int, int] | None) -> str:
 
 
 def findings_table(findings: list[Finding], title: str | None = None) -> Table:
-    """Findings as a table: stroke, kind, rule, side, points, message."""
+    """Findings as a table: stroke, kind, rule, side, points, message (and, for uncertain
+    findings, the fact that would excuse the call)."""
+    uncertain = any(not f.certain for f in findings)
     t = Table(title=title, box=box.SIMPLE_HEAD, padding=(0, 1), title_justify="left")
     t.add_column("stroke", justify="right")
     t.add_column("kind")
@@ -46,9 +48,24 @@ def findings_table(findings: list[Finding], title: str | None = None) -> Table:
     t.add_column("side", justify="center")
     t.add_column("points", justify="right")
     t.add_column("message", overflow="fold")
+    if uncertain:
+        t.add_column("unless", overflow="fold")
     for f in sorted(findings, key=Finding.sort_key):
-        t.add_row(str(f.n), f.kind, f.rule, f.side or "-", str(f.points), f.message)
+        row = [str(f.n), f.kind, f.rule, f.side or "-", str(f.points), f.message]
+        if uncertain:
+            row.append(f.unless or "-")
+        t.add_row(*row)
     return t
+
+
+def _print_findings(findings: list[Finding], console: Console, title: str | None = None) -> None:
+    """Certain findings first; those one unrecorded fact could excuse in a section of their own."""
+    certain = [f for f in findings if f.certain]
+    uncertain = [f for f in findings if not f.certain]
+    if certain:
+        console.print(findings_table(certain, title))
+    if uncertain:
+        console.print(findings_table(uncertain, f"{title or ' '} uncertain (not counted)"))
 
 
 def print_human(results: list[MatchResult], console: Console) -> None:
@@ -57,7 +74,7 @@ def print_human(results: list[MatchResult], console: Console) -> None:
             f"[bold]{m.match}[/]  {m.rules}  {m.sides.get('A', 'A')} v {m.sides.get('B', 'B')}", highlight=False
         )
         if m.findings:
-            console.print(findings_table(m.findings, "  match"))
+            _print_findings(m.findings, console, "  match")
         for fr in m.frames:
             console.print(
                 f"  frame {fr.frame}: official {_score(fr.score)}, recorded {_score(fr.recorded)}, "
@@ -65,8 +82,10 @@ def print_human(results: list[MatchResult], console: Console) -> None:
                 highlight=False,
             )
             if fr.findings:
-                console.print(findings_table(fr.findings))
-    console.print(f"{count_findings(results)} finding(s)", highlight=False)
+                _print_findings(fr.findings, console)
+    uncertain = count_findings(results, certain=False)
+    tail = f", {uncertain} uncertain" if uncertain else ""
+    console.print(f"{count_findings(results)} finding(s){tail}", highlight=False)
 
 
 def _replay_files(paths: list[Path], corrections: list[Located]) -> list[MatchResult]:

@@ -54,6 +54,8 @@ class Finding(msgspec.Struct, frozen=True):
 
     ``n`` is the stroke (or, for an event, the ``after`` stroke); ``side`` the side the
     discrepancy concerns (the offender for a foul); ``points`` what is at stake.
+    ``certain`` is false when one unrecorded fact, ``unless``, would excuse the call
+    (FORMAT.md section 7): such findings are listed apart and do not set the exit code.
     """
 
     n: int
@@ -62,6 +64,8 @@ class Finding(msgspec.Struct, frozen=True):
     side: str | None
     points: int
     message: str
+    certain: bool = True
+    unless: str | None = None
 
     def sort_key(self) -> tuple[int, int, str, str]:
         return (self.n, FINDING_KINDS.index(self.kind), self.rule, self.message)
