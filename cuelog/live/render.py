@@ -51,6 +51,8 @@ def _finding_text(m: FindingSaid) -> str:
     where = f"frame {m.frame} stroke {f.n}" if m.frame is not None else f"match, after stroke {f.n}"
     late = f" (found at stroke {m.found_at})" if m.found_at > f.n else ""
     head = "REVISED " if m.revised else ""
+    if not f.certain:
+        head += f"UNCERTAIN (unless {clean(f.unless or '-')}; not counted) "
     if m.open:
         fix = f"can still be put right: {m.remedy.how} ({m.remedy.rule})"
     elif m.remedy.until == "never":

@@ -60,7 +60,9 @@ class Session:
         self.m: _Match | None = None
         self._skipping = False
         self.standing = 0
-        """Findings said and not withdrawn."""
+        """Certain findings said and not withdrawn: they set the exit code, as in the replay."""
+        self.uncertain = 0
+        """Uncertain findings (``certain`` false) said and not withdrawn: listed, not counted."""
         self.problems = 0
         self.last_record: tuple[Match, Record] | None = None
         """The last record folded, with its match (for the shot clock)."""
@@ -211,12 +213,18 @@ class Session:
                 out.append(Closed(line, said.match, said.frame, f, said.remedy))
         return out
 
+    def _count(self, f: Finding, step: int) -> None:
+        if f.certain:
+            self.standing += step
+        else:
+            self.uncertain += step
+
     def _said(self, line: int, m: _Match, fr: LiveFrame | None, f: Finding, o: Outcome | None) -> FindingSaid:
         r = remedy(m.discipline, f.kind)
         last = fr.last_stroke if fr is not None else f.n
         winner = getattr(fr.state, "winner", None) if fr is not None else None
         is_open = fr is not None and still_open(r, n=f.n, last_stroke=last, frame_over=fr.over, next_frame=False)
-        self.standing += 1
+        self._count(f, 1)
         frame = fr.frame.frame if fr is not None else None
         due = finding_due(f, o, m.match.sides, winner)
         said = FindingSaid(line, m.match.match, frame, f, due, r, is_open, max(last, f.n))
@@ -239,7 +247,7 @@ class Session:
         old, new = Counter(said), Counter(now)
         out: list[Message] = []
         for f in sorted((old - new).elements(), key=Finding.sort_key):
-            self.standing -= 1
+            self._count(f, -1)
             m.open = [o for o in m.open if o.finding != f or o.frame != fr.frame.frame]
             why = f"the record on line {line} changes the judgment of stroke {f.n}"
             out.append(Withdrawn(line, m.match.match, fr.frame.frame, f, why))

@@ -225,3 +225,28 @@ def test_a_line_too_long_is_a_bad_line_and_the_watch_goes_on(tmp_path: Path) -> 
     (problem,) = [e for e in events if e["event"] == "problem"]
     assert (problem["line"], problem["code"]) == (3, "line_too_long")
     assert [(e["n"], e["line"]) for e in events if e["event"] == "finding"] == [(2, 5), (5, 8), (7, 10)]
+
+
+def test_an_uncertain_finding_is_said_as_such_and_does_not_set_the_exit_code(tmp_path: Path) -> None:
+    """FORMAT 7: a finding one unrecorded fact could excuse is said with ``unless`` and leaves exit 0."""
+    match = {"type": "match", "format": "cuelog/1", "match": "u", "rules": "billiards/wpbsa-2024"}
+    lines = [
+        {**match, "sides": {"A": "Ann", "B": "Bob"}},
+        {"type": "frame", "frame": 1, "breaker": "A"},
+        {"type": "stroke", "frame": 1, "n": 1, "striker": "A", "first": ["red"], "potted": ["red"]}
+        | {"placement": "legal", "respots": [{"ball": "red", "spot": "pyramid"}], "score": [3, 0]},
+        {"type": "frame_end", "frame": 1, "winner": "A", "score": [3, 0], "reason": "concede"},
+    ]
+    log = tmp_path / "u.jsonl"
+    log.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    r = CliRunner().invoke(app, ["watch", str(log), "--json", "--until-end", "--settle", "0.2"])
+    assert r.exit_code == 0
+    (finding,) = [e for e in map(json.loads, r.stdout.splitlines()) if e["event"] == "finding"]
+    assert (finding["kind"], finding["certain"], finding["unless"]) == (
+        "respot_wrong_spot",
+        False,
+        "the Spot was occupied",
+    )
+    text = CliRunner().invoke(app, ["watch", str(log), "--until-end", "--settle", "0.2"])
+    assert text.exit_code == 0
+    assert "UNCERTAIN (unless the Spot was occupied; not counted)" in text.stdout
