@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -198,7 +199,7 @@ def test_human_output_has_scores_and_a_findings_table(snooker_db: Path) -> None:
     result = runner.invoke(app, ["replay", "--db", str(snooker_db), "--match", "m5-wrong-penalty"])
     assert result.exit_code == 1
     out = result.stdout
-    assert "frame 1: official 5-0, recorded -, winner" in out
+    assert "frame 1: official 5-0, recorded -, not finished" in out
     for header in ("stroke", "kind", "rule", "side", "points", "message"):
         assert header in out
     assert "penalty_value" in out
@@ -301,3 +302,72 @@ def test_certain_findings_keep_their_json_shape(tmp_path: Path) -> None:
     result = runner.invoke(app, ["replay", str(ROOT / "examples" / "snooker-officiating.jsonl"), "--json"])
     findings = json.loads(result.stdout)["matches"][0]["frames"][0]["findings"]
     assert findings and all(set(f) == {"n", "kind", "rule", "side", "points", "message"} for f in findings)
+
+
+def test_human_output_says_kinds_in_words_and_the_corrections_applied_uncut(tmp_path):
+    from tests.conftest import EXAMPLES
+
+    fixes = EXAMPLES / "fixes.corrections.jsonl"
+    result = CliRunner().invoke(
+        app, ["replay", str(EXAMPLES / "snooker-officiating.jsonl"), "--corrections", str(fixes)]
+    )
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert any('correction applied: frame 1 stroke 2: first = ["red"] (video review' in line for line in lines)
+    assert "1 correction(s) applied" in lines[-1]
+    row = next(line for line in lines if "penalty_value" in line)
+    # The whole finding on one line, words and kind together, though it is wider than 80 columns.
+    assert "foul called for the wrong points" in row and "black hit first with red on" in row
+    assert "the rules give 7" in row and len(row.rstrip()) > 80
+
+
+def test_a_frame_without_an_end_is_said_to_be_unfinished(tmp_path):
+    log = tmp_path / "open.jsonl"
+    log.write_text(
+        "\n".join(
+            json.dumps(r)
+            for r in [
+                {
+                    "type": "match",
+                    "format": "cuelog/1",
+                    "match": "m",
+                    "rules": "snooker/wpbsa-2024",
+                    "sides": {"A": "Ann", "B": "Bea"},
+                },
+                {"type": "frame", "frame": 1, "breaker": "A"},
+                {
+                    "type": "stroke",
+                    "frame": 1,
+                    "n": 1,
+                    "striker": "A",
+                    "first": ["red"],
+                    "potted": ["red"],
+                    "score": [1, 0],
+                },
+            ]
+        )
+        + "\n"
+    )
+    result = CliRunner().invoke(app, ["replay", str(log)])
+    assert result.exit_code == 0
+    assert "frame 1: official 1-0, recorded 1-0, not finished" in result.stdout
+
+
+def test_replay_of_a_directory_shows_progress_on_a_terminal_only(tmp_path, monkeypatch):
+    """The bar goes to stderr when it is a terminal; stdout is byte for byte the same either way."""
+    import io
+
+    from rich.console import Console
+
+    import cuelog.cli.replay as replay_cli
+    from tests.conftest import EXAMPLES
+
+    plain = CliRunner().invoke(app, ["replay", str(EXAMPLES), "--json"])
+    assert plain.exit_code == 1 and plain.stderr == ""
+    screen = io.StringIO()
+    monkeypatch.setattr(replay_cli, "err_console", Console(file=screen, force_terminal=True, width=100))
+    shown = CliRunner().invoke(app, ["replay", str(EXAMPLES), "--json"])
+    assert shown.exit_code == 1
+    assert shown.stdout == plain.stdout
+    seen = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", screen.getvalue())  # the terminal's colour codes
+    assert "replaying" in seen and "3/3 files, 79 records" in seen

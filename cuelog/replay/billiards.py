@@ -9,7 +9,7 @@ Editions are data (:class:`Edition`) plus a few switches where the rule books di
 ``billiards/wpbsa-2024``, ``billiards/classic`` (seed 000, "Rules of Billiards") and
 ``billiards/one-red`` (seed 002, "Snooker - 1 Red").
 
-Facts that are absent are unknown and raise nothing (FORMAT.md 1.2): every fact test
+Facts that are absent are unknown and raise nothing (docs/format.md 1.2): every fact test
 below answers ``True``, ``False`` or ``None`` (unknown).
 
 A stroke goes through steps named after the rules they apply (:func:`_stroke`): who may
@@ -60,7 +60,7 @@ BAULK_LINE_MM: Final = 737.0
 D_RADIUS_MM: Final = 292.0
 SPOT_FROM_TOP_MM: Final = 324.0
 
-# FORMAT.md ``infringements`` codes that are billiards fouls when the edition lists them
+# docs/format.md ``infringements`` codes that are billiards fouls when the edition lists them
 # (``touching_ball_moved`` is a snooker matter: billiards re-spots a touching ball, S3 R14).
 JUDGED_FOULS: Final = frozenset(
     {
@@ -249,7 +249,7 @@ EDITIONS: Final[dict[str, Edition]] = {
 
 @dataclass(frozen=True, slots=True)
 class Geometry:
-    """Spots and lines of the table (S1 R1), in FORMAT.md coordinates (mm, origin bottom left)."""
+    """Spots and lines of the table (S1 R1), in docs/format.md coordinates (mm, origin bottom left)."""
 
     spots: Mapping[str, Pos]
     baulk_y: float
@@ -551,7 +551,7 @@ def _limit(state: State, call: str, at: int, limit: int, n: int) -> int:
 
     A call belongs to the current run when it was made after the run's first stroke and
     before a later run could have reached its own call (``at`` strokes after this one).
-    No call recorded: it is taken as made on time (FORMAT.md 4, ``referee_call``).
+    No call recorded: it is taken as made on time (docs/format.md 4, ``referee_call``).
     """
     best = limit
     for after, c in state.calls:
@@ -1470,7 +1470,7 @@ def _stroke_after_gap(state: State, stroke: Stroke) -> tuple[Outcome | None, lis
 def replay_frame(
     match: Match, frame: Frame, records: Sequence[FrameRecord], previous: FrameResult | None
 ) -> FrameResult:
-    """Replay one game and return its result (FORMAT.md section 7)."""
+    """Replay one game and return its result (docs/format.md section 7)."""
     state = new_frame(match, frame, previous)
     # The referee's calls are read ahead: a late TEN HAZARDS call made after the fifteenth
     # hazard still entitles the striker to five more (S3 R11(a)).

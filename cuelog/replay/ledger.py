@@ -3,7 +3,7 @@
 An engine decides what a stroke is worth under the rules; the ledger keeps the score
 the rules give, the visits and the breaks, and checks each recorded scoreboard against
 it. Comparing *movements* of the scoreboard, not totals, means an error is reported on
-the stroke that made it and not again on every stroke after it (FORMAT.md section 7).
+the stroke that made it and not again on every stroke after it (docs/format.md section 7).
 """
 
 from __future__ import annotations
@@ -146,7 +146,7 @@ class Ledger:
     def excuse(self, side: str, booked: int, recorded: int) -> None:
         """An event (no scoreboard of its own) gave ``side`` ``booked`` points where the log
         recorded ``recorded``, a discrepancy the engine has reported: the next recorded
-        scoreboard may show either, and is not charged with it again (FORMAT.md section 7)."""
+        scoreboard may show either, and is not charged with it again (docs/format.md section 7)."""
         if self._base is None:
             return  # no scoreboard read yet: the next one is compared from its own stroke on
         i = _INDEX[side]

@@ -1,4 +1,4 @@
-"""The replay output document of FORMAT.md section 7 (``cuelog-replay/1``).
+"""The replay output document of docs/format.md section 7 (``cuelog-replay/1``).
 
 Built from plain dicts in a fixed key order and dumped with fixed separators, so the
 same results give the same bytes on any machine.

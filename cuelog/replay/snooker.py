@@ -95,7 +95,7 @@ _BIT: Final = {c: 1 << i for i, c in enumerate(COLOURS)}
 _ALL_COLOURS: Final = (1 << len(COLOURS)) - 1
 _BLACK: Final = 5
 
-# Spot centres in mm on a standard table (FORMAT.md section 3): origin bottom-left seen
+# Spot centres in mm on a standard table (docs/format.md section 3): origin bottom-left seen
 # from baulk, x across 0..1778, y along 0..3569. Baulk-line 737 mm (29 in) from the bottom
 # cushion, "D" radius 292 mm (11.5 in), Black 324 mm from the Top cushion, Pink midway
 # between the Blue and the Top cushion (S1 R1(d)-(f)).
@@ -114,7 +114,7 @@ _BALL_MM: Final = 52.5
 Point = tuple[float, float]
 
 _TABLE_MM: Final = (1778.0, 3569.0)
-"""The standard playing area (FORMAT.md section 3): what ``SPOTS`` are measured on."""
+"""The standard playing area (docs/format.md section 3): what ``SPOTS`` are measured on."""
 _D_RADIUS: Final = 292.0
 _D_STEP: Final = 10.0
 """Spacing in mm of the positions in the "D" from which an in-hand snooker is judged."""
@@ -319,7 +319,7 @@ EDITIONS: Final[dict[str, Edition]] = {
     )
 }
 
-# Referee-judged infringements (FORMAT.md stroke ``infringements``): the penalty item of
+# Referee-judged infringements (docs/format.md stroke ``infringements``): the penalty item of
 # S3 R11 and whether the ball concerned counts ("b") or only the ball on ("a"), or seven.
 _INFRINGEMENTS: Final[dict[str, tuple[str, str]]] = {
     "double_hit": ("a", "(a)(ii)"),
@@ -2478,7 +2478,7 @@ def _clock(state: State, c: Clock) -> None:
     """Shot clock (SO 2-3, 16): a stroke begun after the limit is a time foul."""
     if not state.edition.time_foul or c.limit_s is None or c.elapsed_s is None:
         return
-    # elapsed_s is what the clock showed: it does not run while paused (FORMAT.md 4, clock).
+    # elapsed_s is what the clock showed: it does not run while paused (docs/format.md 4, clock).
     if c.elapsed_s > c.limit_s + 1e-9 and (c.n - 1) not in state.time_fouls:
         # A time foul is recorded as an event after the stroke before; look for it.
         _add(

@@ -40,7 +40,7 @@ class Accuracy:
 
 
 def finding_keys(results: Iterable[MatchResult]) -> set[Key]:
-    """The certain findings: an uncertain one (FORMAT.md section 7) claims no error."""
+    """The certain findings: an uncertain one (docs/format.md section 7) claims no error."""
     keys: set[Key] = set()
     for m in results:
         for f in m.findings:
