@@ -8,7 +8,7 @@ from pathlib import Path
 
 import typer
 
-from cuelog.cli.common import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK, print_problems
+from cuelog.cli.common import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK, fail, json_errors, print_problems
 from cuelog.errors import InputError
 from cuelog.ingest.clock import DEFAULT_TOLERANCE_S
 from cuelog.live.messages import Message
@@ -28,7 +28,9 @@ def _printer(as_json: bool) -> Callable[[Message], None]:
 def watch(
     log: Path = typer.Argument(..., help="The log file a match recorder is appending to (.jsonl)."),
     clock: Path | None = typer.Option(
-        None, "--clock", help="Shot-clock device log (CSV, FORMAT.md section 5): shot times aligned as ingest does."
+        None,
+        "--clock",
+        help="Shot-clock device log (CSV, docs/format.md section 5): shot times aligned as ingest does.",
     ),
     clock_tolerance: float = typer.Option(
         DEFAULT_TOLERANCE_S,
@@ -56,6 +58,9 @@ def watch(
 
     Example: cuelog watch match.jsonl --due --until-end
     """
+    json_errors(as_json)
+    if log.is_dir():
+        fail(f"{log} is a directory; give the log file the recorder appends to", "usage")
     live_clock = None
     if clock is not None:
         from cuelog.live.clock import LiveClock  # the CSV reader brings Polars and DuckDB

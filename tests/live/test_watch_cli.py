@@ -250,3 +250,12 @@ def test_an_uncertain_finding_is_said_as_such_and_does_not_set_the_exit_code(tmp
     text = CliRunner().invoke(app, ["watch", str(log), "--until-end", "--settle", "0.2"])
     assert text.exit_code == 0
     assert "UNCERTAIN (unless the Spot was occupied; not counted)" in text.stdout
+
+
+def test_a_directory_is_a_usage_error_as_json_with_json(tmp_path: Path) -> None:
+    r = CliRunner().invoke(app, ["watch", str(tmp_path), "--json"])
+    assert r.exit_code == 2
+    assert json.loads(r.stdout) == {
+        "ok": False,
+        "error": {"code": "usage", "message": f"{tmp_path} is a directory; give the log file the recorder appends to"},
+    }
