@@ -152,7 +152,7 @@ def _replay_files(paths: list[Path], corrections: list[Located]) -> list[MatchRe
 
 def _replay_db(db: Path, matches: list[str], workers: int | None, corrections: list[Located]) -> list[MatchResult]:
     # Imported here: the DuckDB/Arrow side is only needed with --db.
-    from cuelog.analytics.results import NoMatches, ReplayFailed, UnknownMatch, replay_db
+    from cuelog.pipeline import NoMatches, ReplayFailed, UnknownMatch, replay_db
     from cuelog.store import connect
 
     if not db.exists():
