@@ -28,6 +28,9 @@ ALLOWED: dict[str, frozenset[str]] = {
     "cuelog.pipeline": frozenset({"cuelog.schemas", "cuelog.errors", "cuelog.replay", "cuelog.ingest", "cuelog.store"}),
     "cuelog.simulate": frozenset({"cuelog.schemas", "cuelog.errors", "cuelog.replay", "cuelog.ingest.reader"}),
     "cuelog.analytics": frozenset({"cuelog.schemas", "cuelog.errors", "cuelog.store"}),
+    # cuelog watch: the engines' fold over a followed file, the reader's decoding, the
+    # ingest's shot-clock pairing; no store.
+    "cuelog.live": frozenset({"cuelog.schemas", "cuelog.errors", "cuelog.replay", "cuelog.ingest"}),
     "cuelog.cli": frozenset(
         {
             "cuelog",
@@ -39,6 +42,7 @@ ALLOWED: dict[str, frozenset[str]] = {
             "cuelog.pipeline",
             "cuelog.simulate",
             "cuelog.analytics",
+            "cuelog.live",
         }
     ),
     "cuelog.__main__": frozenset({"cuelog.cli"}),

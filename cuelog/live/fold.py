@@ -11,22 +11,20 @@ refolds the game so far with every call known, exactly as the replay of the file
 
 from __future__ import annotations
 
-import importlib
 import inspect
 from typing import Any
 
-from cuelog.replay import ENGINES, NoEngine
+from cuelog.replay.engine import engine_for
 from cuelog.replay.model import Finding, FrameResult, Outcome
-from cuelog.replay.rulesets import ruleset
 from cuelog.schemas.records import Event, Frame, FrameEnd, FrameRecord, Match, Stroke
 
 
 def engine_module(rules: str) -> Any:
-    """The engine module of a ruleset. Raises UnknownRuleset or NoEngine."""
-    name = ENGINES.get(ruleset(rules).discipline)
-    if name is None:
-        raise NoEngine(rules)
-    return importlib.import_module(name)
+    """The engine of a ruleset (the engine protocol of ``cuelog.replay.engine``).
+
+    Raises UnknownRuleset or NoEngine.
+    """
+    return engine_for(rules)
 
 
 def _is_call(record: FrameRecord) -> bool:
