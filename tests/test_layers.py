@@ -32,6 +32,9 @@ ALLOWED: dict[str, frozenset[str]] = {
     "cuelog.distributed": frozenset(
         {"cuelog.schemas", "cuelog.errors", "cuelog.replay", "cuelog.ingest", "cuelog.store", "cuelog.pipeline"}
     ),
+    # cuelog watch: the engines' fold over a followed file, the reader's decoding, the
+    # ingest's shot-clock pairing; no store.
+    "cuelog.live": frozenset({"cuelog.schemas", "cuelog.errors", "cuelog.replay", "cuelog.ingest"}),
     "cuelog.cli": frozenset(
         {
             "cuelog",
@@ -44,6 +47,7 @@ ALLOWED: dict[str, frozenset[str]] = {
             "cuelog.simulate",
             "cuelog.analytics",
             "cuelog.distributed",
+            "cuelog.live",
         }
     ),
     "cuelog.__main__": frozenset({"cuelog.cli"}),

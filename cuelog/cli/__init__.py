@@ -51,6 +51,7 @@ COMMANDS = (
     "matches",
     "schema",
     "replay",
+    "watch",
     "audit",
     "report",
     "plot",
