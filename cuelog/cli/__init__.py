@@ -21,7 +21,7 @@ app = typer.Typer(
 )
 
 # The command modules, in the order --help lists them.
-COMMANDS = ("demo", "simulate", "validate", "ingest", "matches", "schema", "replay", "report", "plot")
+COMMANDS = ("demo", "simulate", "validate", "ingest", "matches", "schema", "replay", "rules", "diff", "report", "plot")
 
 
 def _version(value: bool) -> None:
