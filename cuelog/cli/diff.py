@@ -1,2 +1,9 @@
-def register(app):
+"""``cuelog diff``."""
+
+from __future__ import annotations
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
     pass

@@ -16,14 +16,16 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from cuelog import __version__
+from cuelog.analytics.rulesfile import resolve_rules
 from cuelog.cli.common import EXIT_FINDINGS, EXIT_OK, err_console, fail, print_problems
 from cuelog.errors import InputError
 from cuelog.ingest.corrections import Located, apply_corrections, read_corrections
 from cuelog.ingest.reader import log_files, read_records
 from cuelog.replay import NoEngine, UnknownRuleset, replay_matches
+from cuelog.replay.derived import Derived, under
 from cuelog.replay.model import Finding, MatchResult
 from cuelog.replay.output import count_findings, document, dumps
-from cuelog.schemas.records import Correction, Record
+from cuelog.schemas.records import Correction, Match, Record
 
 
 def load(paths: list[Path]) -> list[Record]:
@@ -69,8 +71,10 @@ def print_human(results: list[MatchResult], console: Console) -> None:
     console.print(f"{count_findings(results)} finding(s)", highlight=False)
 
 
-def _replay_files(paths: list[Path], corrections: list[Located]) -> list[MatchResult]:
+def _replay_files(paths: list[Path], corrections: list[Located], rules: str | Derived | None) -> list[MatchResult]:
     records = load(paths)
+    if rules is not None:
+        records = [under(r, rules) if isinstance(r, Match) else r for r in records]
     applied: list[Correction] = []
     if corrections:
         records, applied = apply_corrections(records, corrections)
@@ -80,7 +84,9 @@ def _replay_files(paths: list[Path], corrections: list[Located]) -> list[MatchRe
     return results
 
 
-def _replay_db(db: Path, matches: list[str], workers: int | None, corrections: list[Located]) -> list[MatchResult]:
+def _replay_db(
+    db: Path, matches: list[str], workers: int | None, corrections: list[Located], rules: str | Derived | None
+) -> list[MatchResult]:
     # Imported here: the DuckDB/Arrow side is only needed with --db.
     from cuelog.analytics.results import NoMatches, ReplayFailed, UnknownMatch, replay_db
     from cuelog.store import connect
@@ -107,7 +113,7 @@ def _replay_db(db: Path, matches: list[str], workers: int | None, corrections: l
 
     try:
         with bar:
-            return replay_db(con, matches or None, workers, advance, corrections)
+            return replay_db(con, matches or None, workers, advance, corrections, rules=rules)
     except (NoMatches, UnknownMatch, ReplayFailed) as exc:
         fail(str(exc))
     finally:
@@ -130,6 +136,12 @@ def replay(
         "--corrections",
         help="Officials' corrections (JSONL, FORMAT.md section 6) applied before the replay (repeatable).",
     ),
+    rules: str | None = typer.Option(
+        None,
+        "--rules",
+        help="Replay under this ruleset (an id or a ruleset file, same discipline) instead of the "
+        "recorded one; with --db nothing is stored.",
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print the cuelog-replay/1 JSON document."),
 ) -> None:
     """Replay stroke logs through the rules and list every finding.
@@ -142,7 +154,8 @@ def replay(
     are listed in the JSON document under each match.
 
     Examples: cuelog replay examples/snooker-officiating.jsonl --json;
-    cuelog replay --db cuelog.duckdb --workers 4 --corrections fixes.jsonl
+    cuelog replay --db cuelog.duckdb --workers 4 --corrections fixes.jsonl;
+    cuelog replay --db cuelog.duckdb --rules draft.toml
     """
     if db is not None and paths:
         fail("give log files or --db, not both")
@@ -151,8 +164,12 @@ def replay(
     if db is None and (matches or workers is not None):
         fail("--match and --workers need --db")
     try:
+        chosen = resolve_rules(rules) if rules is not None else None
         fixes = [item for path in corrections or [] for item in read_corrections(path)]
-        results = _replay_db(db, matches or [], workers, fixes) if db is not None else _replay_files(paths or [], fixes)
+        if db is not None:
+            results = _replay_db(db, matches or [], workers, fixes, chosen)
+        else:
+            results = _replay_files(paths or [], fixes, chosen)
     except InputError as exc:
         print_problems(exc.problems, as_json=as_json)
         raise typer.Exit(2) from None

@@ -15,10 +15,23 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
+
 from cuelog.replay.params import Parameter, override, parameters
 from cuelog.replay.rulesets import RULESETS, Ruleset, ruleset
+from cuelog.schemas.records import Match
 
-__all__ = ["Derived", "NameTaken", "derive", "edition_of", "editions_of", "install", "parameters_of"]
+__all__ = [
+    "Derived",
+    "NameTaken",
+    "OtherDiscipline",
+    "derive",
+    "edition_of",
+    "editions_of",
+    "install",
+    "parameters_of",
+    "under",
+]
 
 
 class NameTaken(ValueError):
@@ -116,3 +129,28 @@ def install(derived: Derived) -> str:
 def parameters_of(rules: str) -> list[Parameter]:
     """The parameters of a ruleset id with its values."""
     return parameters(edition_of(rules))
+
+
+class OtherDiscipline(ValueError):
+    """A match was asked to replay under a ruleset of another discipline."""
+
+    def __init__(self, match: str, recorded: str, rules: str) -> None:
+        super().__init__(match)
+        self.match, self.recorded, self.rules = match, recorded, rules
+
+    def __str__(self) -> str:
+        return (
+            f"match {self.match!r} is played under {self.recorded!r}: it cannot be replayed under "
+            f"{self.rules!r}, a ruleset of another discipline"
+        )
+
+
+def under(match: Match, rules: str | Derived) -> Match:
+    """The match record with ``rules`` in place of the recorded ruleset (installed first).
+
+    Raises OtherDiscipline, UnknownRuleset.
+    """
+    rid = install(rules) if isinstance(rules, Derived) else rules
+    if ruleset(rid).discipline != ruleset(match.rules).discipline:
+        raise OtherDiscipline(match.match, match.rules, rid)
+    return msgspec.structs.replace(match, rules=rid)
