@@ -109,13 +109,12 @@ def show(
     console = Console(highlight=False)
     base = f" (from {doc['base']})" if doc["base"] else ""
     console.print(f"[bold]{escape(doc['id'])}[/]{escape(base)}: {escape(doc['source'])}")
-    table = folded_table("parameter", "type", "default", "value", "rule", "meaning", whole=("parameter",))
+    # One parameter per paragraph: a table of six columns is unreadable in a terminal.
     for p in doc["parameters"]:
-        value = _text(p["value"]) + (" *" if p["changed"] else "")
-        cells = (p["name"], p["type"], _text(p["default"]), value, p["rule"], p["meaning"])
-        table.add_row(*(escape(c) for c in cells))
-    console.print(table)
-    console.print("* differs from the default", highlight=False)
+        mark = "  [bold]* changed[/]" if p["changed"] else ""
+        head = f"{p['name']}: {p['type']} = {_text(p['value'])} (default {_text(p['default'])}; {p['rule']})"
+        console.print(f"  {escape(head)}{mark}", soft_wrap=True)
+        console.print(f"      {escape(p['meaning'])}", soft_wrap=True)
 
 
 def register(app: typer.Typer) -> None:

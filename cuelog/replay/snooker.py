@@ -134,6 +134,12 @@ class Edition:
     warn_after: int = param(
         2, rule="S3 R14(d)", meaning="Failures from the original position after which the Warning is given."
     )
+    miss_waived_behind: int | None = param(
+        None,
+        rule="S3 R14(a)",
+        meaning="FOUL AND A MISS is not called when the offender was more than this many points"
+        " behind before the stroke (a rule change under study; no edition has it).",
+    )
     miss_cap: int | None = param(
         None,
         rule="S3 R19(a)",
@@ -172,6 +178,19 @@ class Edition:
         False, rule="SO 17", meaning="Every stroke must send a ball to a cushion or a pocket."
     )
     time_foul: bool = param(False, rule="SO 16", meaning="Shot-clock time fouls.")
+    shot_clock_s: float | None = param(
+        None,
+        rule="SO 2(i)",
+        meaning="The shot-clock limit before the last five minutes (15 s in the shootout); none: the"
+        " limit each clock record carries. A record whose limit is 10 s or less is in the last five"
+        " minutes (SO 2(ii)).",
+    )
+    shot_clock_late_s: float | None = param(
+        None,
+        rule="SO 2(ii)",
+        meaning="The shot-clock limit in the last five minutes (10 s in the shootout); none: the"
+        " limit each clock record carries.",
+    )
     out_of_turn_foul: bool = param(
         False,
         rule="older S3 R12(a)(iv)",
@@ -1236,10 +1255,14 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
     # penalty points before or as a result of the stroke (R14(a)(i), (c)). Whether a
     # clear path existed is not in the facts, so a missing call raises nothing.
     needed_before = (due_foul or called) and penalty_points_required(s)
+    waived = _miss_waived(s, striker)
     miss_called = bool(call is not None and call.foul and call.miss)
     if miss_called:
         if not ed.miss_rule:
             _add(s, n, MISS_ERROR, "SO 19(i)", striker, 0, "FOUL AND A MISS called but the rule does not apply")
+        elif waived:
+            behind = f"more than {ed.miss_waived_behind} points behind"
+            _add(s, n, MISS_ERROR, "S3 R14(a)", striker, 0, f"FOUL AND A MISS called with the offender {behind}")
         elif due_foul and not miss_type:
             _add(s, n, MISS_ERROR, "S2 R21", striker, 0, "FOUL AND A MISS called but the ball on was hit first")
         elif not ed.miss_black_only and s.black_only:
@@ -1419,6 +1442,7 @@ def _stroke(s: State, st: Stroke) -> Outcome | None:
         due_foul
         and miss_type
         and ed.miss_rule
+        and not waived
         and not needed_before
         and not penalty_points_required(s)
         and (ed.miss_black_only or not s.black_only)
@@ -1978,12 +2002,31 @@ def _spot_correction(s: State, e: Event) -> None:
         s.missing &= ~_BIT[ball]
 
 
+def _miss_waived(s: State, striker: str) -> bool:
+    """The edition waives FOUL AND A MISS for an offender this far behind (``miss_waived_behind``)."""
+    limit = s.edition.miss_waived_behind
+    if limit is None:
+        return False
+    a, b = s.ledger.official
+    behind = b - a if striker == "A" else a - b
+    return behind > limit
+
+
+def _shot_limit(ed: Edition, recorded: float) -> float:
+    """The limit of a stroke: the edition's for the phase of the match the recorded limit
+    shows (SO 2: 10 s or less is the last five minutes), else the recorded one."""
+    late = recorded <= 10 + 1e-9
+    limit = ed.shot_clock_late_s if late else ed.shot_clock_s
+    return recorded if limit is None else limit
+
+
 def _clock(s: State, c: Clock) -> None:
     """Shot clock (SO 2-3, 16): a stroke begun after the limit is a time foul."""
     if not s.edition.time_foul or c.limit_s is None or c.elapsed_s is None:
         return
+    limit = _shot_limit(s.edition, c.limit_s)
     # elapsed_s is what the clock showed: it does not run while paused (FORMAT.md 4, clock).
-    if c.elapsed_s > c.limit_s + 1e-9 and (c.n - 1) not in s.time_fouls:
+    if c.elapsed_s > limit + 1e-9 and (c.n - 1) not in s.time_fouls:
         # A time foul is recorded as an event after the stroke before; look for it.
         _add(
             s,
@@ -1992,7 +2035,7 @@ def _clock(s: State, c: Clock) -> None:
             "SO 16",
             None,
             5,
-            f"stroke began after {c.elapsed_s:.1f} s on the clock, limit {c.limit_s:.0f} s",
+            f"stroke began after {c.elapsed_s:.1f} s on the clock, limit {limit:.0f} s",
         )
 
 
