@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import collections
 import itertools
+import json
 import multiprocessing
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -37,7 +38,7 @@ from cuelog.analytics.results import (
     replay_all,
     select_matches,
 )
-from cuelog.errors import InputError
+from cuelog.errors import InputError, Problem
 from cuelog.replay import NoEngine, UnknownRuleset, replay_match
 from cuelog.replay.derived import Derived, install, under
 from cuelog.replay.model import FINDING_KINDS, Finding, FrameResult, MatchResult, Outcome
@@ -367,8 +368,6 @@ def read_baseline(path: str) -> list[MatchResult]:
 
     Raises InputError naming the file and what was expected.
     """
-    import json
-
     try:
         with open(path, encoding="utf-8") as fh:
             doc = json.load(fh)
@@ -385,9 +384,7 @@ def read_baseline(path: str) -> list[MatchResult]:
         ) from None
 
 
-def _problem(path: str, key: str, code: str, found: str, expected: str) -> Any:
-    from cuelog.errors import Problem
-
+def _problem(path: str, key: str, code: str, found: str, expected: str) -> Problem:
     return Problem(file=path, line=0, field=key, code=code, found=found, expected=expected)
 
 

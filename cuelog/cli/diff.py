@@ -46,14 +46,20 @@ def print_human(doc: dict[str, Any], console: Console) -> None:
             console.print(f"players who {title}: {rows}")
     if not doc["frames"]:
         return
-    table = folded_table("match", "frame", "diverges at", "old", "new", "winner", "+findings", "-findings")
+    # One line per frame, then its findings: a wide table is unreadable in a terminal.
     for f in doc["frames"]:
-        winner = f"{f['old']['winner'] or '-'} -> {f['new']['winner'] or '-'}" if f["winner_changed"] else "same"
-        added = "; ".join(f"{x['n']} {x['kind']} {x['points']}" for x in f["findings_added"])
-        removed = "; ".join(f"{x['n']} {x['kind']} {x['points']}" for x in f["findings_removed"])
-        cells = (f["match"], str(f["frame"]), str(f["diverges_at"] or "-"), _score(f["old"]["score"]))
-        table.add_row(*(escape(c) for c in cells), _score(f["new"]["score"]), winner, escape(added), escape(removed))
-    console.print(table)
+        old, new = f["old"], f["new"]
+        winner = " (winner changes)" if f["winner_changed"] else ""
+        where = f", first divergence at stroke {f['diverges_at']}" if f["diverges_at"] is not None else ""
+        line = (
+            f"{f['match']} frame {f['frame']}: {_score(old['score'])} {old['winner'] or '-'} -> "
+            f"{_score(new['score'])} {new['winner'] or '-'}{winner}{where}"
+        )
+        console.print(escape(line), soft_wrap=True)
+        for sign, key in (("+", "findings_added"), ("-", "findings_removed")):
+            for x in f[key]:
+                text = f"    {sign} {x['n']} {x['kind']} {x['rule']} {x['side'] or '-'} {x['points']}: {x['message']}"
+                console.print(escape(text), soft_wrap=True)
     console.print(doc["note"])
 
 
