@@ -256,3 +256,34 @@ def test_output_is_byte_identical_for_any_number_of_workers(tmp_path: Path) -> N
     assert one.returncode == 1, one.stderr
     assert one.stdout == two.stdout
     assert json.loads(one.stdout)["summary"]["frames_changed"] > 0
+
+
+def test_billiards_ruleset_with_itself_is_empty(season: Path) -> None:
+    code, doc = diff_json(season, "--rules", "billiards/wpbsa-2024")
+    assert code == 0 and doc["frames"] == [] and doc["summary"]["frames_compared"] == 1
+    assert len(doc["not_compared"]) == 5
+
+
+def test_replay_db_under_another_ruleset_stores_nothing(season: Path, tmp_path: Path) -> None:
+    """``cuelog replay --db --rules``: the document names the ruleset; the stored results
+    stay those of the recorded rules."""
+    assert runner.invoke(app, ["replay", "--db", str(season), "--workers", "1"]).exit_code == 1
+    con = connect(season, read_only=True)
+    try:
+        stored = con.execute("SELECT match_id, score_a, score_b FROM replay_frames ORDER BY match_id").fetchall()
+    finally:
+        con.close()
+    draft = ruleset(tmp_path, "replay-db-min5", "snooker/shootout-2024", minimum=5)
+    args = ["replay", "--db", str(season), "--match", "d1-shootout", "--rules", str(draft), "--json"]
+    result = runner.invoke(app, args)
+    (match,) = json.loads(result.stdout)["matches"]
+    assert match["rules"] == "snooker/replay-db-min5" and match["frames"][0]["score"] == [9, 10]
+    con = connect(season, read_only=True)
+    try:
+        assert (
+            con.execute("SELECT match_id, score_a, score_b FROM replay_frames ORDER BY match_id").fetchall() == stored
+        )
+    finally:
+        con.close()
+    other = runner.invoke(app, ["replay", "--db", str(season), "--rules", "billiards/wpbsa-2024"])
+    assert other.exit_code == 2 and "another discipline" in other.stderr
