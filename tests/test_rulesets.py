@@ -89,10 +89,17 @@ def test_rules_show_lists_name_type_default_value_meaning_rule() -> None:
 
 
 def test_rules_show_of_a_ruleset_file_marks_the_changed_parameter(tmp_path: Path) -> None:
-    path = ruleset_file(tmp_path, 'name = "show-draft"\nbase = "snooker/wpbsa-2024"\n[params]\nminimum = 5\n')
+    text = (
+        'name = "show-draft"\nbase = "snooker/wpbsa-2024"\ndescription = "five [b]minimum[/b]"\n[params]\nminimum = 5\n'
+    )
+    path = ruleset_file(tmp_path, text)
     doc = json.loads(runner.invoke(app, ["rules", "show", str(path), "--json"]).stdout)
     assert doc["id"] == "snooker/show-draft" and doc["base"] == "snooker/wpbsa-2024"
+    assert doc["description"] == "five [b]minimum[/b]"
     assert [p["name"] for p in doc["parameters"] if p["changed"]] == ["minimum"]
+    human = runner.invoke(app, ["rules", "show", str(path)], terminal_width=200).stdout
+    assert "five [b]minimum[/b]" in human  # printed as written, not as markup
+    assert "minimum: int = 5 (default 4; S3 R11)  * changed" in human
 
 
 def test_ruleset_file_problems_name_file_line_key_and_choices(tmp_path: Path) -> None:

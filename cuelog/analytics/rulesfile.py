@@ -81,7 +81,7 @@ def load_ruleset_file(path: Path) -> Derived:
         raise InputError(problems)
     params: dict[str, Any] = doc.get("params", {})
     try:
-        return derive(doc["name"], doc["base"], params, source=file)
+        return derive(doc["name"], doc["base"], params, source=file, description=doc.get("description", ""))
     except UnknownRuleset:
         expected = ", ".join(engine_rulesets())
         problems.append(_problem(file, _line_of(text, "base", None), "base", "unknown_base", doc["base"], expected))
@@ -109,6 +109,9 @@ def _check_top(file: str, text: str, doc: dict[str, Any]) -> list[Problem]:
         elif not isinstance(doc[key], str):
             line = _line_of(text, key, None)
             problems.append(_problem(file, line, key, "wrong_type", repr(doc[key]), "a string"))
+    if "description" in doc and not isinstance(doc["description"], str):
+        line = _line_of(text, "description", None)
+        problems.append(_problem(file, line, "description", "wrong_type", repr(doc["description"]), "a string"))
     if "params" in doc and not isinstance(doc["params"], dict):
         problems.append(
             _problem(file, _line_of(text, "params", None), "params", "wrong_type", "a value", "a [params] table")

@@ -69,6 +69,7 @@ def show_doc(rules: str | Derived) -> dict[str, Any]:
     return {
         "id": rid,
         "base": rules.base if isinstance(rules, Derived) else None,
+        "description": rules.description if isinstance(rules, Derived) else None,
         "discipline": RULESETS[rid].discipline,
         "source": RULESETS[rid].source,
         "parameters": [
@@ -109,6 +110,8 @@ def show(
     console = Console(highlight=False)
     base = f" (from {doc['base']})" if doc["base"] else ""
     console.print(f"[bold]{escape(doc['id'])}[/]{escape(base)}: {escape(doc['source'])}")
+    if doc["description"]:
+        console.print(escape(doc["description"]), soft_wrap=True)
     # One parameter per paragraph: a table of six columns is unreadable in a terminal.
     for p in doc["parameters"]:
         mark = "  [bold]* changed[/]" if p["changed"] else ""

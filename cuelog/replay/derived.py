@@ -54,6 +54,8 @@ class Derived:
     params: tuple[tuple[str, Any], ...]
     source: str = ""
     """Where it was defined (a ruleset file), for messages."""
+    description: str = ""
+    """What the ruleset is for, in the rule maker's words."""
 
     @property
     def discipline(self) -> str:
@@ -85,14 +87,15 @@ def edition_of(rules: str) -> Any:
     return editions[rs.edition]
 
 
-def derive(name: str, base: str, params: Mapping[str, Any], source: str = "") -> Derived:
+def derive(name: str, base: str, params: Mapping[str, Any], source: str = "", description: str = "") -> Derived:
     """A derived ruleset, checked: ``base`` exists and has an engine, ``name`` is new (or
     already this same derivation), every parameter exists with a value of its type.
 
     Raises UnknownRuleset, LookupError, NameTaken or params.BadParameter.
     """
     base_edition = edition_of(base)
-    derived = Derived(name=name, base=base, params=tuple(sorted(params.items())), source=source)
+    changes = tuple(sorted(params.items()))
+    derived = Derived(name=name, base=base, params=changes, source=source, description=description)
     if not name or "/" in name:
         raise ValueError(f"name {name!r}: expected a name without '/' (the discipline comes from the base)")
     taken = RULESETS.get(derived.id)
