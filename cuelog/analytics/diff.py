@@ -20,7 +20,7 @@ import itertools
 import json
 import multiprocessing
 import os
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -40,7 +40,7 @@ from cuelog.analytics.results import (
 )
 from cuelog.errors import InputError, Problem
 from cuelog.replay import NoEngine, UnknownRuleset, replay_match
-from cuelog.replay.derived import Derived, install, under
+from cuelog.replay.derived import Derived, install, parameters_of, under
 from cuelog.replay.model import FINDING_KINDS, Finding, FrameResult, MatchResult, Outcome
 from cuelog.replay.output import finding_doc
 from cuelog.replay.rulesets import ruleset
@@ -492,16 +492,47 @@ def _players(frames: Sequence[FrameDiff], top: int) -> dict[str, list[dict[str, 
     return {"players_gaining": [doc(r) for r in gain[:top]], "players_losing": [doc(r) for r in lose[:top]]}
 
 
+def parameter_changes(new: Rules, old: Rules | None) -> list[dict[str, Any]]:
+    """The parameters whose value differs between two rulesets of one discipline: against
+    ``old``, or (no old ruleset named) against the base a derived ruleset comes from."""
+    new_id = install(new) if isinstance(new, Derived) else new
+    if old is not None:
+        old_id = install(old) if isinstance(old, Derived) else old
+    else:
+        old_id = new.base if isinstance(new, Derived) else new_id
+    before = {p.name: p for p in parameters_of(old_id)}
+    return [
+        {"parameter": p.name, "rule": p.rule, "old": _plain(before[p.name].value), "new": _plain(p.value)}
+        for p in parameters_of(new_id)
+        if p.name in before and p.value != before[p.name].value
+    ]
+
+
+def _plain(value: object) -> Any:
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict | Mapping):
+        return {str(k): _plain(v) for k, v in sorted(value.items())}
+    return value
+
+
 def document(
-    diffs: Sequence[MatchDiff], *, new: str, old: str, engine: str, not_compared: Sequence[str] = ()
+    diffs: Sequence[MatchDiff],
+    *,
+    new: str,
+    old: str,
+    engine: str,
+    not_compared: Sequence[str] = (),
+    changes: Sequence[dict[str, Any]] = (),
 ) -> dict[str, Any]:
-    """The whole diff as one JSON-ready document in a fixed key order: the summary, then
-    every frame that differs."""
+    """The whole diff as one JSON-ready document in a fixed key order: the parameters that
+    differ, the summary, then every frame that differs."""
     return {
         "format": FORMAT,
         "engine": engine,
         "old": old,
         "new": new,
+        "parameters_changed": list(changes),
         "note": COUNTERFACTUAL,
         "summary": summary(diffs),
         "not_compared": list(not_compared),

@@ -28,6 +28,10 @@ def print_human(doc: dict[str, Any], console: Console) -> None:
     """The summary first, then every frame that differs."""
     s = doc["summary"]
     console.print(f"[bold]{escape(doc['new'])}[/] against [bold]{escape(doc['old'])}[/]")
+    for c in doc["parameters_changed"]:
+        console.print(escape(f"  {c['parameter']} ({c['rule']}): {c['old']} -> {c['new']}"), soft_wrap=True)
+    for c in doc["parameters_changed"]:
+        console.print(escape(f"  {c['parameter']} ({c['rule']}): {c['old']} -> {c['new']}"), soft_wrap=True)
     console.print(
         f"{s['frames_compared']} frame(s) compared, {s['frames_changed']} with a difference, "
         f"{s['winners_changed']} winner(s) changed; score change mean {s['score_change']['mean']:+.2f}"
@@ -147,7 +151,15 @@ def diff(
         print_problems(exc.problems, as_json=as_json)
         raise typer.Exit(EXIT_BAD_INPUT) from None
     old_label = f"baseline {baseline}" if baseline is not None else _label(old)
-    doc = d.document(diffs, new=_label(new), old=old_label, engine=__version__, not_compared=selection.other_discipline)
+    changes = d.parameter_changes(new, old) if new is not None else []
+    doc = d.document(
+        diffs,
+        new=_label(new),
+        old=old_label,
+        engine=__version__,
+        not_compared=selection.other_discipline,
+        changes=changes,
+    )
     _outputs(doc, diffs, parquet, plot)
     if as_json:
         sys.stdout.write(dumps(doc))

@@ -114,6 +114,7 @@ def test_penalty_family_minimum_five_turns_the_winner(season: Path, tmp_path: Pa
     draft = ruleset(tmp_path, "so-min5", "snooker/shootout-2024", minimum=5)
     code, doc = diff_json(season, "--rules", str(draft), "--event", "Shootout", "--match", "d1-shootout")
     assert code == 1
+    assert doc["parameters_changed"] == [{"parameter": "minimum", "rule": "S3 R11", "old": 4, "new": 5}]
     (frame,) = doc["frames"]
     assert frame["diverges_at"] == 6
     assert frame["old"] == {"rules": "snooker/shootout-2024", "score": [9, 8], "winner": "A"}
