@@ -9,7 +9,7 @@ then alternates, ``--rounds`` times:
 - **replay** (the floor): every loaded match read back and replayed once, as recorded
   (``cuelog.analytics.results.replay_all``, results not stored);
 - **diff**: every loaded match replayed under the recorded rules and under a draft
-  (``minimum = 5``, ``warn_after = 1``) and compared (``cuelog.analytics.diff.diff_db``).
+  (``minimum = 5``, ``warn_after = 1``) and compared (``cuelog.diff.diff_db``).
 
 It prints the median of each and of the per-round ratio diff / replay, with the spread
 (lowest and highest): the issue's target is a ratio of about 2 or less. Timings are wall
@@ -34,8 +34,8 @@ for path in (ROOT, ROOT / "benchmarks"):
 
 from run import Base, machine, replicate, timed  # noqa: E402
 
-from cuelog.analytics.diff import diff_db  # noqa: E402
 from cuelog.analytics.results import loaded_matches, replay_all, select_matches  # noqa: E402
+from cuelog.diff import diff_db  # noqa: E402
 from cuelog.ingest.load import ingest_paths  # noqa: E402
 from cuelog.ingest.reader import log_files, read_records  # noqa: E402
 from cuelog.replay.derived import derive  # noqa: E402

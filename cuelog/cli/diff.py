@@ -11,12 +11,12 @@ from rich.console import Console
 from rich.markup import escape
 
 from cuelog import __version__
-from cuelog.analytics import diff as d
-from cuelog.analytics.rulesfile import resolve_rules
+from cuelog import diff as d
 from cuelog.cli.common import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK, fail, folded_table, print_problems
 from cuelog.errors import InputError
 from cuelog.replay.derived import Derived, install
 from cuelog.replay.output import dumps
+from cuelog.rulesfile import resolve_rules
 from cuelog.store import DEFAULT_DB
 
 

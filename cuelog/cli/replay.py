@@ -16,7 +16,6 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from cuelog import __version__
-from cuelog.analytics.rulesfile import resolve_rules
 from cuelog.cli.common import EXIT_FINDINGS, EXIT_OK, err_console, fail, print_problems
 from cuelog.errors import InputError
 from cuelog.ingest.corrections import Located, apply_corrections, read_corrections
@@ -25,6 +24,7 @@ from cuelog.replay import NoEngine, UnknownRuleset, replay_matches
 from cuelog.replay.derived import Derived, under
 from cuelog.replay.model import Finding, MatchResult
 from cuelog.replay.output import count_findings, document, dumps
+from cuelog.rulesfile import resolve_rules
 from cuelog.schemas.records import Correction, Match, Record
 
 

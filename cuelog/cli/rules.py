@@ -11,11 +11,11 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from cuelog.analytics.rulesfile import engine_rulesets, resolve_rules
 from cuelog.cli.common import EXIT_BAD_INPUT, EXIT_OK, folded_table, print_problems
 from cuelog.errors import InputError
 from cuelog.replay.derived import Derived, install, parameters_of
 from cuelog.replay.rulesets import RULESETS
+from cuelog.rulesfile import engine_rulesets, resolve_rules
 
 rules_app = typer.Typer(
     name="rules",

@@ -17,13 +17,13 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
-from cuelog.analytics.diff import diff_db, document, frame_doc
 from cuelog.cli import app
+from cuelog.diff import diff_db, document, frame_doc
 from cuelog.replay.derived import derive
 from cuelog.store import connect
 from tests.analytics import kit
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 runner = CliRunner()
 
 

@@ -29,7 +29,6 @@ import duckdb
 import pyarrow as pa
 from matplotlib.figure import Figure
 
-from cuelog.analytics.plots import DPI
 from cuelog.analytics.results import (
     LoadedMatch,
     ReplayFailed,
@@ -50,6 +49,7 @@ COUNTERFACTUAL = (
     "The strokes stay as played: from a frame's first divergence (the first stroke whose due "
     "call differs) the rest of that frame is a counterfactual, not what the players would have done."
 )
+DPI = 100
 RECORDED = "recorded"
 """The old side of a diff when no ruleset is named: each match's recorded ruleset."""
 
