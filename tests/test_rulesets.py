@@ -156,3 +156,14 @@ def test_replay_rules_of_another_discipline_is_exit_2() -> None:
     log = str(ROOT / "examples" / "snooker-officiating.jsonl")
     result = runner.invoke(app, ["replay", log, "--rules", "billiards/wpbsa-2024"])
     assert result.exit_code == 2 and "another discipline" in result.stderr
+
+
+def test_a_table_parameter_cannot_be_set_from_a_file(tmp_path: Path) -> None:
+    fouls = next(p for p in parameters(billiards.EDITIONS["wpbsa-2024"]) if p.name == "fouls")
+    assert fouls.type == "Mapping[str, str]" and not fouls.settable
+    path = ruleset_file(tmp_path, 'name = "b-draft"\nbase = "billiards/wpbsa-2024"\n[params]\nfouls = {}\n')
+    result = runner.invoke(app, ["rules", "show", str(path), "--json"])
+    assert result.exit_code == 2
+    (problem,) = json.loads(result.stdout)["problems"]
+    assert (problem["line"], problem["field"], problem["code"]) == (4, "params.fouls", "wrong_type")
+    assert "cannot be set" in problem["found"]
