@@ -2,7 +2,7 @@
 
 A :class:`Problem` has a stable ``code`` and names the file, the line and the field, what
 was found and what was expected; the CLI prints problems as a table or as JSON and exits
-with code 2 (FORMAT.md section 7).
+with code 2 (docs/format.md section 7).
 """
 
 from __future__ import annotations

@@ -8,6 +8,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
+EXAMPLE_LOGS = sorted(p for p in EXAMPLES.glob("*.jsonl") if not p.name.endswith(".corrections.jsonl"))
+"""The bundled stroke logs (examples/ also holds a shot-clock CSV and officials' corrections)."""
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""``cuelog replay --corrections``: officials' corrections applied before the replay (FORMAT.md 6)."""
+"""``cuelog replay --corrections``: officials' corrections applied before the replay (docs/format.md 6)."""
 
 from __future__ import annotations
 

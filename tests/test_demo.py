@@ -54,6 +54,11 @@ def test_demo_loads_replays_reports_and_plots_on_the_default_paths(tmp_path: Pat
         assert kind in r.stdout
     assert "worst frames" in r.stdout and "highest snooker break" in r.stdout
     assert "recall 1.000" in r.stdout and "precision 1.000" in r.stdout
+    # The worst-frame plot draws the frame the worst-frames table ranks first.
+    table = r.stdout[r.stdout.index("worst frames") :].splitlines()
+    rows = [[cell.strip() for cell in line.split("│")[1:3]] for line in table if line.startswith("│")]
+    match, frame = rows[0]
+    assert f"worst-frame.png (match {match} frame {frame}, the worst frame, findings marked)" in r.stdout
     plots = sorted(p.name for p in out.glob("*.png"))
     assert {"breaks.png", "shot-times.png", "worst-frame.png"} <= set(plots)
     for name in plots:

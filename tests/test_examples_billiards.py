@@ -1,4 +1,4 @@
-"""The shared billiards example replays to its ``.expected.json`` (FORMAT.md section 7)."""
+"""The shared billiards example replays to its ``.expected.json`` (docs/format.md section 7)."""
 
 from __future__ import annotations
 

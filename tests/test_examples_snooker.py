@@ -1,4 +1,4 @@
-"""The shared snooker examples replay to their ``.expected.json`` (FORMAT.md section 7)."""
+"""The shared snooker examples replay to their ``.expected.json`` (docs/format.md section 7)."""
 
 from __future__ import annotations
 

@@ -8,10 +8,10 @@ import pytest
 
 from cuelog.ingest.reader import read_records
 from cuelog.schemas.records import Stroke, decode, encode
-from tests.conftest import EXAMPLES
+from tests.conftest import EXAMPLE_LOGS
 
 
-@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.jsonl")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", EXAMPLE_LOGS, ids=lambda p: p.name)
 def test_examples_round_trip(path):
     for line, record in read_records(path):
         again = decode(encode(record))

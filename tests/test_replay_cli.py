@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -198,7 +199,7 @@ def test_human_output_has_scores_and_a_findings_table(snooker_db: Path) -> None:
     result = runner.invoke(app, ["replay", "--db", str(snooker_db), "--match", "m5-wrong-penalty"])
     assert result.exit_code == 1
     out = result.stdout
-    assert "frame 1: official 5-0, recorded -, winner" in out
+    assert "frame 1: official 5-0, recorded -, not finished" in out
     for header in ("stroke", "kind", "rule", "side", "points", "message"):
         assert header in out
     assert "penalty_value" in out
@@ -251,3 +252,122 @@ def test_match_without_an_engine_stops_the_replay_and_says_which(tmp_path: Path)
     result = runner.invoke(app, ["replay", "--db", str(db), "--match", "m1-maximum"])
     assert result.exit_code == 0
     assert rows(db, "SELECT DISTINCT match_id FROM replay_frames") == [("m1-maximum",)]
+
+
+def _uncertain_log(path: Path) -> Path:
+    """A billiards game whose Red goes on the Pyramid Spot where the Spot was due, with no
+    positions to say whether the Spot was occupied (docs/rulings.md 34)."""
+    lines = [
+        {
+            "type": "match",
+            "format": "cuelog/1",
+            "match": "uncertain-spot",
+            "rules": "billiards/wpbsa-2024",
+            "sides": {"A": "Ann", "B": "Bob"},
+        },
+        {"type": "frame", "frame": 1, "breaker": "A"},
+        {
+            "type": "stroke",
+            "frame": 1,
+            "n": 1,
+            "striker": "A",
+            "first": ["red"],
+            "potted": ["red"],
+            "placement": "legal",
+            "respots": [{"ball": "red", "spot": "pyramid"}],
+            "score": [3, 0],
+        },
+    ]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+def test_uncertain_findings_are_listed_apart_and_do_not_set_the_exit_code(tmp_path: Path) -> None:
+    """FORMAT 7: a finding one unrecorded fact could excuse carries ``"certain": false`` and
+    ``"unless"`` in the JSON, has a section of its own in the human output, and leaves exit 0."""
+    log = _uncertain_log(tmp_path / "g.jsonl")
+    result = runner.invoke(app, ["replay", str(log), "--json"])
+    assert result.exit_code == 0, result.output
+    (finding,) = json.loads(result.stdout)["matches"][0]["frames"][0]["findings"]
+    assert finding["kind"] == "respot_wrong_spot"
+    assert finding["certain"] is False and finding["unless"] == "the Spot was occupied"
+    human = runner.invoke(app, ["replay", str(log)], env={"COLUMNS": "200"})
+    assert human.exit_code == 0
+    assert "uncertain (not counted)" in human.stdout
+    assert "0 finding(s), 1 uncertain" in human.stdout
+
+
+def test_certain_findings_keep_their_json_shape(tmp_path: Path) -> None:
+    """FORMAT 7: certain findings carry no ``certain``/``unless`` keys (output unchanged)."""
+    result = runner.invoke(app, ["replay", str(ROOT / "examples" / "snooker-officiating.jsonl"), "--json"])
+    findings = json.loads(result.stdout)["matches"][0]["frames"][0]["findings"]
+    assert findings and all(set(f) == {"n", "kind", "rule", "side", "points", "message"} for f in findings)
+
+
+def test_human_output_says_kinds_in_words_and_the_corrections_applied_uncut(tmp_path):
+    from tests.conftest import EXAMPLES
+
+    fixes = EXAMPLES / "fixes.corrections.jsonl"
+    result = CliRunner().invoke(
+        app, ["replay", str(EXAMPLES / "snooker-officiating.jsonl"), "--corrections", str(fixes)]
+    )
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert any('correction applied: frame 1 stroke 2: first = ["red"] (video review' in line for line in lines)
+    assert "1 correction(s) applied" in lines[-1]
+    row = next(line for line in lines if "penalty_value" in line)
+    # The whole finding on one line, words and kind together, though it is wider than 80 columns.
+    assert "foul called for the wrong points" in row and "black hit first with red on" in row
+    assert "the rules give 7" in row and len(row.rstrip()) > 80
+
+
+def test_a_frame_without_an_end_is_said_to_be_unfinished(tmp_path):
+    log = tmp_path / "open.jsonl"
+    log.write_text(
+        "\n".join(
+            json.dumps(r)
+            for r in [
+                {
+                    "type": "match",
+                    "format": "cuelog/1",
+                    "match": "m",
+                    "rules": "snooker/wpbsa-2024",
+                    "sides": {"A": "Ann", "B": "Bea"},
+                },
+                {"type": "frame", "frame": 1, "breaker": "A"},
+                {
+                    "type": "stroke",
+                    "frame": 1,
+                    "n": 1,
+                    "striker": "A",
+                    "first": ["red"],
+                    "potted": ["red"],
+                    "score": [1, 0],
+                },
+            ]
+        )
+        + "\n"
+    )
+    result = CliRunner().invoke(app, ["replay", str(log)])
+    assert result.exit_code == 0
+    assert "frame 1: official 1-0, recorded 1-0, not finished" in result.stdout
+
+
+def test_replay_of_a_directory_shows_progress_on_a_terminal_only(tmp_path, monkeypatch):
+    """The bar goes to stderr when it is a terminal; stdout is byte for byte the same either way."""
+    import io
+
+    from rich.console import Console
+
+    import cuelog.cli.replay as replay_cli
+    from tests.conftest import EXAMPLES
+
+    plain = CliRunner().invoke(app, ["replay", str(EXAMPLES), "--json"])
+    assert plain.exit_code == 1 and plain.stderr == ""
+    screen = io.StringIO()
+    monkeypatch.setattr(replay_cli, "err_console", Console(file=screen, force_terminal=True, width=100))
+    shown = CliRunner().invoke(app, ["replay", str(EXAMPLES), "--json"])
+    assert shown.exit_code == 1
+    assert shown.stdout == plain.stdout
+    seen = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", screen.getvalue())  # the terminal's colour codes
+    assert "replaying" in seen and "3/3 files, 79 records" in seen

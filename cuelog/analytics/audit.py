@@ -55,3 +55,12 @@ def findings(con: duckdb.DuckDBPyConnection, match_id: str) -> pl.DataFrame:
         """,
         [match_id],
     )
+
+
+def frame_findings(con: duckdb.DuckDBPyConnection, match_id: str, frame: int) -> list[tuple[int, str]]:
+    """The findings of one frame as (stroke, kind), in stroke order: what a score worm marks."""
+    rows = con.execute(
+        "SELECT n, kind FROM replay_findings WHERE match_id = $1 AND frame = $2 ORDER BY n, kind",
+        [match_id, frame],
+    ).fetchall()
+    return [(int(n), str(kind)) for n, kind in rows]

@@ -10,13 +10,16 @@ same picture.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
 from cuelog.analytics.reports import CENTURY, FIFTY, Data, miss_runs
+from cuelog.analytics.words import kind_words
 from cuelog.errors import CuelogError
 
 DPI = 100
@@ -66,13 +69,15 @@ def breaks_distribution(data: Data, size: tuple[int, int] = SIZE) -> Figure:
     for i, (player, vals) in enumerate(zip(players, values, strict=True), start=1):
         # Spread dots of equal value vertically by their rank, not at random: same data, same picture.
         offsets = [((k % 7) - 3) * 0.04 for k in range(len(vals))]
-        ax.scatter(vals, [i + o for o in offsets], s=18, color=PALETTE[(i - 1) % len(PALETTE)], zorder=3, label=player)
+        ax.scatter(
+            vals, [i + o for o in offsets], s=18, color=PALETTE[(i - 1) % len(PALETTE)], zorder=3, label=shown(player)
+        )
     for mark, label in ((FIFTY, "50"), (CENTURY, "century")):
         ax.axvline(mark, color="grey", linestyle="--", linewidth=1)
         ax.text(
             mark, 0.99, f" {label}", transform=ax.get_xaxis_transform(), ha="left", va="top", fontsize=8, color="grey"
         )
-    ax.set_yticks(range(1, len(players) + 1), players)
+    ax.set_yticks(range(1, len(players) + 1), [shown(p) for p in players])
     ax.set_xlim(0, max(150, int(_max(breaks["points"])) + 5))
     ax.set_xlabel("break (points)")
     ax.set_title("Breaks per player")
@@ -80,8 +85,18 @@ def breaks_distribution(data: Data, size: tuple[int, int] = SIZE) -> Figure:
     return fig
 
 
-def score_worm(data: Data, match_id: str, frame: int, size: tuple[int, int] = SIZE) -> Figure:
-    """Both scores stroke by stroke in one frame, with each break shaded in its side's colour."""
+def score_worm(
+    data: Data,
+    match_id: str,
+    frame: int,
+    size: tuple[int, int] = SIZE,
+    findings: Sequence[tuple[int, str]] = (),
+) -> Figure:
+    """Both scores stroke by stroke in one frame, with each break shaded in its side's colour.
+
+    ``findings`` (stroke, kind) are marked where they happened: a dotted line through the
+    stroke and a marker above the worm, so an official sees where the frame went wrong.
+    """
     strokes = data.strokes.filter((pl.col("match_id") == match_id) & (pl.col("frame") == frame)).sort("n")
     if strokes.is_empty():
         raise NothingToPlot(f"no replayed strokes for match {match_id!r} frame {frame}")
@@ -100,7 +115,7 @@ def score_worm(data: Data, match_id: str, frame: int, size: tuple[int, int] = SI
             where="post",
             color=SIDE_COLOURS[side],
             linewidth=2,
-            label=names.get(side, side),
+            label=shown(names.get(side, side)),
         )
     top = max(int(_max(strokes["score_a"])), int(_max(strokes["score_b"])), 1)
     for b in breaks.to_dicts():
@@ -114,14 +129,45 @@ def score_worm(data: Data, match_id: str, frame: int, size: tuple[int, int] = SI
             fontsize=8,
             color=SIDE_COLOURS[b["side"]],
         )
+    _mark_findings(ax, findings, top)
     ax.set_ylim(0, top * 1.12)
-    ax.set_xlim(0, n[-1])
+    ax.set_xlim(0, max(n[-1], *(at for at, _ in findings), 1))
     ax.set_xlabel("stroke")
     ax.set_ylabel("score (rules)")
-    ax.set_title(f"{match_id}, frame {frame}: score worm, breaks shaded")
+    marked = f", {len(findings)} finding(s) marked" if findings else ""
+    ax.set_title(shown(f"{match_id}, frame {frame}: score worm, breaks shaded{marked}"))
     ax.legend(loc="upper left")
     fig.tight_layout()
     return fig
+
+
+FINDING_COLOUR = "#c0392b"
+
+
+def shown(text: str) -> str:
+    """Text from a log as matplotlib should draw it: as written, a ``$`` never opening mathtext."""
+    return text.replace("$", r"\$")
+
+
+def _mark_findings(ax: Any, findings: Sequence[tuple[int, str]], top: float) -> None:
+    """A dotted line through each finding's stroke and a marker with its kind, in words."""
+    if not findings:
+        return
+    strokes = sorted({at for at, _ in findings})
+    for at in strokes:
+        ax.axvline(at - 0.5, color=FINDING_COLOUR, linestyle=":", linewidth=1)
+    ax.plot(
+        [at - 0.5 for at in strokes],
+        [top * 1.07] * len(strokes),
+        linestyle="none",
+        marker="v",
+        color=FINDING_COLOUR,
+        label="finding",
+        gid="findings",
+    )
+    for at in strokes:
+        words = "; ".join(sorted({kind_words(kind) for n, kind in findings if n == at}))
+        ax.annotate(words, (at - 0.5, top * 1.07), xytext=(3, -3), textcoords="offset points", fontsize=7, rotation=-30)
 
 
 def shot_times(data: Data, size: tuple[int, int] = SIZE, compare: int = 6) -> Figure:
@@ -143,7 +189,7 @@ def shot_times(data: Data, size: tuple[int, int] = SIZE, compare: int = 6) -> Fi
         groups = [(f"all shots, {len(players)} players", clock["shot_s"].to_list())]
     for i, (label, times) in enumerate(groups):
         colour = PALETTE[i % len(PALETTE)]
-        ax.hist(times, bins=bins, histtype="stepfilled", alpha=0.45, color=colour, edgecolor=colour, label=label)
+        ax.hist(times, bins=bins, histtype="stepfilled", alpha=0.45, color=colour, edgecolor=colour, label=shown(label))
     limits = sorted({float(v) for v in clock["limit_s"].drop_nulls().to_list()})
     for lim in limits:
         ax.axvline(lim, color="black", linestyle="--", linewidth=1)
@@ -173,7 +219,7 @@ def miss_sequences(data: Data, size: tuple[int, int] = SIZE, limit: int = 30) ->
     for y, r in enumerate(runs.to_dicts()):
         ax.barh(y, r["to_n"] - r["from_n"] + 1, left=r["from_n"] - 0.5, color=colour[r["player"]], height=0.6)
         ax.text(r["to_n"] + 0.7, y, f"{r['length']} miss(es), {r['points']} pts", va="center", fontsize=8)
-        labels.append(f"{r['match_id']} f{r['frame']} #{r['from_n']}")
+        labels.append(shown(f"{r['match_id']} f{r['frame']} #{r['from_n']}"))
     ax.set_yticks(range(len(labels)), labels)
     # Room on the right for the label of the latest sequence.
     ax.set_xlim(0, _max(runs["to_n"]) * 1.2 + 6)

@@ -68,7 +68,7 @@ class LoadedMatch:
     file: str
     lines: tuple[tuple[int, str], ...]
     corrections: tuple[Located, ...] = ()
-    """Officials' corrections of this match, applied before its replay (FORMAT.md section 6)."""
+    """Officials' corrections of this match, applied before its replay (docs/format.md section 6)."""
 
 
 # -- reading ---------------------------------------------------------------------------
@@ -137,6 +137,28 @@ def _record_count(con: duckdb.DuckDBPyConnection, ids: Sequence[str]) -> int:
 
 
 # -- replaying -------------------------------------------------------------------------
+
+PARALLEL_FROM = 250_000
+"""Records below which one worker is the default: measured (docs/analytics.md, "Workers"),
+two worker processes cost more to start and feed than they save on a smaller replay."""
+
+
+def default_workers(records: int, cores: int | None = None, load: float | None = None) -> int:
+    """The ``--workers`` default: never slower than one worker.
+
+    One worker unless the replay is large (``PARALLEL_FROM`` records or more) and the
+    machine has idle cores: a worker process on a core other work already holds only adds
+    its start-up and the copying of records to and from it (measured: 1.4x slower at 74k
+    and 308k strokes with two workers on two busy cores). Then one worker per idle core.
+    """
+    if cores is None:
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    if load is None:
+        load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float(cores)
+    idle = int(cores - load + 0.5)
+    if records < PARALLEL_FROM or idle < 2:
+        return 1
+    return min(cores, idle)
 
 
 def _decode(loaded: LoadedMatch) -> tuple[Match, list[Record]]:
@@ -482,7 +504,7 @@ def replay_db(
     nothing is stored: the stored results stay those of the rules the matches were played under.
 
     ``progress(done, total)`` counts records replayed out of the records to replay.
-    ``corrections`` are applied to their matches before the replay (FORMAT.md section 6);
+    ``corrections`` are applied to their matches before the replay (docs/format.md section 6);
     one that names a match not being replayed is an InputError, like one that names no stroke.
     """
     chosen = select_matches(con, ids)
@@ -499,8 +521,8 @@ def replay_db(
     if stray:
         raise InputError(stray)
     step: Callable[[int], None] | None = None
+    total = _record_count(con, chosen)
     if progress is not None:
-        total = _record_count(con, chosen)
         state = {"done": 0}
 
         def step(k: int) -> None:
@@ -508,7 +530,7 @@ def replay_db(
             progress(state["done"], total)
 
     # No more workers than matches: starting a process costs more than a short match.
-    n = min(workers if workers is not None else (os.cpu_count() or 1), len(chosen))
+    n = min(workers if workers is not None else default_workers(total), max(len(chosen), 1))
     loaded = (
         dataclasses.replace(lm, corrections=tuple(by_match[lm.match_id])) if lm.match_id in by_match else lm
         for lm in loaded_matches(con, chosen)

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import NoReturn
+from contextvars import ContextVar
+from typing import NoReturn, TextIO
 
 import typer
 from rich import box
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from cuelog.errors import Problem
@@ -17,12 +19,51 @@ EXIT_OK = 0
 EXIT_FINDINGS = 1
 EXIT_BAD_INPUT = 2
 
-err_console = Console(stderr=True)
+PIPE_WIDTH = 1000
+"""Columns for output that goes to a file or a pipe: lines as long as their content, never cut at 80."""
 
 
-def fail(message: str) -> NoReturn:
-    """Print an error to stderr and exit with code 2."""
-    err_console.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+def _width(stream: TextIO) -> int | None:
+    try:
+        return None if stream.isatty() else PIPE_WIDTH
+    except (AttributeError, ValueError):
+        return PIPE_WIDTH
+
+
+def out_console() -> Console:
+    """The console for a command's human output on stdout: the terminal's width, or unbounded when piped."""
+    return Console(highlight=False, width=_width(sys.stdout))
+
+
+err_console = Console(stderr=True, width=_width(sys.stderr))
+
+_json_errors: ContextVar[bool] = ContextVar("cuelog_json_errors", default=False)
+
+
+def json_errors(as_json: bool) -> None:
+    """Say whether this command's errors are also printed as a JSON document on stdout (``--json``).
+
+    The root callback resets it for every command, so that one command's ``--json`` never
+    carries over to the next in the same process.
+    """
+    _json_errors.set(as_json)
+
+
+def error_document(code: str, message: str) -> dict[str, object]:
+    """The JSON document every command prints on stdout when it fails with ``--json``."""
+    return {"ok": False, "error": {"code": code, "message": message}}
+
+
+def fail(message: str, code: str = "usage") -> NoReturn:
+    """Print an error to stderr (and, with ``--json``, a JSON error document on stdout) and exit with code 2.
+
+    ``code`` is stable, for scripts: ``usage``, ``no_logs``, ``no_database``, ``bad_database``,
+    ``unknown_match``, ``unknown_report``, ``bad_selection``, ``unknown_rules``, ``cannot_write``,
+    ``nothing_to_plot``, ``no_matches``, ``replay_failed``, ``bad_input``.
+    """
+    if _json_errors.get():
+        sys.stdout.write(json.dumps(error_document(code, message), indent=1, ensure_ascii=False) + "\n")
+    err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
     raise typer.Exit(EXIT_BAD_INPUT)
 
 
@@ -46,8 +87,9 @@ def print_problems(problems: list[Problem], as_json: bool) -> None:
     for p in problems:
         by_file.setdefault(p.file, []).append(p)
     for file, group in by_file.items():
-        err_console.print(f"[bold]{file}[/]: {len(group)} problem(s)", highlight=False, soft_wrap=True)
+        err_console.print(f"[bold]{escape(file)}[/]: {len(group)} problem(s)", highlight=False, soft_wrap=True)
         table = folded_table("line", "field", "code", "found", "expected")
         for p in group:
-            table.add_row(str(p.line), p.field, p.code, p.found, p.expected)
+            # Line 0: the problem belongs to no line (a missing file, a frame's end-of-file check).
+            table.add_row(str(p.line) if p.line else "-", p.field, p.code, escape(p.found), escape(p.expected))
         err_console.print(table)

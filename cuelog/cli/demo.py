@@ -6,10 +6,12 @@ from pathlib import Path
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from cuelog.cli.common import EXIT_BAD_INPUT, fail, print_problems
+from cuelog.analytics.words import kind_words
+from cuelog.cli.common import EXIT_BAD_INPUT, fail, out_console, print_problems
 from cuelog.errors import InputError
 from cuelog.simulate.demo import DemoResult, run_demo
 
@@ -18,7 +20,9 @@ def demo(
     db: Path = typer.Option(Path("cuelog.duckdb"), "--db", help="The DuckDB file to load and replay into."),
     out: Path = typer.Option(Path("cuelog-demo"), "--out", help="Directory for the season's logs and the plots."),
     seed: int = typer.Option(2026, "--seed", help="Season seed: the same seed gives the same season."),
-    workers: int | None = typer.Option(None, "--workers", min=1, help="Replay processes (default: every core)."),
+    workers: int | None = typer.Option(
+        None, "--workers", min=1, help="Replay processes (default: as `cuelog replay --db`)."
+    ),
 ) -> None:
     """Simulate a small season of snooker and billiards with officiating errors, load it with
     the bundled examples and the shot clocks into DuckDB, replay every stroke through the
@@ -26,7 +30,7 @@ def demo(
 
     Example: cuelog demo --db cuelog.duckdb --out cuelog-demo
     """
-    console = Console()
+    console = out_console()
     progress = Progress(TextColumn("{task.description:<32}"), BarColumn(), TimeElapsedColumn(), console=console)
     try:
         with progress:
@@ -50,9 +54,9 @@ def show(r: DemoResult, db: Path, out: Path, console: Console) -> None:
         f"{r.injected} officiating errors injected; {r.files} log files and "
         f"{r.shots_aligned:,} shot-clock readings loaded into {db}"
     )
-    t = Table("kind", "findings", "points at stake", title="audit: findings by kind", title_justify="left")
+    t = Table("finding", "kind", "findings", "points at stake", title="audit: findings by kind", title_justify="left")
     for kind, n, points in r.findings_by_kind:
-        t.add_row(kind, str(n), str(points))
+        t.add_row(kind_words(kind), kind, str(n), str(points))
     console.print(t)
     w = Table(title="worst frames", title_justify="left")
     w.add_column("match", no_wrap=True)
@@ -60,9 +64,9 @@ def show(r: DemoResult, db: Path, out: Path, console: Console) -> None:
         w.add_column(name)
     for f in r.worst_frames:
         w.add_row(
-            str(f["match"]),
+            escape(str(f["match"])),
             str(f["frame"]),
-            f"{f['side_a']} v {f['side_b']}",
+            escape(f"{f['side_a']} v {f['side_b']}"),
             str(f["findings"]),
             str(f["points"]),
             str(f["kinds"]),
@@ -76,10 +80,14 @@ def show(r: DemoResult, db: Path, out: Path, console: Console) -> None:
         )
     h = Table("statistic", "value", title="headlines", title_justify="left")
     for name, value in r.headlines:
-        h.add_row(name, value)
+        h.add_row(name, escape(value))
     console.print(h)
     for p in r.plots:
-        console.print(f"plot: {p}")
+        if p.name == "worst-frame.png" and r.worst_frames:
+            w0 = r.worst_frames[0]
+            console.print(f"plot: {p} (match {w0['match']} frame {w0['frame']}, the worst frame, findings marked)")
+        else:
+            console.print(f"plot: {p}")
     console.print(f"next: cuelog report breaks --db {db}   |   cuelog replay --db {db}   |   open {out}/*.png")
 
 

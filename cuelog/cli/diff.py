@@ -12,7 +12,16 @@ from rich.markup import escape
 
 from cuelog import __version__
 from cuelog import diff as d
-from cuelog.cli.common import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK, fail, folded_table, print_problems
+from cuelog.cli.common import (
+    EXIT_BAD_INPUT,
+    EXIT_FINDINGS,
+    EXIT_OK,
+    fail,
+    folded_table,
+    json_errors,
+    out_console,
+    print_problems,
+)
 from cuelog.errors import InputError
 from cuelog.replay.derived import Derived, install
 from cuelog.replay.output import dumps
@@ -88,15 +97,19 @@ def _run(
     try:
         con = connect(db, read_only=True)
     except Exception as exc:  # duckdb raises its own IOException family for a non-database file
-        fail(f"cannot open {db} as a cuelog database: {exc}")
+        fail(f"cannot open {db} as a cuelog database: {exc}", "bad_database")
     try:
         if baseline is not None:
             stored = d.read_baseline(str(baseline))
             return d.diff_baseline(con, stored, new, ids=matches or None, events=events or None, workers=workers)
         assert new is not None
         return d.diff_db(con, new, old, ids=matches or None, events=events or None, workers=workers)
-    except (NoMatches, UnknownMatch, ReplayFailed) as exc:
-        fail(str(exc))
+    except NoMatches as exc:
+        fail(str(exc), "no_matches")
+    except UnknownMatch as exc:
+        fail(str(exc), "unknown_match")
+    except ReplayFailed as exc:
+        fail(str(exc), "replay_failed")
     finally:
         con.close()
 
@@ -137,12 +150,13 @@ def diff(
     Examples: cuelog diff --rules draft.toml; cuelog diff --rules snooker/wpbsa-2024
     --against snooker/classic --event "UK Open" --json; cuelog diff --baseline before.json
     """
+    json_errors(as_json)
     if rules is None and baseline is None:
         fail("give the new ruleset with --rules FILE|ID (or --baseline FILE to compare with a stored replay)")
     if baseline is not None and against is not None:
         fail("--against and --baseline both name the old side: give one")
     if not db.is_file():
-        fail(f"no database at {db}; load logs first with `cuelog ingest LOGS --db {db}`")
+        fail(f"no database at {db}; load logs first with `cuelog ingest LOGS --db {db}`", "no_database")
     try:
         new = resolve_rules(rules) if rules is not None else None
         old = resolve_rules(against) if against is not None else None
@@ -164,7 +178,7 @@ def diff(
     if as_json:
         sys.stdout.write(dumps(doc))
     else:
-        print_human(doc, Console(highlight=False))
+        print_human(doc, out_console())
     raise typer.Exit(EXIT_FINDINGS if doc["summary"]["frames_changed"] else EXIT_OK)
 
 

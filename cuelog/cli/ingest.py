@@ -9,12 +9,22 @@ from pathlib import Path
 import duckdb
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 
-from cuelog.cli.common import EXIT_BAD_INPUT, EXIT_OK, err_console, fail, folded_table, print_problems
+from cuelog.cli.common import (
+    EXIT_BAD_INPUT,
+    EXIT_OK,
+    err_console,
+    fail,
+    folded_table,
+    json_errors,
+    out_console,
+    print_problems,
+)
 from cuelog.ingest.clock import DEFAULT_TOLERANCE_S, SHOW_UNPLACED, ClockResult, ingest_clock
 from cuelog.ingest.load import FileResult, ingest_paths
-from cuelog.ingest.reader import log_files
+from cuelog.ingest.reader import is_clock_csv, log_files
 from cuelog.store import DEFAULT_DB, connect
 
 
@@ -43,22 +53,37 @@ def print_summary(files: list[FileResult], clocks: list[ClockResult], console: C
     if files:
         t = folded_table("status", "matches", "records", "file", title="logs")
         for f in files:
-            t.add_row(f.status, ", ".join(f.matches), str(f.records), f.path)
+            t.add_row(f.status, escape(", ".join(f.matches)), str(f.records), escape(f.path))
         console.print(t)
     if clocks:
         t = folded_table("status", "rows", "shots", "aligned", "unplaced", "clock log", title="shot clocks")
         for c in clocks:
-            t.add_row(c.status, str(c.rows), str(c.shots), str(c.aligned), str(len(c.unplaced)), c.path)
+            t.add_row(c.status, str(c.rows), str(c.shots), str(c.aligned), str(len(c.unplaced)), escape(c.path))
         console.print(t)
     for c in clocks:
         if c.unplaced:
             shown = "; ".join(f"line {u.line} {u.event} {u.ts} ({u.reason})" for u in c.unplaced[:SHOW_UNPLACED])
             more = f" and {len(c.unplaced) - SHOW_UNPLACED} more" if len(c.unplaced) > SHOW_UNPLACED else ""
             err_console.print(
-                f"[yellow]warning:[/] {c.path}: {len(c.unplaced)} row(s) placed on no stroke: {shown}{more}",
+                f"[yellow]warning:[/] {escape(c.path)}: {len(c.unplaced)} row(s) placed on no stroke: "
+                f"{escape(shown)}{more}",
                 highlight=False,
                 soft_wrap=True,
             )
+
+
+def split_clock_csvs(paths: list[Path]) -> tuple[list[Path], list[Path]]:
+    """Stroke logs and shot-clock CSVs among the paths given: ``--clock a.csv b.csv`` puts b.csv here."""
+    return [p for p in paths if not is_clock_csv(p)], [p for p in paths if is_clock_csv(p)]
+
+
+def clock_files(paths: list[Path]) -> list[Path]:
+    """Clock CSVs, a directory standing for the ``.csv`` files in it (sorted), duplicates once."""
+    out: list[Path] = []
+    for p in paths:
+        found = sorted(q for q in p.rglob("*") if q.is_file() and is_clock_csv(q)) if p.is_dir() else [p]
+        out.extend(q for q in found if q not in out)
+    return out
 
 
 def ingest(
@@ -66,7 +91,12 @@ def ingest(
         ..., help="Log files (.jsonl, .jsonl.gz) or directories (searched recursively)."
     ),
     db: Path = typer.Option(Path(DEFAULT_DB), "--db", help="The DuckDB file (created if missing)."),
-    clock: list[Path] = typer.Option([], "--clock", help="Shot-clock device CSV (table,ts,event); repeatable."),
+    clock: list[Path] = typer.Option(
+        [],
+        "--clock",
+        help="Shot-clock device CSV (table,ts,event) or a directory of them; repeatable. "
+        "CSV files among the PATHS (as a shell glob after --clock gives them) are read as shot-clock logs too.",
+    ),
     clock_tolerance: float = typer.Option(
         DEFAULT_TOLERANCE_S, "--clock-tolerance", min=0.0, help="Seconds a clock stop may be from its stroke's time."
     ),
@@ -88,15 +118,26 @@ def ingest(
 
       cuelog ingest day1/ --db season.duckdb --clock table1.csv --clock-tolerance 1.5
 
+      cuelog ingest season/logs --clock season/clocks/*.csv
+
       cuelog ingest fixed-final.jsonl --replace --json
     """
-    files = log_files(paths)
+    json_errors(as_json)
+    logs, clocks_given = split_clock_csvs(paths)
+    if clocks_given and not as_json:
+        err_console.print(
+            f"note: read as shot-clock logs (as with --clock): {', '.join(str(c) for c in clocks_given)}",
+            highlight=False,
+            soft_wrap=True,
+        )
+    clock = clock_files([*clock, *clocks_given])
+    files = log_files(logs)
     if not files and not clock:
-        fail("no log files (.jsonl, .jsonl.gz) under: " + ", ".join(str(p) for p in paths))
+        fail("no log files (.jsonl, .jsonl.gz) under: " + ", ".join(str(p) for p in paths), "no_logs")
     try:
         con = connect(db)
     except duckdb.Error as exc:
-        fail(f"cannot open database {db}: {str(exc).splitlines()[0]}")
+        fail(f"cannot open database {db}: {str(exc).splitlines()[0]}", "bad_database")
     try:
         with _progress(files, as_json) as bar:
             task = bar.add_task("loading", total=_total_bytes(files))
@@ -115,13 +156,13 @@ def ingest(
         }
         sys.stdout.write(json.dumps(doc, indent=1) + "\n")
     else:
-        print_summary(results, clocks, Console())
+        print_summary(results, clocks, out_console())
         if problems:
             print_problems(problems, as_json=False)
+            rejected_paths = [r.path for r in results if r.status == "rejected"]
+            rejected_paths += [c.path for c in clocks if c.status == "rejected"]
             err_console.print(
-                f"[bold red]error:[/] rejected: {', '.join(r.path for r in results if r.status == 'rejected')}"
-                + "".join(f", {c.path}" for c in clocks if c.status == "rejected"),
-                highlight=False,
+                f"[bold red]error:[/] rejected: {escape(', '.join(rejected_paths))}", highlight=False, soft_wrap=True
             )
     raise typer.Exit(EXIT_BAD_INPUT if rejected else EXIT_OK)
 

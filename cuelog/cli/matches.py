@@ -9,9 +9,9 @@ from typing import Any
 
 import duckdb
 import typer
-from rich.console import Console
+from rich.markup import escape
 
-from cuelog.cli.common import EXIT_OK, fail, folded_table
+from cuelog.cli.common import EXIT_OK, fail, folded_table, json_errors, out_console
 from cuelog.store import DEFAULT_DB
 
 QUERY = """
@@ -53,16 +53,17 @@ def matches(
 
       cuelog matches --db season.duckdb --json
     """
+    json_errors(as_json)
     if not db.is_file():
-        fail(f"no database at {db} (load logs first: cuelog ingest PATH --db {db})")
+        fail(f"no database at {db} (load logs first: cuelog ingest PATH --db {db})", "no_database")
     try:
         con = duckdb.connect(str(db), read_only=True)
     except duckdb.Error as exc:
-        fail(f"cannot open database {db}: {str(exc).splitlines()[0]}")
+        fail(f"cannot open database {db}: {str(exc).splitlines()[0]}", "bad_database")
     try:
         rows = loaded_matches(con)
     except duckdb.CatalogException:
-        fail(f"{db} is not a cuelog database (no matches table)")
+        fail(f"{db} is not a cuelog database (no matches table)", "bad_database")
     finally:
         con.close()
     if as_json:
@@ -76,20 +77,20 @@ def matches(
             "frames",
             "strokes",
             "clocked",
-            title=f"matches in {db}",
+            title=f"matches in {escape(str(db))}",
             whole=("match", "frames", "strokes", "clocked"),
         )
         for r in rows:
             t.add_row(
-                r["match"],
-                r["rules"],
-                f"{r['sides']['A']} v {r['sides']['B']}",
-                r["event"] or "",
+                escape(r["match"]),
+                escape(r["rules"]),
+                escape(f"{r['sides']['A']} v {r['sides']['B']}"),
+                escape(r["event"] or ""),
                 str(r["frames"]),
                 str(r["strokes"]),
                 str(r["clocked"]),
             )
-        Console().print(t)
+        out_console().print(t)
     raise typer.Exit(EXIT_OK)
 
 

@@ -27,12 +27,13 @@ def plot(
     """Draw a picture of the replay results as PNG.
 
     breaks: every break per player; worm: a frame's scores stroke by stroke with the breaks
-    shaded (needs --match); clock: shot-time histogram per player; misses: foul and a miss
+    shaded and the findings marked (needs --match); clock: shot-time histogram per player; misses: foul and a miss
     sequences.
 
     Example: cuelog plot worm --match uk-2026-r1-07 --frame 3 --out worm.png
     """
     from cuelog.analytics import plots
+    from cuelog.analytics.audit import frame_findings
     from cuelog.analytics.reports import ReportError, Scope, load
     from cuelog.cli.report import open_db
 
@@ -46,8 +47,9 @@ def plot(
     con = open_db(db)
     try:
         data = load(con, PICTURES[kind], scope)
+        marks = frame_findings(con, (matches or [""])[0], frame) if kind == "worm" else []
     except ReportError as exc:
-        fail(str(exc))
+        fail(str(exc), "bad_selection")
     finally:
         con.close()
     size = (width, height)
@@ -55,17 +57,17 @@ def plot(
         if kind == "breaks":
             fig = plots.breaks_distribution(data, size)
         elif kind == "worm":
-            fig = plots.score_worm(data, (matches or [""])[0], frame, size)
+            fig = plots.score_worm(data, (matches or [""])[0], frame, size, findings=marks)
         elif kind == "clock":
             fig = plots.shot_times(data, size)
         else:
             fig = plots.miss_sequences(data, size)
     except plots.NothingToPlot as exc:
-        fail(str(exc))
+        fail(str(exc), "nothing_to_plot")
     try:
         plots.save(fig, out)
     except OSError as exc:
-        fail(f"cannot write {out}: {exc}")
+        fail(f"cannot write {out}: {exc}", "cannot_write")
     typer.echo(f"wrote {out} ({width}x{height})")
 
 

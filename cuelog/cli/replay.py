@@ -6,33 +6,38 @@ cuelog database, whose results are then stored in its ``replay_*`` tables for th
 
 from __future__ import annotations
 
+import json
 import sys
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import typer
 from rich import box
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.markup import escape
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
 from cuelog import __version__
-from cuelog.cli.common import EXIT_FINDINGS, EXIT_OK, err_console, fail, print_problems
+from cuelog.analytics.words import kind_words
+from cuelog.cli.common import EXIT_FINDINGS, EXIT_OK, err_console, fail, json_errors, out_console, print_problems
 from cuelog.errors import InputError
 from cuelog.ingest.corrections import Located, apply_corrections, read_corrections
-from cuelog.ingest.reader import log_files, read_records
+from cuelog.ingest.reader import is_clock_csv, log_files, read_records
 from cuelog.replay import NoEngine, UnknownRuleset, replay_matches
 from cuelog.replay.derived import Derived, under
-from cuelog.replay.model import Finding, MatchResult
+from cuelog.replay.model import Finding, FrameResult, MatchResult
 from cuelog.replay.output import count_findings, document, dumps
 from cuelog.rulesfile import resolve_rules
 from cuelog.schemas.records import Correction, Match, Record
-
-
-def load(paths: list[Path]) -> list[Record]:
-    records: list[Record] = []
-    for f in log_files(paths):
-        records.extend(r for _, r in read_records(f))
-    return records
 
 
 def _score(score: tuple[int, int] | None) -> str:
@@ -40,45 +45,110 @@ def _score(score: tuple[int, int] | None) -> str:
 
 
 def findings_table(findings: list[Finding], title: str | None = None) -> Table:
-    """Findings as a table: stroke, kind, rule, side, points, message."""
+    """Findings as a table: stroke, what was wrong (in words, with its kind), rule, side,
+    points, message (and, for uncertain findings, the fact that would excuse the call)."""
+    uncertain = any(not f.certain for f in findings)
     t = Table(title=title, box=box.SIMPLE_HEAD, padding=(0, 1), title_justify="left")
     t.add_column("stroke", justify="right")
+    t.add_column("finding")
     t.add_column("kind")
     t.add_column("rule")
     t.add_column("side", justify="center")
     t.add_column("points", justify="right")
     t.add_column("message", overflow="fold")
+    if uncertain:
+        t.add_column("unless", overflow="fold")
     for f in sorted(findings, key=Finding.sort_key):
-        t.add_row(str(f.n), f.kind, f.rule, f.side or "-", str(f.points), f.message)
+        # Everything a log supplies is escaped: a message may quote a recorded name.
+        row = [str(f.n), kind_words(f.kind), f.kind, escape(f.rule), f.side or "-", str(f.points), escape(f.message)]
+        if uncertain:
+            row.append(escape(f.unless or "-"))
+        t.add_row(*row)
     return t
+
+
+def _print_findings(findings: list[Finding], console: Console, title: str | None = None) -> None:
+    """Certain findings first; those one unrecorded fact could excuse in a section of their own."""
+    certain = [f for f in findings if f.certain]
+    uncertain = [f for f in findings if not f.certain]
+    if certain:
+        console.print(findings_table(certain, title))
+    if uncertain:
+        console.print(findings_table(uncertain, f"{title or ' '} uncertain (not counted)"))
+
+
+def _corrections(m: MatchResult) -> list[str]:
+    """One line per officials' correction applied before the replay: stroke, fields set, note."""
+    out = []
+    for c in sorted(m.corrections, key=lambda c: (c.frame, c.n)):
+        fields = ", ".join(f"{name} = {json.dumps(value, ensure_ascii=False)}" for name, value in sorted(c.set.items()))
+        note = f" ({c.note})" if c.note else ""
+        out.append(f"  correction applied: frame {c.frame} stroke {c.n}: {fields}{note}")
+    return out
+
+
+def _frame_line(fr: FrameResult) -> str:
+    # A frame with no winner by the rules has not ended in the log (no frame_end, or a
+    # log cut short): said in words, not left as a dash (docs/format.md section 4).
+    result = f"winner {fr.winner}" if fr.winner else "not finished (no winner by the rules)"
+    return f"  frame {fr.frame}: official {_score(fr.score)}, recorded {_score(fr.recorded)}, {result}"
 
 
 def print_human(results: list[MatchResult], console: Console) -> None:
     for m in results:
-        console.print(
-            f"[bold]{m.match}[/]  {m.rules}  {m.sides.get('A', 'A')} v {m.sides.get('B', 'B')}", highlight=False
-        )
+        sides = f"{m.sides.get('A', 'A')} v {m.sides.get('B', 'B')}"
+        console.print(f"[bold]{escape(m.match)}[/]  {escape(m.rules)}  {escape(sides)}", highlight=False)
+        for line in _corrections(m):
+            console.print(escape(line), highlight=False)
         if m.findings:
-            console.print(findings_table(m.findings, "  match"))
+            _print_findings(m.findings, console, "  match")
         for fr in m.frames:
-            console.print(
-                f"  frame {fr.frame}: official {_score(fr.score)}, recorded {_score(fr.recorded)}, "
-                f"winner {fr.winner or '-'}",
-                highlight=False,
-            )
+            console.print(_frame_line(fr), highlight=False)
             if fr.findings:
-                console.print(findings_table(fr.findings))
-    console.print(f"{count_findings(results)} finding(s)", highlight=False)
+                _print_findings(fr.findings, console)
+    uncertain = count_findings(results, certain=False)
+    applied = sum(len(m.corrections) for m in results)
+    tail = (f", {uncertain} uncertain" if uncertain else "") + (f", {applied} correction(s) applied" if applied else "")
+    console.print(f"{count_findings(results)} finding(s){tail}", highlight=False)
+
+
+def _file_progress() -> Progress:
+    """Files and records replayed, on stderr, only on a terminal: stdout stays byte for byte the same."""
+    return Progress(
+        TextColumn("replaying"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("files, {task.fields[records]:,} records"),
+        TimeElapsedColumn(),
+        console=err_console,
+        transient=True,
+        disable=not err_console.is_terminal,
+    )
+
+
+def _streamed(files: list[Path], bar: Progress, task: TaskID) -> Iterator[Record]:
+    """The records of the files in order, read as the replay asks for them, counted on the bar."""
+    count = 0
+    for f in files:
+        for _, record in read_records(f):
+            count += 1
+            if count % 2048 == 0:
+                bar.update(task, records=count)
+            yield record
+        bar.update(task, advance=1, records=count)
 
 
 def _replay_files(paths: list[Path], corrections: list[Located], rules: str | Derived | None) -> list[MatchResult]:
-    records = load(paths)
-    if rules is not None:
-        records = [under(r, rules) if isinstance(r, Match) else r for r in records]
-    applied: list[Correction] = []
-    if corrections:
-        records, applied = apply_corrections(records, corrections)
-    results = replay_matches(records)
+    files = log_files(paths)
+    with _file_progress() as bar:
+        task = bar.add_task("replay", total=len(files), records=0)
+        records: Iterable[Record] = _streamed(files, bar, task)
+        if rules is not None:
+            records = (under(r, rules) if isinstance(r, Match) else r for r in records)
+        applied: list[Correction] = []
+        if corrections:
+            records, applied = apply_corrections(records, corrections)
+        results = replay_matches(records)
     for m in results:
         m.corrections = [c for c in applied if c.match == m.match]
     return results
@@ -92,11 +162,11 @@ def _replay_db(
     from cuelog.store import connect
 
     if not db.exists():
-        fail(f"no database at {db}; load logs first with `cuelog ingest LOGS --db {db}`")
+        fail(f"no database at {db}; load logs first with `cuelog ingest LOGS --db {db}`", "no_database")
     try:
         con = connect(db)
     except Exception as exc:  # duckdb raises its own IOException family for a non-database file
-        fail(f"cannot open {db} as a cuelog database: {exc}")
+        fail(f"cannot open {db} as a cuelog database: {exc}", "bad_database")
     bar = Progress(
         TextColumn("replaying"),
         BarColumn(),
@@ -114,8 +184,12 @@ def _replay_db(
     try:
         with bar:
             return replay_db(con, matches or None, workers, advance, corrections, rules=rules)
-    except (NoMatches, UnknownMatch, ReplayFailed) as exc:
-        fail(str(exc))
+    except NoMatches as exc:
+        fail(str(exc), "no_matches")
+    except UnknownMatch as exc:
+        fail(str(exc), "unknown_match")
+    except ReplayFailed as exc:
+        fail(str(exc), "replay_failed")
     finally:
         con.close()
 
@@ -129,12 +203,16 @@ def replay(
         None, "--match", help="With --db: replay only this match id (repeatable). Default: every loaded match."
     ),
     workers: int | None = typer.Option(
-        None, "--workers", min=1, help="With --db: worker processes (default: every core). Output is the same."
+        None,
+        "--workers",
+        min=1,
+        help="With --db: worker processes (default: 1, or one per idle core for 250k records or more; "
+        "never slower than one). Output is the same.",
     ),
     corrections: list[Path] | None = typer.Option(
         None,
         "--corrections",
-        help="Officials' corrections (JSONL, FORMAT.md section 6) applied before the replay (repeatable).",
+        help="Officials' corrections (JSONL, docs/format.md section 6) applied before the replay (repeatable).",
     ),
     rules: str | None = typer.Option(
         None,
@@ -157,12 +235,19 @@ def replay(
     cuelog replay --db cuelog.duckdb --workers 4 --corrections fixes.jsonl;
     cuelog replay --db cuelog.duckdb --rules draft.toml
     """
+    json_errors(as_json)
     if db is not None and paths:
         fail("give log files or --db, not both")
     if db is None and not paths:
         fail("give log files to replay, or --db FILE to replay the loaded matches")
     if db is None and (matches or workers is not None):
         fail("--match and --workers need --db")
+    csvs = [str(p) for p in paths or [] if is_clock_csv(p)]
+    if csvs:
+        fail(
+            f"{', '.join(csvs)}: a shot-clock CSV, not a stroke log; load it with "
+            f"`cuelog ingest LOGS --clock {csvs[0]}` and replay with --db"
+        )
     try:
         chosen = resolve_rules(rules) if rules is not None else None
         fixes = [item for path in corrections or [] for item in read_corrections(path)]
@@ -173,12 +258,14 @@ def replay(
     except InputError as exc:
         print_problems(exc.problems, as_json=as_json)
         raise typer.Exit(2) from None
-    except (UnknownRuleset, NoEngine, ValueError) as exc:
-        fail(str(exc))
+    except (UnknownRuleset, NoEngine) as exc:
+        fail(str(exc).strip("'\""), "unknown_rules")
+    except ValueError as exc:
+        fail(str(exc), "bad_input")
     if as_json:
         sys.stdout.write(dumps(document(results, __version__)))
     else:
-        print_human(results, Console(highlight=False))
+        print_human(results, out_console())
     raise typer.Exit(EXIT_FINDINGS if count_findings(results) else EXIT_OK)
 
 

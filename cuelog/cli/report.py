@@ -8,10 +8,10 @@ from pathlib import Path
 
 import typer
 from rich import box
-from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
-from cuelog.cli.common import err_console, fail
+from cuelog.cli.common import err_console, fail, json_errors, out_console
 from cuelog.store import DEFAULT_DB
 
 
@@ -20,21 +20,25 @@ def open_db(db: Path):  # type: ignore[no-untyped-def]
     from cuelog.store import connect
 
     if not db.exists():
-        fail(f"no database at {db}; load logs with `cuelog ingest` and replay them with `cuelog replay --db {db}`")
+        fail(
+            f"no database at {db}; load logs with `cuelog ingest` and replay them with `cuelog replay --db {db}`",
+            "no_database",
+        )
     try:
         return connect(db, read_only=True)
     except Exception as exc:  # duckdb raises its own IOException family for a non-database file
-        fail(f"cannot open {db} as a cuelog database: {exc}")
+        fail(f"cannot open {db} as a cuelog database: {exc}", "bad_database")
 
 
 def _cell(value: object) -> str:
+    """A report value as table text; names come from the logs and are escaped, never read as markup."""
     if value is None:
         return "-"
     if isinstance(value, list):
-        return ", ".join(str(v) for v in value) or "-"
+        return escape(", ".join(str(v) for v in value)) or "-"
     if isinstance(value, float):
         return f"{value:.2f}"
-    return str(value)
+    return escape(str(value))
 
 
 def table(kind: str, by: str, rows: list[dict[str, object]], columns: list[str]) -> Table:
@@ -70,8 +74,9 @@ def report(
     from cuelog.analytics.reports import BY, KINDS, ReportError, Scope
     from cuelog.analytics.reports import report as make_report
 
+    json_errors(as_json)
     if kind not in KINDS:
-        fail(f"unknown report {kind!r}; reports: {', '.join(KINDS)}")
+        fail(f"unknown report {kind!r}; reports: {', '.join(KINDS)}", "unknown_report")
     if by not in BY:
         fail(f"--by takes one of {', '.join(BY)}, not {by!r}")
     scope = Scope(tuple(players or ()), tuple(matches or ()), tuple(events or ()))
@@ -79,14 +84,14 @@ def report(
     try:
         result = make_report(con, kind, scope, by)
     except ReportError as exc:
-        fail(str(exc))
+        fail(str(exc), "bad_selection")
     finally:
         con.close()
     unreplayed = result.unreplayed
     if unreplayed:
         err_console.print(
             f"[yellow]note:[/] {len(unreplayed)} match(es) in the selection not replayed yet "
-            f"({', '.join(unreplayed[:5])}{', ...' if len(unreplayed) > 5 else ''}); "
+            f"({escape(', '.join(unreplayed[:5]))}{', ...' if len(unreplayed) > 5 else ''}); "
             f"run `cuelog replay --db {db}`",
             highlight=False,
         )
@@ -95,12 +100,12 @@ def report(
             try:
                 export.write(result.frame, path)
             except OSError as exc:
-                fail(f"cannot write {path}: {exc}")
-            err_console.print(f"wrote {path} ({result.frame.height} row(s))", highlight=False)
+                fail(f"cannot write {path}: {exc}", "cannot_write")
+            err_console.print(f"wrote {escape(str(path))} ({result.frame.height} row(s))", highlight=False)
     if as_json:
         sys.stdout.write(json.dumps(result.document(), indent=1, ensure_ascii=False, allow_nan=False) + "\n")
     elif csv is None and parquet is None:
-        Console(highlight=False).print(table(kind, by, result.rows, result.frame.columns))
+        out_console().print(table(kind, by, result.rows, result.frame.columns))
 
 
 def register(app: typer.Typer) -> None:

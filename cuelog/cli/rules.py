@@ -8,10 +8,9 @@ from collections.abc import Mapping
 from typing import Any
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 
-from cuelog.cli.common import EXIT_BAD_INPUT, EXIT_OK, folded_table, print_problems
+from cuelog.cli.common import EXIT_BAD_INPUT, EXIT_OK, folded_table, json_errors, out_console, print_problems
 from cuelog.errors import InputError
 from cuelog.replay.derived import Derived, install, parameters_of
 from cuelog.replay.rulesets import RULESETS
@@ -59,7 +58,7 @@ def list_rules(as_json: bool = typer.Option(False, "--json", help="Print the lis
     for r in rows:
         cells = (str(r["id"]), str(r["discipline"]), "yes" if r["engine"] else "not yet", str(r["source"]))
         table.add_row(*(escape(c) for c in cells))
-    Console(highlight=False).print(table)
+    out_console().print(table)
 
 
 def show_doc(rules: str | Derived) -> dict[str, Any]:
@@ -99,6 +98,7 @@ def show(
 
     Examples: cuelog rules show snooker/six-reds-2024; cuelog rules show draft.toml --json
     """
+    json_errors(as_json)
     try:
         doc = show_doc(resolve_rules(rules))
     except InputError as exc:
@@ -107,7 +107,7 @@ def show(
     if as_json:
         sys.stdout.write(json.dumps(doc, indent=1, ensure_ascii=False) + "\n")
         raise typer.Exit(EXIT_OK)
-    console = Console(highlight=False)
+    console = out_console()
     base = f" (from {doc['base']})" if doc["base"] else ""
     console.print(f"[bold]{escape(doc['id'])}[/]{escape(base)}: {escape(doc['source'])}")
     if doc["description"]:

@@ -7,9 +7,8 @@ import sys
 from pathlib import Path
 
 import typer
-from rich.console import Console
 
-from cuelog.cli.common import EXIT_FINDINGS, EXIT_OK, fail
+from cuelog.cli.common import EXIT_FINDINGS, EXIT_OK, fail, json_errors, out_console
 from cuelog.replay import NoEngine, UnknownRuleset
 from cuelog.replay.model import FINDING_KINDS
 from cuelog.replay.rulesets import ruleset
@@ -51,12 +50,13 @@ def simulate(
 
     Example: cuelog simulate --rules snooker/wpbsa-2024 --matches 20 --seed 7 --out season --errors 0.02 --check
     """
+    json_errors(as_json)
     try:
         ruleset(rules)
     except UnknownRuleset as exc:
-        fail(str(exc))
+        fail(str(exc), "unknown_rules")
     if rules not in SUPPORTED:
-        fail(f"cuelog simulate knows {', '.join(SUPPORTED)}; not {rules!r}")
+        fail(f"cuelog simulate knows {', '.join(SUPPORTED)}; not {rules!r}", "unknown_rules")
     chosen: frozenset[str] | None = None
     if kinds is not None:
         chosen = frozenset(k.strip() for k in kinds.split(",") if k.strip())
@@ -67,7 +67,7 @@ def simulate(
     try:
         stats = write_season(out, simulate_season(config, workers=workers))
     except NoEngine as exc:
-        fail(str(exc))
+        fail(str(exc), "unknown_rules")
     summary: dict[str, object] = {
         "matches": stats.matches,
         "strokes": stats.strokes,
@@ -85,7 +85,7 @@ def simulate(
     if as_json:
         sys.stdout.write(json.dumps(summary, indent=1) + "\n")
     else:
-        console = Console()
+        console = out_console()
         console.print(
             f"{stats.matches} matches, {stats.strokes} strokes, {stats.errors} injected errors written to {out}"
         )

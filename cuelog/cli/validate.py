@@ -6,14 +6,16 @@ from pathlib import Path
 
 import typer
 
-from cuelog.cli.common import EXIT_BAD_INPUT, EXIT_OK, err_console, fail, print_problems
-from cuelog.ingest.reader import log_files
+from cuelog.cli.common import EXIT_BAD_INPUT, EXIT_OK, err_console, fail, json_errors, print_problems
+from cuelog.ingest.clock import read_clock_csv
+from cuelog.ingest.reader import is_clock_csv, log_files
 from cuelog.ingest.validate import validate_paths
 
 
 def validate(
     paths: list[Path] = typer.Argument(
-        ..., help="Log files (.jsonl, .jsonl.gz) or directories (searched recursively)."
+        ...,
+        help="Log files (.jsonl, .jsonl.gz) or directories (searched recursively); .csv files are checked as shot-clock logs.",
     ),
     as_json: bool = typer.Option(False, "--json", help="Print the problems as JSON on stdout."),
 ) -> None:
@@ -29,15 +31,19 @@ def validate(
 
       cuelog validate match.jsonl.gz --json
     """
-    if not log_files(paths):
-        fail("no log files (.jsonl, .jsonl.gz) under: " + ", ".join(str(p) for p in paths))
-    problems = validate_paths(paths)
+    json_errors(as_json)
+    csvs = [p for p in paths if is_clock_csv(p)]
+    logs = [p for p in paths if not is_clock_csv(p)]
+    if not log_files(logs) and not csvs:
+        fail("no log files (.jsonl, .jsonl.gz) under: " + ", ".join(str(p) for p in paths), "no_logs")
+    # A CSV is a shot-clock device log (docs/format.md section 5): checked as one, not as JSON.
+    problems = validate_paths(logs) + [p for c in csvs for p in read_clock_csv(c)[2]]
     if as_json or problems:
         print_problems(problems, as_json)
     if not as_json:
         files = len({p.file for p in problems})
         verdict = f"{len(problems)} problem(s) in {files} file(s)" if problems else "valid"
-        err_console.print(f"{len(log_files(paths))} file(s) checked: {verdict}", highlight=False)
+        err_console.print(f"{len(log_files(logs)) + len(csvs)} file(s) checked: {verdict}", highlight=False)
     raise typer.Exit(EXIT_BAD_INPUT if problems else EXIT_OK)
 
 

@@ -1,4 +1,4 @@
-"""Shot-clock device logs (FORMAT.md section 5): parse, pair into shots, align to strokes.
+"""Shot-clock device logs (docs/format.md section 5): parse, pair into shots, align to strokes.
 
 A device writes one CSV row per event, ``table,ts,event``. Per table, in time order:
 
@@ -120,7 +120,7 @@ def read_clock_csv(path: str | os.PathLike[str]) -> tuple[str | None, list[Clock
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
-        return None, [], [Problem(name, 0, "", "unreadable", str(exc), "a readable CSV file")]
+        return None, [], [Problem(name, 0, "", "unreadable", exc.strerror or str(exc), "a readable CSV file")]
     file_hash = hashlib.sha256(data).hexdigest()
     try:
         text = data.decode("utf-8-sig")

@@ -1,4 +1,4 @@
-"""Officials' corrections to a finished log (FORMAT.md section 6).
+"""Officials' corrections to a finished log (docs/format.md section 6).
 
 A corrections file is JSON Lines of
 ``{"match": "...", "frame": 1, "n": 14, "set": {"potted": ["pink"]}, "note": "..."}``:
@@ -17,11 +17,19 @@ import msgspec
 
 from cuelog.errors import InputError, Problem
 from cuelog.ingest.reader import decode_problem, scan
+from cuelog.ingest.validate import check_bounds, check_score
 from cuelog.schemas.records import Correction, Match, Record, Stroke
 
 # Fields a correction may not change: they say which stroke it is.
 _IDENTITY = frozenset({"type", "frame", "n"})
 _STROKE_FIELDS = frozenset(f if f != "break_" else "break" for f in Stroke.__struct_fields__) - _IDENTITY
+
+
+def _decode_correction(text: str) -> Correction:
+    try:
+        return msgspec.json.decode(text, type=Correction)
+    except RecursionError:
+        raise msgspec.DecodeError("JSON nested too deeply to decode") from None
 
 
 Located = tuple[str, int, Correction]
@@ -38,10 +46,12 @@ def read_corrections(path: str | os.PathLike[str]) -> list[Located]:
             problems.append(item)
             continue
         try:
-            c = msgspec.json.decode(item, type=Correction)
+            c = _decode_correction(item)
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
             p = decode_problem(name, line, exc)
-            problems.append(Problem(p.file, p.line, p.field, p.code, p.found, "a correction (FORMAT.md section 6)"))
+            problems.append(
+                Problem(p.file, p.line, p.field, p.code, p.found, "a correction (docs/format.md section 6)")
+            )
             continue
         unknown = sorted(set(c.set) - _STROKE_FIELDS)
         if unknown or not c.set:
@@ -54,6 +64,12 @@ def read_corrections(path: str | os.PathLike[str]) -> list[Located]:
     if problems:
         raise InputError(problems)
     return out
+
+
+def _beyond_bounds(source: str, line: int, stroke: Stroke) -> list[Problem]:
+    """A corrected stroke keeps the stated bounds of a logged one (docs/format.md section 3)."""
+    found = check_bounds(source, line, "stroke", stroke) + check_score(source, line, "score", stroke.score)
+    return [Problem(p.file, p.line, f"set.{p.field}", p.code, p.found, p.expected) for p in found]
 
 
 def apply_corrections(
@@ -93,6 +109,10 @@ def apply_corrections(
                     problems.append(
                         Problem(source, line, f"set.{p.field}", "bad_correction", p.found, "a valid stroke")
                     )
+                    continue
+                beyond = _beyond_bounds(source, line, record)
+                if beyond:
+                    problems.extend(beyond)
                     continue
                 applied.append(c)
         out.append(record)

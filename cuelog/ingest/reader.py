@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gzip
 import os
+import re
 import zlib
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -23,6 +24,15 @@ from cuelog.schemas.records import Record, decode
 
 MAX_LINE = 1 << 20
 """Longest line accepted (1 MiB); a stroke record is a few hundred bytes."""
+
+BOM = b"\xef\xbb\xbf"
+BOM_FOUND = "a byte-order mark (EF BB BF) at the start of the file"
+BOM_EXPECTED = "UTF-8 without a byte-order mark (docs/format.md section 2); the lines after it are still checked"
+CR_FOUND = "lines ended by a carriage return (CR) alone"
+CR_EXPECTED = "lines ended by LF or CR LF (docs/format.md section 2)"
+
+_CR_LINE = re.compile(rb"\r[ \t]*[{\[]")
+"""A CR followed by the start of another JSON value: lines ended by CR alone."""
 
 _READ_ERRORS = (OSError, EOFError, zlib.error)
 
@@ -44,7 +54,7 @@ def decode_problem(file: str, line: int, exc: Exception) -> Problem:
         field = path.rstrip("`")
     # ValidationError is a subclass of DecodeError: test for it first.
     if isinstance(exc, msgspec.ValidationError):
-        return Problem(file, line, field, "invalid_record", text, "a cuelog/1 record (FORMAT.md section 4)")
+        return Problem(file, line, field, "invalid_record", text, "a cuelog/1 record (docs/format.md section 4)")
     return Problem(file, line, field, "invalid_json", text, "one JSON object per line")
 
 
@@ -79,6 +89,10 @@ def scan(path: str | os.PathLike[str]) -> Iterator[tuple[int, str | Problem]]:
     try:
         with open_log(path) as fh:
             for number, (raw, cut) in enumerate(_lines(fh), start=1):
+                if cut and _CR_LINE.search(raw):
+                    yield number, Problem(name, number, "", "cr_line_endings", CR_FOUND, CR_EXPECTED)
+                    records += 1
+                    continue
                 if cut:
                     yield (
                         number,
@@ -88,14 +102,21 @@ def scan(path: str | os.PathLike[str]) -> Iterator[tuple[int, str | Problem]]:
                     )
                     records += 1
                     continue
+                if number == 1 and raw.startswith(BOM):
+                    yield number, Problem(name, number, "", "byte_order_mark", BOM_FOUND, BOM_EXPECTED)
+                    raw = raw[len(BOM) :]
                 if not raw.strip():
                     continue
                 records += 1
+                if b"\r" in raw and _CR_LINE.search(raw):
+                    # readline splits on LF only: a file ended by CR alone arrives as one line.
+                    yield number, Problem(name, number, "", "cr_line_endings", CR_FOUND, CR_EXPECTED)
+                    continue
                 try:
                     text = raw.decode("utf-8")
                 except UnicodeDecodeError as exc:
                     found = f"byte 0x{raw[exc.start]:02x} at column {exc.start + 1}"
-                    yield number, Problem(name, number, "", "not_utf8", found, "UTF-8 text (FORMAT.md section 2)")
+                    yield number, Problem(name, number, "", "not_utf8", found, "UTF-8 text (docs/format.md section 2)")
                     continue
                 yield number, text.strip()
     except _READ_ERRORS as exc:
@@ -135,13 +156,37 @@ def read_records(path: str | os.PathLike[str]) -> Iterator[tuple[int, Record]]:
             raise InputError([decode_problem(name, number, exc)]) from None
 
 
+CORRECTIONS_SUFFIX = ".corrections.jsonl"
+"""Officials' corrections kept beside the logs they correct; a directory's logs leave them out."""
+
+CLOCK_SUFFIXES = (".csv",)
+"""Shot-clock device logs (docs/format.md section 5): never stroke logs."""
+
+
+def is_log(path: Path) -> bool:
+    """A stroke log found in a directory: ``.jsonl`` or ``.jsonl.gz``, not a corrections file."""
+    name = path.name
+    return name.endswith((".jsonl", ".jsonl.gz")) and not name.endswith(
+        (CORRECTIONS_SUFFIX, CORRECTIONS_SUFFIX + ".gz")
+    )
+
+
+def is_clock_csv(path: str | os.PathLike[str]) -> bool:
+    return str(path).lower().endswith(CLOCK_SUFFIXES)
+
+
 def log_files(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
-    """Expand files and directories (recursively) into log files, in sorted order."""
+    """Expand files and directories (recursively) into log files, in sorted order.
+
+    A file given by name is taken as a log whatever its name (and reported if it is not
+    one); a directory gives its ``.jsonl``/``.jsonl.gz`` files, leaving out
+    ``*.corrections.jsonl`` (officials' corrections, for ``--corrections``).
+    """
     out: list[Path] = []
     for item in paths:
         p = Path(item)
         if p.is_dir():
-            out.extend(sorted(q for q in p.rglob("*") if q.is_file() and q.name.endswith((".jsonl", ".jsonl.gz"))))
+            out.extend(sorted(q for q in p.rglob("*") if q.is_file() and is_log(q)))
         else:
             out.append(p)
     return out

@@ -26,8 +26,11 @@ Problem codes are stable (scripts match on them):
 ``no_frame``        a frame record before any ``frame`` record of its match
 ``frame_mismatch``  a record's ``frame`` is not the open frame
 ``frame_repeated``  a frame number opened twice in one match
-``bad_number``      a count that must be positive is not (``frame``, ``n``, ``break``, ...)
+``bad_number``      a number outside its stated bound (:mod:`cuelog.schemas.bounds`)
+``too_long``        a match id or a name longer than its stated bound
+``same_sides``      both sides of a match with the same name
 ``n_not_increasing`` stroke ``n`` not strictly increasing within its frame
+``n_gap``           a stroke number skipped: a stroke missing from its frame
 ``pockets_length``  ``pockets`` not as long as ``potted``
 ``unknown_pocket``  a pocket other than TL TR ML MR BL BR
 ``unknown_ball``    a ball name the ruleset does not use
@@ -36,7 +39,7 @@ Problem codes are stable (scripts match on them):
 ``clock_unknown``   a ``clock`` record for a stroke its frame does not have
 ``clock_repeated``  two ``clock`` records for one stroke
 ``bad_side``        a side other than ``A``/``B``
-``bad_score``       a score that is not two non-negative integers
+``bad_score``       a score that is not two integers from 0 to the points bound
 ``bad_time``        a time that is not ISO 8601 with a UTC offset
 ``bad_date``        a match ``date`` that is not an ISO 8601 date
 =================== ==========================================================
@@ -57,6 +60,7 @@ import msgspec
 from cuelog.errors import Problem
 from cuelog.ingest.reader import log_files, scan
 from cuelog.replay.rulesets import RULESETS, Ruleset
+from cuelog.schemas.bounds import INT_BOUNDS, MAX_NAME, MAX_POINTS, NAME_FIELDS, Bound
 from cuelog.schemas.records import (
     RECORD_TYPES,
     Choice,
@@ -75,6 +79,7 @@ SIDES = ("A", "B")
 POCKETS = frozenset({"TL", "TR", "ML", "MR", "BL", "BR"})
 
 _generic = msgspec.json.Decoder()
+TOO_DEEP = "JSON nested too deeply to decode"
 _ISO_TIME = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$")
 
 
@@ -92,6 +97,8 @@ class FileState:
     strokes: set[int] = field(default_factory=set)
     clocks: dict[int, int] = field(default_factory=dict)
     """Stroke number -> line of its ``clock`` record, checked when the frame closes."""
+    unread: bool = False
+    """A line since the last stroke could not be read as a record: it may have held the strokes a gap skips."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +145,8 @@ def field_problems(file: str, line: int, text: str) -> tuple[Record | None, list
         obj = _generic.decode(text)
     except msgspec.DecodeError as exc:
         return None, [Problem(file, line, "", "invalid_json", str(exc), "one JSON object per line")]
+    except RecursionError:
+        return None, [Problem(file, line, "", "invalid_json", TOO_DEEP, "one JSON object per line")]
     if not isinstance(obj, dict):
         return None, [Problem(file, line, "", "not_an_object", type(obj).__name__, "one JSON object per line")]
     kind = obj.get("type")
@@ -173,14 +182,14 @@ def field_problems(file: str, line: int, text: str) -> tuple[Record | None, list
             partial = msgspec.convert(obj, cls)
         except msgspec.ValidationError as exc:
             problems.append(
-                Problem(file, line, "", "invalid_record", str(exc), "a cuelog/1 record (FORMAT.md section 4)")
+                Problem(file, line, "", "invalid_record", str(exc), "a cuelog/1 record (docs/format.md section 4)")
             )
     if not problems:  # msgspec found something the field-wise check did not; report its words
         try:
             decode(text)
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
             problems.append(
-                Problem(file, line, "", "invalid_record", str(exc), "a cuelog/1 record (FORMAT.md section 4)")
+                Problem(file, line, "", "invalid_record", str(exc), "a cuelog/1 record (docs/format.md section 4)")
             )
     return partial, problems
 
@@ -194,7 +203,7 @@ def decode_line(file: str, line: int, text: str) -> tuple[Record | None, Record 
     try:
         record = decode(text)
         return record, record, []
-    except (msgspec.DecodeError, msgspec.ValidationError):
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
         partial, problems = field_problems(file, line, text)
         return None, partial, problems
 
@@ -214,7 +223,7 @@ def _show(value: object) -> str:
 
 
 def check_side(file: str, line: int, name: str, value: str | None) -> list[Problem]:
-    """Sides are "A" and "B" (FORMAT.md section 3)."""
+    """Sides are "A" and "B" (docs/format.md section 3)."""
     if value is None or value in SIDES:
         return []
     return [Problem(file, line, name, "bad_side", _show(value), '"A" or "B"')]
@@ -232,18 +241,55 @@ def check_sides_keys(file: str, line: int, name: str, value: dict[str, Any] | No
 
 
 def check_score(file: str, line: int, name: str, score: list[int] | None) -> list[Problem]:
-    """A score is [A, B], two non-negative integers."""
+    """A score is [A, B], two integers a scoreboard can show (0 to MAX_POINTS)."""
     if score is None:
         return []
-    if len(score) != 2 or any(v < 0 for v in score):
-        return [Problem(file, line, name, "bad_score", _show(score), "[A, B]: two non-negative integers")]
+    if len(score) != 2 or any(not 0 <= v <= MAX_POINTS for v in score):
+        return [Problem(file, line, name, "bad_score", _show(score), f"[A, B]: two integers from 0 to {MAX_POINTS}")]
     return []
 
 
-def check_positive(file: str, line: int, name: str, value: int | None, minimum: int = 1) -> list[Problem]:
-    if value is None or value >= minimum:
-        return []
-    return [Problem(file, line, name, "bad_number", str(value), f"an integer >= {minimum}")]
+_BOUNDED: dict[str, list[tuple[str, tuple[str, ...], Bound]]] = {
+    kind: [
+        (path, tuple("break_" if a == "break" else a for a in path.split(".")), bound) for path, bound in fields.items()
+    ]
+    for kind, fields in INT_BOUNDS.items()
+}
+"""INT_BOUNDS with each JSON path split once into attribute names (``break`` is ``break_``)."""
+
+
+def _field(record: object, names: tuple[str, ...]) -> object:
+    """A field of a record by its attribute path; None when a step is absent."""
+    value = record
+    for name in names:
+        value = getattr(value, name, None)
+        if value is None:
+            return None
+    return value
+
+
+def check_bounds(file: str, line: int, kind: str, record: Record) -> list[Problem]:
+    """Every integer field within its stated bound (:data:`cuelog.schemas.bounds.INT_BOUNDS`)."""
+    out = []
+    for path, names, (low, high) in _BOUNDED[kind]:
+        value = _field(record, names)
+        if isinstance(value, int) and not low <= value <= high:
+            out.append(Problem(file, line, path, "bad_number", _cut(str(value)), f"an integer from {low} to {high}"))
+    return out
+
+
+def check_names(file: str, line: int, m: Match) -> list[Problem]:
+    """A match id and the names of sides and players are at most MAX_NAME characters."""
+    out = []
+    for name in NAME_FIELDS:
+        value = getattr(m, name)
+        texts = [value] if isinstance(value, str) else list((value or {}).values())
+        for text in texts:
+            for item in [text] if isinstance(text, str) else text:
+                if len(item) > MAX_NAME:
+                    found = f"{len(item)} characters: {_show(item)}"
+                    out.append(Problem(file, line, name, "too_long", found, f"at most {MAX_NAME} characters"))
+    return out
 
 
 @functools.lru_cache(maxsize=256)
@@ -263,7 +309,7 @@ def parse_time(value: str) -> datetime | None:
 
 
 def check_time(file: str, line: int, name: str, value: str | None) -> list[Problem]:
-    """Times are ISO 8601 with a UTC offset (FORMAT.md section 3)."""
+    """Times are ISO 8601 with a UTC offset (docs/format.md section 3)."""
     if value is None or parse_time(value) is not None:
         return []
     return [
@@ -329,8 +375,11 @@ def check_match(state: FileState, line: int, m: Match) -> list[Problem]:
             date.fromisoformat(m.date)
         except ValueError:
             out.append(Problem(f, line, "date", "bad_date", _show(m.date), 'an ISO 8601 date, e.g. "2026-11-21"'))
-    for name, value in (("best_of", m.best_of), ("reds", m.reds), ("target", m.target)):
-        out += check_positive(f, line, name, value)
+    out += check_bounds(f, line, "match", m)
+    out += check_names(f, line, m)
+    if len(set(m.sides.values())) < len(m.sides):
+        # Reports and plots count statistics by name: two sides of one name would merge.
+        out.append(Problem(f, line, "sides", "same_sides", _show(m.sides), "two different names"))
     state.match_ids.add(m.match)
     state.match = m
     state.frames = set()
@@ -343,6 +392,7 @@ def _open_frame(state: FileState, frame: int | None) -> None:
     state.last_n = 0
     state.strokes = set()
     state.clocks = {}
+    state.unread = False
 
 
 def close_frame(state: FileState) -> list[Problem]:
@@ -359,14 +409,13 @@ def check_frame(state: FileState, line: int, fr: Frame) -> list[Problem]:
     out = close_frame(state)
     if state.match is None:
         out.append(Problem(f, line, "type", "no_match", "frame", "a match record before the first frame"))
-    out += check_positive(f, line, "frame", fr.frame)
+    out += check_bounds(f, line, "frame", fr)
     if fr.frame in state.frames:
         out.append(
             Problem(f, line, "frame", "frame_repeated", str(fr.frame), "a frame number not opened before in this match")
         )
     out += check_side(f, line, "breaker", fr.breaker)
     out += check_time(f, line, "t", fr.t)
-    out += check_positive(f, line, "reds", fr.reds)
     if fr.positions is not None:
         out += check_balls(state, line, "positions[]", (p[0] for p in fr.positions))
     state.frames.add(fr.frame)
@@ -389,16 +438,24 @@ def check_in_frame(state: FileState, line: int, kind: str, frame: int) -> list[P
 def check_stroke(state: FileState, line: int, s: Stroke) -> list[Problem]:
     f = state.file
     out = check_in_frame(state, line, "stroke", s.frame)
-    out += check_positive(f, line, "n", s.n)
+    out += check_bounds(f, line, "stroke", s)
     if s.n <= state.last_n:
         out.append(Problem(f, line, "n", "n_not_increasing", str(s.n), f"a stroke number above {state.last_n}"))
     else:
+        if s.n > state.last_n + 1 and s.n >= 1 and not state.unread:
+            # n counts the strokes of a frame from 1 (docs/format.md section 4): a number
+            # skipped is a stroke missing, and the replay would charge the officials with it.
+            out.append(
+                Problem(
+                    f, line, "n", "n_gap", str(s.n), f"{state.last_n + 1} (strokes {_gap(state.last_n, s.n)} missing)"
+                )
+            )
         state.last_n = s.n
+    state.unread = False
     state.strokes.add(s.n)
     out += check_side(f, line, "striker", s.striker)
     out += check_time(f, line, "t", s.t)
     out += check_score(f, line, "score", s.score)
-    out += check_positive(f, line, "break", s.break_, minimum=0)
     out += check_balls(state, line, "first[]", s.first)
     out += check_balls(state, line, "then[]", s.then or ())
     out += check_balls(state, line, "potted[]", s.potted)
@@ -432,9 +489,11 @@ def check_stroke(state: FileState, line: int, s: Stroke) -> list[Problem]:
     for i, r in enumerate(s.respots or ()):
         out += check_balls(state, line, f"respots[{i}].ball", (r.ball,))
         out += check_spot(state, line, f"respots[{i}].spot", r.spot)
-    if s.call is not None and s.call.points is not None and s.call.points < 0:
-        out.append(Problem(f, line, "call.points", "bad_number", str(s.call.points), "an integer >= 0"))
     return out
+
+
+def _gap(last: int, n: int) -> str:
+    return str(last + 1) if n == last + 2 else f"{last + 1} to {n - 1}"
 
 
 def check_after(state: FileState, line: int, after: int) -> list[Problem]:
@@ -449,7 +508,7 @@ def check_after(state: FileState, line: int, after: int) -> list[Problem]:
 
 
 def check_choice(state: FileState, line: int, c: Choice) -> list[Problem]:
-    out = check_in_frame(state, line, "choice", c.frame)
+    out = check_in_frame(state, line, "choice", c.frame) + check_bounds(state.file, line, "choice", c)
     out += check_after(state, line, c.after)
     out += check_side(state.file, line, "side", c.side)
     out += check_balls(state, line, "nominated", (c.nominated,))
@@ -457,7 +516,7 @@ def check_choice(state: FileState, line: int, c: Choice) -> list[Problem]:
 
 
 def check_event(state: FileState, line: int, e: Event) -> list[Problem]:
-    out = check_in_frame(state, line, "event", e.frame)
+    out = check_in_frame(state, line, "event", e.frame) + check_bounds(state.file, line, "event", e)
     out += check_after(state, line, e.after)
     out += check_side(state.file, line, "side", e.side)
     out += check_balls(state, line, "ball", (e.ball,))
@@ -466,7 +525,7 @@ def check_event(state: FileState, line: int, e: Event) -> list[Problem]:
 
 
 def check_frame_end(state: FileState, line: int, e: FrameEnd) -> list[Problem]:
-    out = check_in_frame(state, line, "frame_end", e.frame)
+    out = check_in_frame(state, line, "frame_end", e.frame) + check_bounds(state.file, line, "frame_end", e)
     out += check_side(state.file, line, "winner", e.winner)
     out += check_score(state.file, line, "score", e.score)
     return out
@@ -474,7 +533,7 @@ def check_frame_end(state: FileState, line: int, e: FrameEnd) -> list[Problem]:
 
 def check_clock(state: FileState, line: int, c: Clock) -> list[Problem]:
     f = state.file
-    out = check_in_frame(state, line, "clock", c.frame)
+    out = check_in_frame(state, line, "clock", c.frame) + check_bounds(f, line, "clock", c)
     if c.n in state.clocks:
         out.append(
             Problem(
@@ -519,11 +578,14 @@ def check_file(path: str | os.PathLike[str]) -> Iterator[Checked]:
     state = FileState(str(path))
     for line, item in scan(path):
         if isinstance(item, Problem):
+            state.unread = state.unread or item.code != "byte_order_mark"
             yield Checked(line, None, None, [item])
             continue
         record, partial, problems = decode_line(state.file, line, item)
         if partial is not None:
             problems += check_record(state, line, partial)
+        else:
+            state.unread = True  # already reported; a gap right after it is not a second problem
         yield Checked(line, item, record, problems)
     tail = close_frame(state)
     if tail:

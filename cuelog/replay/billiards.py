@@ -9,8 +9,13 @@ Editions are data (:class:`Edition`) plus a few switches where the rule books di
 ``billiards/wpbsa-2024``, ``billiards/classic`` (seed 000, "Rules of Billiards") and
 ``billiards/one-red`` (seed 002, "Snooker - 1 Red").
 
-Facts that are absent are unknown and raise nothing (FORMAT.md 1.2): every fact test
+Facts that are absent are unknown and raise nothing (docs/format.md 1.2): every fact test
 below answers ``True``, ``False`` or ``None`` (unknown).
+
+A stroke goes through steps named after the rules they apply (:func:`_stroke`): who may
+play, the balls played, scoring, the limits and the Baulk-line rule, the calls as made,
+the scoreboard, runs, the table and its respots, the Baulk-line windows and the next turn.
+A stroke after strokes missing from the log: :func:`_stroke_after_gap` (docs/rulings.md 32).
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final, TypeAlias
 
-from cuelog.replay.common import check_choice, check_frame_end, leader, parse_time
+from cuelog.replay.common import check_choice, check_frame_end, leader, parse_time, stroke_gap
 from cuelog.replay.ledger import Ledger
 from cuelog.replay.model import (
     CONDONED_FOUL,
@@ -56,7 +61,7 @@ BAULK_LINE_MM: Final = 737.0
 D_RADIUS_MM: Final = 292.0
 SPOT_FROM_TOP_MM: Final = 324.0
 
-# FORMAT.md ``infringements`` codes that are billiards fouls when the edition lists them
+# docs/format.md ``infringements`` codes that are billiards fouls when the edition lists them
 # (``touching_ball_moved`` is a snooker matter: billiards re-spots a touching ball, S3 R14).
 JUDGED_FOULS: Final = frozenset(
     {
@@ -262,7 +267,7 @@ EDITIONS: Final[dict[str, Edition]] = {
 
 @dataclass(frozen=True, slots=True)
 class Geometry:
-    """Spots and lines of the table (S1 R1), in FORMAT.md coordinates (mm, origin bottom left)."""
+    """Spots and lines of the table (S1 R1), in docs/format.md coordinates (mm, origin bottom left)."""
 
     spots: Mapping[str, Pos]
     baulk_y: float
@@ -363,6 +368,13 @@ class State:
     end_n: int = 0
     late_reported: bool = False
     breaker: str | None = None
+    seen_n: int = 0
+    """The last stroke read, whatever became of it (``last_n`` is the last one played)."""
+    resync: bool = False
+    """After a gap in the strokes, the recorded state does not yet agree with the rules
+    (docs/rulings.md 32)."""
+    gap_scored: bool = False
+    """After a gap, the official score has been taken from a recorded scoreboard."""
 
     def copy(self) -> State:
         c = State(
@@ -408,6 +420,9 @@ _SCALARS: Final = (
     "end_n",
     "late_reported",
     "breaker",
+    "seen_n",
+    "resync",
+    "gap_scored",
 )
 
 
@@ -429,12 +444,12 @@ def new_frame(match: Match, frame: Frame, previous: FrameResult | None = None) -
     if breaker is None and previous is not None and previous.breaker is not None:
         # S3 R2(d)(ii): the order of starting alternates from game to game.
         breaker = other(previous.breaker)
-    st = State(match, frame.frame, ed, geo, cue, match.target, match.time_limit_s, bool(applies), table, breaker)
-    st.breaker = breaker
+    state = State(match, frame.frame, ed, geo, cue, match.target, match.time_limit_s, bool(applies), table, breaker)
+    state.breaker = breaker
     red = table.get(RED)
-    st.red_spot = geo.spot_named(*red) if red is not None else None
-    st.t0 = parse_time(frame.t)
-    return st
+    state.red_spot = geo.spot_named(*red) if red is not None else None
+    state.t0 = parse_time(frame.t)
+    return state
 
 
 # -- strokes ---------------------------------------------------------------------------
@@ -452,54 +467,54 @@ class _Facts:
     """No object ball was hit from in-hand and it cannot be told whether it was a miss or a foul."""
 
 
-def _objects_out_of_baulk(st: State, objects: Sequence[str]) -> bool | None:
+def _objects_out_of_baulk(state: State, objects: Sequence[str]) -> bool | None:
     unknown = False
     for b in objects:
-        if b not in st.table:
+        if b not in state.table:
             continue
-        p = st.table[b]
+        p = state.table[b]
         if p is None:
             unknown = True
-        elif not st.geo.in_baulk(p):
+        elif not state.geo.in_baulk(p):
             return True
     return None if unknown else False
 
 
-def _facts(st: State, s: Stroke, cb: str, ob: str, in_hand: bool, out_of_turn: bool) -> _Facts:
-    ed = st.ed
+def _facts(state: State, stroke: Stroke, cb: str, ob: str, in_hand: bool, out_of_turn: bool) -> _Facts:
+    ed = state.ed
     fouls: list[str] = []
     unknown = False
     miss = False
     no_contact_unknown = False
-    for inf in s.infringements or ():
+    for inf in stroke.infringements or ():
         if inf.code in JUDGED_FOULS and inf.code in ed.fouls:
             fouls.append(inf.code)
     if out_of_turn:
         fouls.append("out_of_turn")
-    cue_first = s.cushions.cue_first if s.cushions is not None else None
+    cue_first = stroke.cushions.cue_first if stroke.cushions is not None else None
     if in_hand:
-        if s.placement == "illegal":
+        if stroke.placement == "illegal":
             fouls.append("in_hand")
-        elif s.first:
+        elif stroke.first:
             # S3 R6(f): no part of an object ball in Baulk may be played on directly; off a
             # cushion it is legal only if that cushion is out of Baulk (R6(d)), which the
             # facts do not say.
-            for b in s.first:
-                p = st.table.get(b)
-                if p is not None and st.geo.in_baulk(p):
+            for b in stroke.first:
+                p = state.table.get(b)
+                if p is not None and state.geo.in_baulk(p):
                     if cue_first is False:
                         fouls.append("in_hand")
                     else:
                         unknown = True
                     break
-    if s.off_table:
+    if stroke.off_table:
         fouls.append("off_table")
-    if not s.first:
-        cb_potted = cb in s.potted
+    if not stroke.first:
+        cb_potted = cb in stroke.potted
         if not in_hand or ed.miss_is_foul:
             fouls.append("no_contact")
         else:
-            out = _objects_out_of_baulk(st, (RED, ob))
+            out = _objects_out_of_baulk(state, (RED, ob))
             if out is True:
                 fouls.append("no_contact")
             elif cb_potted and cue_first is False:
@@ -515,19 +530,19 @@ def _facts(st: State, s: Stroke, cb: str, ob: str, in_hand: bool, out_of_turn: b
     return _Facts(fouls, unknown, miss, no_contact_unknown)
 
 
-def _respots_recorded(st: State, respots: Sequence[Respot]) -> list[tuple[str, str | None, Pos | None]]:
+def _respots_recorded(state: State, respots: Sequence[Respot]) -> list[tuple[str, str | None, Pos | None]]:
     out: list[tuple[str, str | None, Pos | None]] = []
     for r in respots:
         if r.spot is not None:
-            out.append((r.ball, r.spot, st.geo.spots.get(r.spot)))
+            out.append((r.ball, r.spot, state.geo.spots.get(r.spot)))
         elif r.x is not None and r.y is not None:
-            out.append((r.ball, st.geo.spot_named(r.x, r.y), (r.x, r.y)))
+            out.append((r.ball, state.geo.spot_named(r.x, r.y), (r.x, r.y)))
         else:
             out.append((r.ball, None, None))
     return out
 
 
-def _chain_options(st: State, table: Mapping[str, Pos | None], chain: Sequence[str], ball: str) -> list[str]:
+def _chain_options(state: State, table: Mapping[str, Pos | None], chain: Sequence[str], ball: str) -> list[str]:
     """The spots of a fallback chain a ball may go to, given what is known of the table.
 
     The first free spot of the chain is due; a spot before it whose occupation is unknown
@@ -535,7 +550,7 @@ def _chain_options(st: State, table: Mapping[str, Pos | None], chain: Sequence[s
     """
     options: list[str] = []
     for name in chain:
-        occ = _occupied(table, st.geo.spots[name], ball)
+        occ = _occupied(table, state.geo.spots[name], ball)
         if occ is True:
             continue
         options.append(name)
@@ -549,415 +564,575 @@ _CENTRE_CHAIN: Final = ("centre", "pyramid", "spot")
 _HAZARD_CHAIN: Final = ("baulk_middle", "d_right")
 
 
-def _limit(st: State, call: str, at: int, limit: int, n: int) -> int:
+def _limit(state: State, call: str, at: int, limit: int, n: int) -> int:
     """The run limit with the referee's call (S3 R10(a), R11(a)): five more after a late call.
 
     A call belongs to the current run when it was made after the run's first stroke and
     before a later run could have reached its own call (``at`` strokes after this one).
-    No call recorded: it is taken as made on time (FORMAT.md 4, ``referee_call``).
+    No call recorded: it is taken as made on time (docs/format.md 4, ``referee_call``).
     """
     best = limit
-    for after, c in st.calls:
-        if c == call and st.run_first <= after < n + at:
-            counted = after - st.run_first + 1
+    for after, c in state.calls:
+        if c == call and state.run_first <= after < n + at:
+            counted = after - state.run_first + 1
             if counted > at:
                 best = max(best, counted + (limit - at))
     return best
 
 
-def _stroke(st: State, s: Stroke) -> tuple[Outcome | None, list[Finding]]:
-    F: list[Finding] = []
-    ed = st.ed
-    n = s.n
-    if st.over:
-        if not st.late_reported:
-            st.late_reported = True
-            F.append(
-                Finding(
-                    n,
-                    FRAME_END_ERROR,
-                    st.cite("end"),
-                    s.striker,
-                    0,
-                    f"stroke played after the game ended at {st.end_n}",
+_Recorded: TypeAlias = list[tuple[str, str | None, Pos | None]] | None
+"""Respots as recorded: (ball, spot name, where), ``None`` when the stroke has none."""
+
+
+class _Play:
+    """What the rules make of one stroke, built up step by step by :func:`_stroke`.
+
+    A plain class: the steps set what they find, the class gives the defaults (the hot loop
+    builds one per stroke; only the fields every stroke needs are set at once)."""
+
+    stroke: Stroke
+    n: int
+    striker: str
+    findings: list[Finding]
+    opponent: str = ""
+    cue_ball: str = ""
+    object_ball: str = ""
+    """The opponent's cue ball, an object ball for the striker."""
+    in_hand: bool = False
+    out_of_turn: bool = False
+    red_spot0: str | None = None
+    facts: _Facts | None = None
+    hit: set[str] | frozenset[str] = frozenset()
+    hazard: int = 0
+    cannon: bool = False
+    points: int = 0
+    break_before: int = 0
+    due_foul: bool | None = False
+    due_miss: bool = False
+    reasons: tuple[str, ...] = ()
+    called_foul: bool = False
+    called_miss: bool = False
+    explained: bool = False
+    due_scored: int = 0
+    due_penalty: int = 0
+    break_points: int = 0
+    continues: bool = False
+    due_spots: dict[str, tuple[list[str], str]]
+    chain: tuple[str, ...] = ()
+    seq: int = 0
+    next_striker: str = ""
+
+    def __init__(self, stroke: Stroke, n: int, striker: str) -> None:
+        self.stroke, self.n, self.striker = stroke, n, striker
+        self.findings = []
+        self.due_spots = {}
+
+
+def _stroke(state: State, stroke: Stroke) -> tuple[Outcome | None, list[Finding]]:
+    """One stroke through the rules, step by step: the due call and the findings."""
+    play = _Play(stroke, stroke.n, stroke.striker)
+    early = _who_may_play(state, play)
+    if early is not None:
+        return early
+    _balls_played(state, play)
+    _scoring(state, play)
+    _limits(state, play)
+    _calls(state, play)
+    _book(state, play)
+    if play.continues:
+        _runs(state, play)
+    table = _table_after_stroke(state, play)
+    _respot_step(state, play, table)
+    if play.continues and state.baulk_line:
+        _baulk_line_windows(state, play)
+    _next_turn(state, play)
+    return _outcome(state, play), play.findings
+
+
+# -- who may play (S3 R2, R5(a), R15(e)) ----------------------------------------------------
+
+
+def _who_may_play(state: State, play: _Play) -> tuple[Outcome | None, list[Finding]] | None:
+    """The stroke may be played: the game is on, the time not up, the striker a side; a
+    wrong striker is reported. Returns the result when the stroke goes no further."""
+    stroke, n, ed = play.stroke, play.n, state.ed
+    if state.over:
+        if not state.late_reported:
+            state.late_reported = True
+            message = f"stroke played after the game ended at {state.end_n}"
+            play.findings.append(
+                _finding(
+                    n=n, kind=FRAME_END_ERROR, rule=state.cite("end"), side=stroke.striker, points=0, message=message
                 )
             )
-        return None, F
-    t = parse_time(s.t)
-    if st.t0 is None:
-        st.t0 = t
-    elif st.time_limit is not None and t is not None and t - st.t0 > st.time_limit:
+        return None, play.findings
+    # The time is read only when it matters: the game's start, or a timed game (S3 R5(a)).
+    t = parse_time(stroke.t) if state.t0 is None or state.time_limit is not None else None
+    if state.t0 is None:
+        state.t0 = t
+    elif state.time_limit is not None and t is not None and t - state.t0 > state.time_limit:
         # S3 R5(a): TIME ends the game; only a stroke already made may finish.
-        _end(st, leader(st.ledger.score()), "time", st.last_n)
-        st.late_reported = True
-        F.append(Finding(n, FRAME_END_ERROR, st.cite("time"), s.striker, 0, "stroke struck after the time limit"))
-        return None, F
-
-    striker = s.striker
-    if striker not in st.cue:
-        return None, [Finding(n, INVALID_RECORD, "FORMAT 3", None, 0, f"striker {striker!r} is not a side (A or B)")]
-    if st.last_n == 0 and ed.wrong_ball_opening_void and any(i.code == "wrong_cue_ball" for i in s.infringements or ()):
-        return _void_opening(st, s)
-    if st.breaker is None:
-        st.breaker = striker
-    o = other(striker)
-    cb, ob = st.cue[striker], st.cue[o]
-    due = st.striker
-    out_of_turn = due is not None and striker != due
-    if out_of_turn:
-        start = st.last_n == 0
-        F.append(
-            Finding(
-                n,
-                WRONG_STRIKER,
-                st.cite("start") if start else ed.fouls.get("out_of_turn", st.cite("order")),
-                striker,
-                0 if start or (s.call is not None and s.call.foul) else PENALTY,
-                f"{striker} played, {due} was entitled to"
-                + (" (wrong player started the game)" if start else " (playing out of turn is a foul)"),
-            )
+        _end(state, leader(state.ledger.score()), "time", state.last_n)
+        state.late_reported = True
+        message = "stroke struck after the time limit"
+        play.findings.append(
+            _finding(n=n, kind=FRAME_END_ERROR, rule=state.cite("time"), side=stroke.striker, points=0, message=message)
         )
-        out_of_turn = not start and "out_of_turn" in ed.fouls
-    if st.turn_side != striker:
-        _begin_turn(st, striker, n)
-    red_spot0 = st.red_spot
-    st.foul_by = None
-    in_hand = cb not in st.table
-    if ob not in st.table and (ob in s.first or ob in (s.then or ())):
-        F.append(Finding(n, INVALID_RECORD, st.cite("scoring"), striker, 0, f"{ob} hit but it was not on the table"))
-    if RED not in st.table and (RED in s.first or RED in (s.then or ()) or RED in s.potted):
-        # The Red left off the table by mistake (already reported) was put back: follow the facts.
-        st.table[RED] = None
-    for b in s.potted:
-        if b not in st.table and b != cb:
-            F.append(
-                Finding(n, INVALID_RECORD, st.cite("scoring"), striker, 0, f"{b} potted but it was not on the table")
-            )
-    facts = _facts(st, s, cb, ob, in_hand, out_of_turn)
+        return None, play.findings
+    striker = play.striker
+    if striker not in state.cue:
+        message = f"striker {striker!r} is not a side (A or B)"
+        return None, [_finding(n=n, kind=INVALID_RECORD, rule="FORMAT 3", side=None, points=0, message=message)]
+    opening = state.last_n == 0 and ed.wrong_ball_opening_void
+    if opening and any(i.code == "wrong_cue_ball" for i in stroke.infringements or ()):
+        return _void_opening(state, stroke)
+    if state.breaker is None:
+        state.breaker = striker
+    play.opponent = other(striker)
+    play.cue_ball, play.object_ball = state.cue[striker], state.cue[play.opponent]
+    if state.striker is not None and striker != state.striker:
+        _order_of_play(state, play)
+    if state.turn_side != striker:
+        _begin_turn(state, striker, n)
+    return None
 
-    # -- what the stroke scores if legal (S3 R4) --
-    then = s.then
-    hit = set(s.first) | set(then or ())
+
+def _order_of_play(state: State, play: _Play) -> None:
+    """Playing out of turn (S3 R15(e)); the wrong player opening a game (S3 R2(d))."""
+    due, striker, call, ed = state.striker, play.striker, play.stroke.call, state.ed
+    play.out_of_turn = True
+    start = state.last_n == 0
+    play.findings.append(
+        _finding(
+            n=play.n,
+            kind=WRONG_STRIKER,
+            rule=state.cite("start") if start else ed.fouls.get("out_of_turn", state.cite("order")),
+            side=striker,
+            points=0 if start or (call is not None and call.foul) else PENALTY,
+            message=f"{striker} played, {due} was entitled to"
+            + (" (wrong player started the game)" if start else " (playing out of turn is a foul)"),
+        )
+    )
+    play.out_of_turn = not start and "out_of_turn" in ed.fouls
+
+
+def _balls_played(state: State, play: _Play) -> None:
+    """The balls the stroke names must be on the table (FORMAT 4); the facts it shows."""
+    stroke, n, striker, ob = play.stroke, play.n, play.striker, play.object_ball
+    play.red_spot0 = state.red_spot
+    state.foul_by = None
+    play.in_hand = play.cue_ball not in state.table
+    if ob not in state.table and (ob in stroke.first or ob in (stroke.then or ())):
+        message = f"{ob} hit but it was not on the table"
+        play.findings.append(
+            _finding(n=n, kind=INVALID_RECORD, rule=state.cite("scoring"), side=striker, points=0, message=message)
+        )
+    if RED not in state.table and (RED in stroke.first or RED in (stroke.then or ()) or RED in stroke.potted):
+        # The Red left off the table by mistake (already reported) was put back: follow the facts.
+        state.table[RED] = None
+    for b in stroke.potted:
+        if b not in state.table and b != play.cue_ball:
+            message = f"{b} potted but it was not on the table"
+            play.findings.append(
+                _finding(n=n, kind=INVALID_RECORD, rule=state.cite("scoring"), side=striker, points=0, message=message)
+            )
+    play.facts = _facts(state, stroke, play.cue_ball, ob, play.in_hand, play.out_of_turn)
+
+
+# -- scoring (S3 R4, S2 R9) ---------------------------------------------------------------------
+
+
+def _scoring(state: State, play: _Play) -> None:
+    """What the stroke scores if legal: hazards and a cannon (S3 R4)."""
+    stroke, cb, ob, table = play.stroke, play.cue_ball, play.object_ball, state.table
+    then = stroke.then
+    play.hit = set(stroke.first) | set(then or ())
     hazard = 0
-    if RED in s.potted and RED in st.table:
+    if RED in stroke.potted and RED in table:
         hazard += 3
-    if ob in s.potted and ob in st.table:
+    if ob in stroke.potted and ob in table:
         hazard += 2
-    if cb in s.potted and s.first and all(b in st.table for b in s.first):
+    if cb in stroke.potted and stroke.first and all(b in table for b in stroke.first):
         # S2 R9: in-off the first object ball hit; S3 R4(d): 3 off the Red, 2 off the
         # opponent's ball or when both were hit at once.
-        hazard += 3 if s.first == [RED] else 2
+        hazard += 3 if stroke.first == [RED] else 2
     cannon: bool | None = False
-    if ob in st.table and RED in st.table:
-        if {ob, RED} <= hit:
+    if ob in table and RED in table:
+        if {ob, RED} <= play.hit:
             cannon = True
-        elif then is None and len(s.first) == 1:
+        elif then is None and len(stroke.first) == 1:
             cannon = None
     if cannon is None:
         # ``then`` unknown: trust the scoreboard on whether a cannon was made.
-        moved = _recorded_move(st, s, striker)
+        moved = _recorded_move(state, stroke, play.striker)
         cannon = moved is not None and moved == hazard + 2
-    points = hazard + (2 if cannon else 0)
+    play.hazard, play.cannon = hazard, cannon
+    play.points = hazard + (2 if cannon else 0)
 
-    brk0 = st.ledger.break_of(striker)
-    # -- the limits (S3 R10, R11) and the baulk-line rule (S3 R8) --
+
+def _limits(state: State, play: _Play) -> None:
+    """The limits on hazards and cannons (S3 R10, R11) and the Baulk-line rule (S3 R8)."""
+    n, points, facts = play.n, play.points, play.facts
+    assert facts is not None
+    play.break_before = state.ledger.break_of(play.striker)
     legal_so_far = not facts.fouls and not facts.miss and not facts.no_contact_unknown
     if legal_so_far and points:
-        if cannon and not hazard and st.cannons + 1 > _limit(st, "seventy_cannons", 70, 75, n):
+        if play.cannon and not play.hazard and state.cannons + 1 > _limit(state, "seventy_cannons", 70, 75, n):
             facts.fouls.append("cannons")
-        if hazard and not cannon and st.hazards + 1 > _limit(st, "ten_hazards", 10, 15, n):
+        if play.hazard and not play.cannon and state.hazards + 1 > _limit(state, "ten_hazards", 10, 15, n):
             facts.fouls.append("hazards")
-    crossed = _crossed(st, s, cb, in_hand)
-    if st.baulk_line and st.bl_deadline is not None and legal_so_far:
+    crossed = _crossed(state, play.stroke, play.cue_ball, play.in_hand)
+    if state.baulk_line and state.bl_deadline is not None and legal_so_far:
         if crossed is True:
-            st.bl_crossed = True
-        elif crossed is None and st.bl_crossed is False:
-            st.bl_crossed = None
-        if points and brk0 + points >= st.bl_deadline and st.bl_crossed is False and "baulk_line" in ed.fouls:
+            state.bl_crossed = True
+        elif crossed is None and state.bl_crossed is False:
+            state.bl_crossed = None
+        reached = points and play.break_before + points >= state.bl_deadline
+        if reached and state.bl_crossed is False and "baulk_line" in state.ed.fouls:
             facts.fouls.append("baulk_line")
+    play.due_foul = True if facts.fouls else (None if facts.unknown else False)
+    play.due_miss = facts.miss and play.due_foul is False
+    play.reasons = tuple(dict.fromkeys(facts.fouls))
 
-    due_foul: bool | None = True if facts.fouls else (None if facts.unknown else False)
-    due_miss = facts.miss and due_foul is False
-    reasons = tuple(dict.fromkeys(facts.fouls))
 
-    # -- the calls as made, checked against the due call --
-    call = s.call
-    called_foul = call is not None and call.foul
-    called_miss = call is not None and not call.foul and call.miss
-    explained = False
-    if called_foul or called_miss:
-        what = "foul" if called_foul else "miss"
-        assert call is not None
-        if called_foul and due_miss:
-            F.append(Finding(n, MISS_ERROR, st.cite("miss"), striker, 0, "FOUL called for a miss (S2 R16), not a foul"))
-        elif called_miss and due_foul is True:
-            F.append(
-                Finding(
-                    n,
-                    MISS_ERROR,
-                    _rule(st, reasons),
-                    striker,
-                    0,
-                    f"MISS called, the facts show a foul ({', '.join(reasons)})",
-                )
-            )
-        elif due_foul is False and not due_miss and not facts.no_contact_unknown:
-            kind = UNSUPPORTED_FOUL if called_foul else MISS_ERROR
-            F.append(
-                Finding(
-                    n,
-                    kind,
-                    st.cite("penalty" if called_foul else "miss"),
-                    striker,
-                    PENALTY,
-                    f"{what} called, the facts show a legal stroke",
-                )
-            )
-        elif call.points is not None and call.points != PENALTY:
-            explained = True
-            F.append(
-                Finding(
-                    n,
-                    PENALTY_VALUE,
-                    st.cite("penalty" if called_foul else "miss"),
-                    striker,
-                    abs(call.points - PENALTY),
-                    f"{what} called for {call.points} points, the penalty is {PENALTY}",
-                )
-            )
-    elif due_foul is True:
-        limit = [r for r in reasons if r in LIMIT_FOULS]
-        other_fouls = [r for r in reasons if r != "out_of_turn"]
-        if limit:
-            F.append(
-                Finding(n, LIMIT_EXCEEDED, _rule(st, tuple(limit)), striker, PENALTY, _limit_message(st, limit[0], n))
-            )
-        elif other_fouls:
-            F.append(
-                Finding(
-                    n,
-                    CONDONED_FOUL,
-                    _rule(st, tuple(other_fouls)),
-                    striker,
-                    PENALTY,
-                    f"foul not called ({', '.join(other_fouls)}); condoned when the next stroke was made",
-                )
-            )
-    elif due_miss:
-        F.append(Finding(n, MISS_ERROR, st.cite("miss"), striker, PENALTY, "MISS not called (S2 R16)"))
-    elif facts.no_contact_unknown:
+# -- the calls as made, checked against the due call (S3 R15, R16, S2 R16) ------------------
+
+
+def _calls(state: State, play: _Play) -> None:
+    call = play.stroke.call
+    play.called_foul = call is not None and call.foul
+    play.called_miss = call is not None and not call.foul and call.miss
+    if play.called_foul or play.called_miss:
+        _called(state, play)
+    elif play.due_foul is True or play.due_miss or (play.facts is not None and play.facts.no_contact_unknown):
+        _uncalled(state, play)
+
+
+def _called(state: State, play: _Play) -> None:
+    """A foul or a miss called: confused with each other, against the facts, or for a value
+    other than two."""
+    n, striker, call, F, facts = play.n, play.striker, play.stroke.call, play.findings, play.facts
+    assert call is not None and facts is not None
+    what = "foul" if play.called_foul else "miss"
+    if play.called_foul and play.due_miss:
+        message = "FOUL called for a miss (S2 R16), not a foul"
+        F.append(_finding(n=n, kind=MISS_ERROR, rule=state.cite("miss"), side=striker, points=0, message=message))
+    elif play.called_miss and play.due_foul is True:
+        message = f"MISS called, the facts show a foul ({', '.join(play.reasons)})"
         F.append(
-            Finding(
-                n,
-                MISS_ERROR,
-                st.cite("miss"),
-                striker,
-                PENALTY,
-                "no object ball hit from in-hand and no MISS or FOUL called",
+            _finding(n=n, kind=MISS_ERROR, rule=_rule(state, play.reasons), side=striker, points=0, message=message)
+        )
+    elif play.due_foul is False and not play.due_miss and not facts.no_contact_unknown:
+        kind = UNSUPPORTED_FOUL if play.called_foul else MISS_ERROR
+        rule = state.cite("penalty" if play.called_foul else "miss")
+        F.append(
+            _finding(
+                n=n,
+                kind=kind,
+                rule=rule,
+                side=striker,
+                points=PENALTY,
+                message=f"{what} called, the facts show a legal stroke",
+            )
+        )
+    if call.points is not None and call.points != PENALTY:
+        # Whatever the facts, a foul or a miss is worth two (S3 R15, R16, S2 R16): the
+        # score books two and the called value is a discrepancy of its own.
+        play.explained = True
+        message = f"{what} called for {call.points} points, the penalty is {PENALTY}"
+        rule = state.cite("penalty" if play.called_foul else "miss")
+        F.append(
+            _finding(
+                n=n, kind=PENALTY_VALUE, rule=rule, side=striker, points=abs(call.points - PENALTY), message=message
             )
         )
 
-    # -- book the stroke --
-    if called_foul or called_miss:
-        scored, penalty, brk_pts = 0, PENALTY, 0
-    else:
-        scored, penalty, brk_pts = points, 0, points
-    # The due call (Outcome.scored/penalty) follows the facts whatever was called; where
-    # the facts are unknown (due_foul None) the call as made stands.
-    due_penal = due_foul is True or due_miss or (due_foul is None and (called_foul or called_miss))
-    due_scored, due_penalty = (0, PENALTY) if due_penal else (points, 0)
-    i = 0 if striker == "A" else 1
-    official = st.ledger.official
-    if st.target is not None:
+
+def _uncalled(state: State, play: _Play) -> None:
+    """Nothing called: a foul condoned (S3 R16(d)), a limit exceeded, a miss not called."""
+    n, striker, F, facts = play.n, play.striker, play.findings, play.facts
+    assert facts is not None
+    if play.due_foul is True:
+        limit = [r for r in play.reasons if r in LIMIT_FOULS]
+        other_fouls = [r for r in play.reasons if r != "out_of_turn"]
+        if limit:
+            message = _limit_message(state, limit[0], n)
+            F.append(
+                _finding(
+                    n=n,
+                    kind=LIMIT_EXCEEDED,
+                    rule=_rule(state, tuple(limit)),
+                    side=striker,
+                    points=PENALTY,
+                    message=message,
+                )
+            )
+        elif other_fouls:
+            message = f"foul not called ({', '.join(other_fouls)}); condoned when the next stroke was made"
+            F.append(
+                _finding(
+                    n=n,
+                    kind=CONDONED_FOUL,
+                    rule=_rule(state, tuple(other_fouls)),
+                    side=striker,
+                    points=PENALTY,
+                    message=message,
+                )
+            )
+    elif play.due_miss:
+        F.append(
+            _finding(
+                n=n,
+                kind=MISS_ERROR,
+                rule=state.cite("miss"),
+                side=striker,
+                points=PENALTY,
+                message="MISS not called (S2 R16)",
+            )
+        )
+    elif facts.no_contact_unknown:
+        message = "no object ball hit from in-hand and no MISS or FOUL called"
+        F.append(_finding(n=n, kind=MISS_ERROR, rule=state.cite("miss"), side=striker, points=PENALTY, message=message))
+
+
+# -- the scoreboard (S3 R5(d), R16) ----------------------------------------------------------
+
+
+def _book(state: State, play: _Play) -> None:
+    """Book the stroke as called; the due call (Outcome) follows the facts whatever was
+    called, and where the facts are unknown the call as made stands."""
+    penal = play.called_foul or play.called_miss
+    scored, penalty = (0, PENALTY) if penal else (play.points, 0)
+    play.break_points = 0 if penal else play.points
+    due_penal = (
+        play.due_foul is True or play.due_miss or (play.due_foul is None and (play.called_foul or play.called_miss))
+    )
+    play.due_scored, play.due_penalty = (0, PENALTY) if due_penal else (play.points, 0)
+    i = 0 if play.striker == "A" else 1
+    official = state.ledger.official
+    if state.target is not None:
         # S3 R5(d): only the points required count; the break keeps them all.
-        room, room_other = max(st.target - official[i], 0), max(st.target - official[1 - i], 0)
+        room, room_other = max(state.target - official[i], 0), max(state.target - official[1 - i], 0)
         scored, penalty = min(scored, room), min(penalty, room_other)
-        due_scored, due_penalty = min(due_scored, room), min(due_penalty, room_other)
-    mismatch = st.ledger.stroke(
-        n, striker, scored, penalty, s.score, explained=explained, break_points=brk_pts, rule=st.cite("scoring")
+        play.due_scored, play.due_penalty = min(play.due_scored, room), min(play.due_penalty, room_other)
+    mismatch = state.ledger.stroke(
+        play.n,
+        play.striker,
+        scored,
+        penalty,
+        play.stroke.score,
+        explained=play.explained,
+        break_points=play.break_points,
+        rule=state.cite("scoring"),
     )
     if mismatch is not None:
-        F.append(mismatch)
-    legal = not (called_foul or called_miss)
-    continues = legal and points > 0
+        play.findings.append(mismatch)
+    play.continues = not penal and play.points > 0
 
-    # -- runs of hazards and cannons --
-    if continues:
-        if cannon and not hazard:
-            if not st.cannons:
-                st.run_first = n
-            st.cannons, st.hazards = st.cannons + 1, 0
-        elif hazard and not cannon:
-            if not st.hazards:
-                st.run_first = n
-            st.hazards, st.cannons = st.hazards + 1, 0
-        else:
-            st.hazards = st.cannons = 0
 
-    # -- the table after the stroke --
-    before = st.table
-    table: dict[str, Pos | None] = {b: p for b, p in before.items() if b not in s.potted}
-    if cb not in s.potted:
+def _runs(state: State, play: _Play) -> None:
+    """Consecutive hazards and cannons in the break (S3 R10, R11), after a scoring stroke."""
+    if play.cannon and not play.hazard:
+        if not state.cannons:
+            state.run_first = play.n
+        state.cannons, state.hazards = state.cannons + 1, 0
+    elif play.hazard and not play.cannon:
+        if not state.hazards:
+            state.run_first = play.n
+        state.hazards, state.cannons = state.hazards + 1, 0
+    else:
+        state.hazards = state.cannons = 0
+
+
+# -- the table after the stroke, and respots (S3 R9, R11(c), R14) ------------------------------
+
+
+def _table_after_stroke(state: State, play: _Play) -> dict[str, Pos | None]:
+    """The balls left on the table and where they rest, as far as the facts tell."""
+    stroke, cb = play.stroke, play.cue_ball
+    before = state.table
+    table: dict[str, Pos | None] = {b: p for b, p in before.items() if b not in stroke.potted}
+    if cb not in stroke.potted:
         table[cb] = before.get(cb)
-    for b in s.off_table or ():
+    for b in stroke.off_table or ():
         table.pop(b, None)
-    if s.positions is not None:
-        listed = {b: (x, y) for b, x, y in s.positions}
+    if stroke.positions is not None:
+        listed = {b: (x, y) for b, x, y in stroke.positions}
         for b in table:
             table[b] = listed.get(b)
     else:
         # Without recorded positions, every ball may have moved once the cue ball hit one
         # (the object balls can kiss each other, ``then`` may be incomplete).
-        stirred = list(table) if s.first else [cb]
-        for b in stirred:
-            if b in table:
-                table[b] = None
-    if RED in hit or RED not in table:
-        st.red_spot = None
+        if stroke.first:
+            table = dict.fromkeys(table)
+        elif cb in table:
+            table[cb] = None
+    if RED in play.hit or RED not in table:
+        state.red_spot = None
+    return table
 
-    # -- the due respots --
-    due_spots: dict[str, tuple[list[str], str]] = {}
-    seq = 0
-    chain: tuple[str, ...] = _SPOT_CHAIN
-    if RED not in table:
-        # S3 R9(b): potted alone from the Spot (or Pyramid) twice, "or more by mistake", in
-        # consecutive strokes of a break, the Red goes to the Centre Spot; potted from there
-        # it goes back to the Spot, so that continued pots go Spot twice, then the Centre
-        # once (R9(c)).
-        lone = legal and RED in s.potted and points == 3 and not cannon
-        if lone and red_spot0 in ("spot", "pyramid"):
-            seq = st.red_seq + 1
-        chain = _CENTRE_CHAIN if seq >= 2 else _SPOT_CHAIN
-        due_spots[RED] = (
-            _chain_options(st, table, chain, RED),
-            st.cite("sequence" if chain is _CENTRE_CHAIN else "spot_red"),
-        )
-    st.red_seq = seq
-    if continues and not cannon and st.hazards == 15 and ob not in table and st.ob_off_at_turn_start:
-        due_spots[ob] = (_chain_options(st, table, _HAZARD_CHAIN, ob), st.cite("hazard_spot"))
-    nxt = striker if continues else o
-    nxt_ball = st.cue[nxt]
+
+def _red_due(state: State, play: _Play, table: dict[str, Pos | None]) -> None:
+    """S3 R9(b): potted alone from the Spot (or Pyramid) twice, "or more by mistake", in
+    consecutive strokes of a break, the Red goes to the Centre Spot; potted from there it
+    goes back to the Spot, so that continued pots go Spot twice, then the Centre once (R9(c))."""
+    lone = not (play.called_foul or play.called_miss) and RED in play.stroke.potted
+    if lone and play.points == 3 and not play.cannon and play.red_spot0 in ("spot", "pyramid"):
+        play.seq = state.red_seq + 1
+    play.chain = _CENTRE_CHAIN if play.seq >= 2 else _SPOT_CHAIN
+    rule = state.cite("sequence" if play.chain is _CENTRE_CHAIN else "spot_red")
+    play.due_spots[RED] = (_chain_options(state, table, play.chain, RED), rule)
+
+
+def _touching_due(state: State, play: _Play, table: dict[str, Pos | None], recorded: _Recorded) -> bool | None:
+    """S3 R14(a): the next striker's cue ball touching another ball; without positions a
+    recorded TOUCHING BALL re-spot is trusted; 1R 2.10 only by consent."""
+    nxt_ball = state.cue[play.next_striker]
     touching = _touching_ball(table, nxt_ball)
-    recorded = None if s.respots is None else _respots_recorded(st, s.respots)
+    non = state.cue[other(play.next_striker)]
     if touching is None and recorded is not None:
-        # Positions unknown: trust a recorded TOUCHING BALL re-spot (S3 R14(a)).
-        non = st.cue[other(nxt)]
         marks = {b: sp for b, sp, _ in recorded}
         if nxt_ball in table and (marks.get(non) == "centre" or (RED in table and marks.get(RED) == "spot")):
             touching = True
-    if touching and ed.touching_by_consent:
+    if touching and state.ed.touching_by_consent:
         # 1R 2.10: only with both players' consent; without a recorded re-spot, play on.
-        non = st.cue[other(nxt)]
         marks = {b: sp for b, sp, _ in recorded or ()}
         touching = marks.get(non) == "centre" or (RED in table and marks.get(RED) == "spot")
+    return touching
+
+
+def _respot_step(state: State, play: _Play, table: dict[str, Pos | None]) -> None:
+    """The due respots (S3 R9, R11(c), R14(a)) against the recorded ones; the table after."""
+    stroke, ob = play.stroke, play.object_ball
+    play.chain = _SPOT_CHAIN
+    if RED not in table:
+        _red_due(state, play, table)
+    state.red_seq = play.seq
+    if play.continues and not play.cannon and state.hazards == 15 and ob not in table and state.ob_off_at_turn_start:
+        play.due_spots[ob] = (_chain_options(state, table, _HAZARD_CHAIN, ob), state.cite("hazard_spot"))
+    play.next_striker = play.striker if play.continues else play.opponent
+    recorded = None if stroke.respots is None else _respots_recorded(state, stroke.respots)
+    touching = _touching_due(state, play, table, recorded)
     if touching:
-        due_spots[RED] = (["spot"], st.cite("touching"))
-        non = st.cue[other(nxt)]
+        play.due_spots[RED] = (["spot"], state.cite("touching"))
+        non = state.cue[other(play.next_striker)]
         if non in table:
-            due_spots[non] = (["centre"], st.cite("touching"))
-    due_list = tuple((b, opts[0]) for b, (opts, _) in sorted(due_spots.items()))
-    F.extend(_check_respots(st, n, striker, due_spots, recorded, table))
+            play.due_spots[non] = (["centre"], state.cite("touching"))
+    play.findings.extend(_check_respots(state, play.n, play.striker, play.due_spots, recorded, table))
     if touching:
-        table.pop(nxt_ball, None)
-    st.table = table
-    if RED in table and (RED in due_spots or (recorded and any(b == RED for b, _, _ in recorded))):
+        table.pop(state.cue[play.next_striker], None)
+    state.table = table
+    if RED in table and (RED in play.due_spots or (recorded and any(b == RED for b, _, _ in recorded))):
         placed = table[RED]
-        st.red_spot = st.geo.spot_named(*placed) if placed is not None else None
-        fallback = chain is _CENTRE_CHAIN and st.red_spot == "spot" and "spot" in due_spots[RED][0]
-        if seq and ed.sequence_fallback_resets and fallback:
+        state.red_spot = state.geo.spot_named(*placed) if placed is not None else None
+        fallback = play.chain is _CENTRE_CHAIN and state.red_spot == "spot" and "spot" in play.due_spots[RED][0]
+        if play.seq and state.ed.sequence_fallback_resets and fallback:
             # S3 R9(b)(ii): back on the Spot because the Centre and Pyramid are occupied, it
             # is not part of a sequence (put there by mistake, it is: "or more by mistake").
-            st.red_seq = 0
+            state.red_seq = 0
 
-    # -- the baulk-line windows (S3 R8(c),(d)) --
-    if st.baulk_line and continues:
-        brk1 = brk0 + points
-        if st.bl_deadline is not None and brk1 >= st.bl_deadline:
-            st.bl_next, st.bl_deadline, st.bl_crossed = st.bl_next + 100, None, False
-        if st.bl_deadline is None and brk1 >= st.bl_next:
-            st.bl_deadline, st.bl_crossed, st.bl_open_n = st.bl_next + 20, False, n
 
-    # -- whose turn --
-    st.last_n = n
-    st.striker = nxt
-    if continues:
-        st.turn_side = striker
+# -- the Baulk-line rule (S3 R8(c),(d)), the next turn and the game's end (S3 R5) ---------------
+
+
+def _baulk_line_windows(state: State, play: _Play) -> None:
+    """The windows of the Baulk-line rule open and close with the break (S3 R8(c),(d))."""
+    brk1 = play.break_before + play.points
+    if state.bl_deadline is not None and brk1 >= state.bl_deadline:
+        state.bl_next, state.bl_deadline, state.bl_crossed = state.bl_next + 100, None, False
+    if state.bl_deadline is None and brk1 >= state.bl_next:
+        state.bl_deadline, state.bl_crossed, state.bl_open_n = state.bl_next + 20, False, play.n
+
+
+def _next_turn(state: State, play: _Play) -> None:
+    state.last_n = play.n
+    state.striker = play.next_striker
+    if play.continues:
+        state.turn_side = play.striker
     else:
-        _end_turn(st)
-        if called_foul:
-            st.foul_by = striker
-    i_score = st.ledger.official
-    if st.target is not None and max(i_score) >= st.target:
-        _end(st, "A" if i_score[0] >= st.target else "B", "target", n)
-    return (
-        Outcome(
-            n,
-            striker,
-            due_scored,
-            due_penalty,
-            due_foul is True,
-            reasons,
-            None,
-            due_miss,
-            False,
-            due_list,
-            not continues,
-            nxt,
-            st.ledger.score(),
-            st.ledger.visit_id if brk_pts else None,
-            st.ledger.visit_id,
-            st.over,
-            st.winner,
-            st.ledger.credited,
-        ),
-        F,
+        _end_turn(state)
+        if play.called_foul:
+            state.foul_by = play.striker
+    score = state.ledger.official
+    if state.target is not None and max(score) >= state.target:
+        _end(state, "A" if score[0] >= state.target else "B", "target", play.n)
+
+
+def _outcome(state: State, play: _Play) -> Outcome:
+    ledger = state.ledger
+    # Positional, in the field order of Outcome: this is the hot loop.
+    return Outcome(
+        play.n,
+        play.striker,
+        play.due_scored,
+        play.due_penalty,
+        play.due_foul is True,
+        play.reasons,
+        None,
+        play.due_miss,
+        False,
+        tuple((b, opts[0]) for b, (opts, _) in sorted(play.due_spots.items())),
+        not play.continues,
+        play.next_striker,
+        ledger.score(),
+        ledger.visit_id if play.break_points else None,
+        ledger.visit_id,
+        state.over,
+        state.winner,
+        ledger.credited,
     )
 
 
-def _void_opening(st: State, s: Stroke) -> tuple[Outcome | None, list[Finding]]:
+def _finding(*, n: int, kind: str, rule: str, side: str | None, points: int, message: str) -> Finding:
+    return Finding(n=n, kind=kind, rule=rule, side=side, points=points, message=message)
+
+
+def _void_opening(state: State, stroke: Stroke) -> tuple[Outcome | None, list[Finding]]:
     """OB S3 R2: the opening stroke with the wrong white is void; the game starts again."""
     F: list[Finding] = []
-    if s.call is not None and (s.call.foul or s.call.miss):
+    if stroke.call is not None and (stroke.call.foul or stroke.call.miss):
         F.append(
             Finding(
-                s.n,
-                UNSUPPORTED_FOUL,
-                st.cite("start"),
-                s.striker,
-                PENALTY,
-                "opening stroke with the wrong ball is void",
+                n=stroke.n,
+                kind=UNSUPPORTED_FOUL,
+                rule=state.cite("start"),
+                side=stroke.striker,
+                points=PENALTY,
+                message="opening stroke with the wrong ball is void",
             )
         )
-    mismatch = st.ledger.check(s.n, s.striker, s.score, rule=st.cite("start"))
+    mismatch = state.ledger.check(stroke.n, stroke.striker, stroke.score, rule=state.cite("start"))
     if mismatch is not None:
         F.append(mismatch)
-    score = st.ledger.score()
-    return Outcome(s.n, s.striker, 0, 0, False, ("void",), next_striker=st.striker or s.striker, score=score), F
+    score = state.ledger.score()
+    return Outcome(
+        stroke.n, stroke.striker, 0, 0, False, ("void",), next_striker=state.striker or stroke.striker, score=score
+    ), F
 
 
-def _recorded_move(st: State, s: Stroke, striker: str) -> int | None:
-    if s.score is None:
-        return None
+def _recorded_move(state: State, stroke: Stroke, striker: str) -> int | None:
+    if stroke.score is None or (state.resync and not state.gap_scored):
+        return None  # the first scoreboard after a gap also holds the missing strokes' points
     i = 0 if striker == "A" else 1
-    prev = st.ledger.recorded if st.ledger.recorded is not None else st.ledger.official
-    return s.score[i] - prev[i]
+    prev = state.ledger.recorded if state.ledger.recorded is not None else state.ledger.official
+    return stroke.score[i] - prev[i]
 
 
-def _crossed(st: State, s: Stroke, cb: str, in_hand: bool) -> bool | None:
+def _crossed(state: State, stroke: Stroke, cb: str, in_hand: bool) -> bool | None:
     """Did the cue ball cross the Baulk-line into Baulk (S3 R8(a),(b))?"""
-    if s.crossed_baulk is not None:
-        return s.crossed_baulk
-    if s.positions is None or cb in s.potted:
+    if stroke.crossed_baulk is not None:
+        return stroke.crossed_baulk
+    if stroke.positions is None or cb in stroke.potted:
         return None
-    start = st.table.get(cb)
-    if in_hand or start is None or st.geo.in_baulk(start):
+    start = state.table.get(cb)
+    if in_hand or start is None or state.geo.in_baulk(start):
         return None
-    for b, _x, y in s.positions:
+    for b, _x, y in stroke.positions:
         if b == cb:
-            if y < st.geo.baulk_y - TOLERANCE_MM:
+            if y < state.geo.baulk_y - TOLERANCE_MM:
                 return True
-            on_line = abs(y - st.geo.baulk_y) <= TOLERANCE_MM
-            return True if on_line and st.ed.crossing_on_line_counts else None
+            on_line = abs(y - state.geo.baulk_y) <= TOLERANCE_MM
+            return True if on_line and state.ed.crossing_on_line_counts else None
     return None
 
 
@@ -973,7 +1148,7 @@ def _touching_ball(table: Mapping[str, Pos | None], ball: str) -> bool | None:
 
 
 def _check_respots(
-    st: State,
+    state: State,
     n: int,
     striker: str,
     due: Mapping[str, tuple[list[str], str]],
@@ -984,67 +1159,117 @@ def _check_respots(
     F: list[Finding] = []
     if recorded is None:
         for b, (opts, _) in due.items():
-            table[b] = st.geo.spots[opts[0]]
+            table[b] = state.geo.spots[opts[0]]
         return F
     placed: dict[str, tuple[str | None, Pos | None]] = {}
     for b, sp, p in recorded:
         placed[b] = (sp, p)
     for b, (opts, rule) in sorted(due.items()):
         if b not in placed:
-            F.append(Finding(n, RESPOT_MISSING, rule, striker, 0, f"{b} not spotted; due on the {opts[0]}"))
+            F.append(
+                Finding(
+                    n=n,
+                    kind=RESPOT_MISSING,
+                    rule=rule,
+                    side=striker,
+                    points=0,
+                    message=f"{b} not spotted; due on the {opts[0]}",
+                )
+            )
             continue
         sp, p = placed[b]
         table[b] = p
         if sp not in opts:
             where = sp or "an unnamed place"
-            F.append(Finding(n, RESPOT_WRONG_SPOT, rule, striker, 0, f"{b} spotted on {where}; due on the {opts[0]}"))
+            F.append(
+                Finding(
+                    n=n,
+                    kind=RESPOT_WRONG_SPOT,
+                    rule=rule,
+                    side=striker,
+                    points=0,
+                    message=f"{b} spotted on {where}; due on the {opts[0]}",
+                )
+            )
+        elif sp != opts[0]:
+            F.append(_fallback_spot(n=n, ball=b, spot=sp, passed=opts[: opts.index(sp)], rule=rule, striker=striker))
     for b, (sp, p) in sorted(placed.items(), key=lambda kv: kv[0]):
         if b in due:
             continue
         table[b] = p
         F.append(
             Finding(
-                n,
-                RESPOT_IN_ERROR,
-                st.cite("spot_red"),
-                striker,
-                0,
-                f"{b} spotted on {sp or 'the table'}; nothing was due",
+                n=n,
+                kind=RESPOT_IN_ERROR,
+                rule=state.cite("spot_red"),
+                side=striker,
+                points=0,
+                message=f"{b} spotted on {sp or 'the table'}; nothing was due",
             )
         )
     return F
 
 
-def _rule(st: State, reasons: Sequence[str]) -> str:
-    return st.ed.fouls.get(reasons[0], st.cite("penalty")) if reasons else st.cite("penalty")
+_SPOT_WORDS: Final = {
+    "spot": "Spot",
+    "pyramid": "Pyramid Spot",
+    "centre": "Centre Spot",
+    "baulk_middle": "middle of the Baulk-line",
+    "d_right": "right-hand corner of the D",
+}
 
 
-def _limit_message(st: State, reason: str, n: int) -> str:
+def _fallback_spot(*, n: int, ball: str, spot: str, passed: Sequence[str], rule: str, striker: str) -> Finding:
+    """A ball put on a later spot of its chain while an earlier one may have been free.
+
+    S3 R9(b), R11(c), R14: each spot of a chain is taken only when the ones before it are
+    occupied (S2 R20). Whether they were is not in the facts when positions are unknown
+    (docs/rulings.md 14), so the call is almost certainly wrong but one fact excuses it.
+    """
+    names = " and ".join(f"the {_SPOT_WORDS.get(p, p)}" for p in passed)
+    verb = "were both" if len(passed) > 1 else "was"
+    return Finding(
+        n=n,
+        kind=RESPOT_WRONG_SPOT,
+        rule=rule,
+        side=striker,
+        points=0,
+        message=f"{ball} spotted on the {spot}; due on the {passed[0]}",
+        certain=False,
+        unless=f"{names} {verb} occupied",
+    )
+
+
+def _rule(state: State, reasons: Sequence[str]) -> str:
+    return state.ed.fouls.get(reasons[0], state.cite("penalty")) if reasons else state.cite("penalty")
+
+
+def _limit_message(state: State, reason: str, n: int) -> str:
     if reason == "hazards":
-        return f"more than {_limit(st, 'ten_hazards', 10, 15, n)} consecutive hazards, foul not called"
+        return f"more than {_limit(state, 'ten_hazards', 10, 15, n)} consecutive hazards, foul not called"
     if reason == "cannons":
-        return f"more than {_limit(st, 'seventy_cannons', 70, 75, n)} consecutive cannons, foul not called"
-    return f"Baulk-line not crossed by {st.bl_deadline} points of the break, foul not called"
+        return f"more than {_limit(state, 'seventy_cannons', 70, 75, n)} consecutive cannons, foul not called"
+    return f"Baulk-line not crossed by {state.bl_deadline} points of the break, foul not called"
 
 
-def _begin_turn(st: State, striker: str, n: int) -> None:
-    st.ledger.end_visit()
-    st.turn_side = striker
-    st.ob_off_at_turn_start = st.cue[other(striker)] not in st.table
-    st.hazards = st.cannons = st.red_seq = 0
-    st.run_first = n
-    st.bl_next, st.bl_deadline, st.bl_crossed = 80, None, False
+def _begin_turn(state: State, striker: str, n: int) -> None:
+    state.ledger.end_visit()
+    state.turn_side = striker
+    state.ob_off_at_turn_start = state.cue[other(striker)] not in state.table
+    state.hazards = state.cannons = state.red_seq = 0
+    state.run_first = n
+    state.bl_next, state.bl_deadline, state.bl_crossed = 80, None, False
 
 
-def _end_turn(st: State) -> None:
-    st.ledger.end_visit()
-    st.turn_side = None
-    st.hazards = st.cannons = st.red_seq = 0
+def _end_turn(state: State) -> None:
+    state.ledger.end_visit()
+    state.turn_side = None
+    state.hazards = state.cannons = state.red_seq = 0
 
 
-def _end(st: State, winner: str | None, reason: str, n: int) -> None:
-    st.over, st.winner, st.end_reason, st.end_n = True, winner, reason, n
-    st.ledger.close()
+def _end(state: State, winner: str | None, reason: str, n: int) -> None:
+    state.over, state.winner, state.end_reason, state.end_n = True, winner, reason, n
+    state.ledger.close()
 
 
 # -- other records ---------------------------------------------------------------------
@@ -1052,116 +1277,125 @@ def _end(st: State, winner: str | None, reason: str, n: int) -> None:
 _CHOICES: Final = frozenset({"play", "spot_play"})
 
 
-def _choice(st: State, c: Choice) -> list[Finding]:
-    entitled = other(st.foul_by) if st.foul_by is not None else None
-    bad = check_choice(c, entitled, _CHOICES, st.cite("penalty"))
+def _choice(state: State, c: Choice) -> list[Finding]:
+    entitled = other(state.foul_by) if state.foul_by is not None else None
+    bad = check_choice(c, entitled, _CHOICES, state.cite("penalty"))
     if bad is not None:
         return [bad]
-    st.foul_by = None
+    state.foul_by = None
     if c.option == "spot_play":
         # S3 R16(c)(ii): Red on the Spot, the offender's ball on the Centre Spot, the
         # incoming player in-hand.
         assert entitled is not None
-        st.table[RED] = st.geo.spots["spot"]
-        st.table[st.cue[other(entitled)]] = st.geo.spots["centre"]
-        st.table.pop(st.cue[entitled], None)
-        st.red_spot, st.red_seq = "spot", 0
+        state.table[RED] = state.geo.spots["spot"]
+        state.table[state.cue[other(entitled)]] = state.geo.spots["centre"]
+        state.table.pop(state.cue[entitled], None)
+        state.red_spot, state.red_seq = "spot", 0
     return []
 
 
-def _event(st: State, e: Event) -> list[Finding]:
+def _event(state: State, e: Event) -> list[Finding]:
     F: list[Finding] = []
     kind = e.kind
     if kind == "referee_call" and e.call is not None:
-        st.calls = (*st.calls, (e.after, e.call))
-        late = st.bl_deadline is not None and e.after > st.bl_open_n
-        if e.call == "baulk_line_warning" and late and st.turn_side is not None:
+        state.calls = (*state.calls, (e.after, e.call))
+        late = state.bl_deadline is not None and e.after > state.bl_open_n
+        if e.call == "baulk_line_warning" and late and state.turn_side is not None:
             # S3 R8(e): a late Warning gives twenty points from the break score at the call.
-            st.bl_deadline = st.ledger.break_of(st.turn_side) + 20
+            state.bl_deadline = state.ledger.break_of(state.turn_side) + 20
     elif kind == "foul" and e.side is not None:
-        F.extend(_event_foul(st, e, e.side))
-    elif kind in ("concede", "award") and not st.over:
+        F.extend(_event_foul(state, e, e.side))
+    elif kind in ("concede", "award") and not state.over:
         if kind == "concede" and e.side is not None:
-            if st.ed.concede_striker_only and st.striker is not None and e.side != st.striker:
+            if state.ed.concede_striker_only and state.striker is not None and e.side != state.striker:
                 F.append(
-                    Finding(e.after, FRAME_END_ERROR, st.cite("concede"), e.side, 0, "only the striker may concede")
+                    Finding(
+                        n=e.after,
+                        kind=FRAME_END_ERROR,
+                        rule=state.cite("concede"),
+                        side=e.side,
+                        points=0,
+                        message="only the striker may concede",
+                    )
                 )
-            _end(st, other(e.side), "concede", e.after)
+            _end(state, other(e.side), "concede", e.after)
         elif kind == "award" and e.side is not None:
-            if st.target is not None and e.reason in ("unsporting", "time_wasting"):
+            if state.target is not None and e.reason in ("unsporting", "time_wasting"):
                 # S4 R3(a): the offender forfeits all points; the game is won by the target to nil.
                 i = 0 if e.side == "A" else 1
-                st.ledger.official[i], st.ledger.official[1 - i] = st.target, 0
-            _end(st, e.side, "award", e.after)
+                state.ledger.official[i], state.ledger.official[1 - i] = state.target, 0
+            _end(state, e.side, "award", e.after)
     elif kind == "spot_correction" and e.ball is not None:
         if e.remove:
-            st.table.pop(e.ball, None)
-        elif e.spot is not None and e.spot in st.geo.spots:
-            st.table[e.ball] = st.geo.spots[e.spot]
+            state.table.pop(e.ball, None)
+        elif e.spot is not None and e.spot in state.geo.spots:
+            state.table[e.ball] = state.geo.spots[e.spot]
             if e.ball == RED:
-                st.red_spot = e.spot
+                state.red_spot = e.spot
     return F
 
 
-def _event_foul(st: State, e: Event, side: str) -> list[Finding]:
+def _event_foul(state: State, e: Event, side: str) -> list[Finding]:
     """A foul with no stroke (S3 R16(a)): two points, the turn ends, the usual options."""
     F: list[Finding] = []
-    rule = st.ed.fouls.get(e.code or "", st.cite("penalty"))
+    rule = state.ed.fouls.get(e.code or "", state.cite("penalty"))
     if e.points is not None and e.points != PENALTY:
         F.append(
             Finding(
-                e.after,
-                PENALTY_VALUE,
-                rule,
-                side,
-                abs(e.points - PENALTY),
-                f"foul called for {e.points} points, the penalty is {PENALTY}",
+                n=e.after,
+                kind=PENALTY_VALUE,
+                rule=rule,
+                side=side,
+                points=abs(e.points - PENALTY),
+                message=f"foul called for {e.points} points, the penalty is {PENALTY}",
             )
         )
     pts = PENALTY
     o = other(side)
-    if st.target is not None:
-        pts = min(pts, max(st.target - st.ledger.official[0 if o == "A" else 1], 0))
-    st.ledger.award(e.after, o, pts)
-    _end_turn(st)
-    st.striker, st.foul_by = o, side
-    if st.target is not None and max(st.ledger.official) >= st.target:
-        _end(st, o, "target", e.after)
+    if state.target is not None:
+        pts = min(pts, max(state.target - state.ledger.official[0 if o == "A" else 1], 0))
+    state.ledger.award(e.after, o, pts)
+    if e.points is not None and e.points != PENALTY:
+        state.ledger.excuse(o, pts, e.points)  # the penalty_value above: not again on the scoreboard
+    _end_turn(state)
+    state.striker, state.foul_by = o, side
+    if state.target is not None and max(state.ledger.official) >= state.target:
+        _end(state, o, "target", e.after)
     return F
 
 
-def _frame_end(st: State, fe: FrameEnd) -> list[Finding]:
+def _frame_end(state: State, fe: FrameEnd) -> list[Finding]:
     F: list[Finding] = []
-    n = st.last_n
-    mismatch = st.ledger.check(n, None, fe.score, rule=st.cite("scoring"))
+    n = state.last_n
+    mismatch = state.ledger.check(n, None, fe.score, rule=state.cite("scoring"))
     if mismatch is not None:
         F.append(mismatch)
-    if not st.over:
+    if not state.over:
         reason = fe.reason
-        score = st.ledger.score()
-        if reason == "time" and st.time_limit is not None:
-            _end(st, leader(score), "time", n)
+        score = state.ledger.score()
+        if reason == "time" and state.time_limit is not None:
+            _end(state, leader(score), "time", n)
         elif reason in ("concede", "award"):
             # The event is not in the log: trust the recorded result.
-            _end(st, fe.winner, reason, n)
+            _end(state, fe.winner, reason, n)
             return F
-        elif st.target is not None:
+        elif state.target is not None:
             F.append(
                 Finding(
-                    n,
-                    FRAME_END_ERROR,
-                    st.cite("target"),
-                    fe.winner,
-                    0,
-                    f"game recorded as ended ({reason or 'no reason'}) before either side reached {st.target}",
+                    n=n,
+                    kind=FRAME_END_ERROR,
+                    rule=state.cite("target"),
+                    side=fe.winner,
+                    points=0,
+                    message=f"game recorded as ended ({reason or 'no reason'}) before either side reached {state.target}",
                 )
             )
-            _end(st, fe.winner, reason or "recorded", n)
+            _end(state, fe.winner, reason or "recorded", n)
             return F
         else:
-            _end(st, leader(score), reason or "recorded", n)
-    decided = not (st.end_reason == "time" and st.winner is None)
-    bad = check_frame_end(n, fe, st.winner, st.end_reason, st.cite("end"), decided=decided)
+            _end(state, leader(score), reason or "recorded", n)
+    decided = not (state.end_reason == "time" and state.winner is None)
+    bad = check_frame_end(n, fe, state.winner, state.end_reason, state.cite("end"), decided=decided)
     if bad is not None:
         F.append(bad)
     return F
@@ -1172,49 +1406,121 @@ def apply(state: State, record: FrameRecord) -> Step:
 
     Pure: ``state`` is not changed (the simulator asks for a stroke's due call this way).
     """
-    st = state.copy()
-    outcome, findings = _fold(st, record)
-    return st, outcome, findings
+    state = state.copy()
+    outcome, findings = _fold(state, record)
+    return state, outcome, findings
 
 
-def _fold(st: State, record: FrameRecord) -> tuple[Outcome | None, list[Finding]]:
-    """Fold one record into ``st`` in place (the replay owns its state: no copy per stroke)."""
+def _fold(state: State, record: FrameRecord) -> tuple[Outcome | None, list[Finding]]:
+    """Fold one record into ``state`` in place (the replay owns its state: no copy per stroke)."""
     if isinstance(record, Stroke):
-        return _stroke(st, record)
+        if record.n > state.seen_n + 1 or state.resync:
+            return _stroke_after_gap(state, record)
+        state.seen_n = record.n
+        return _stroke(state, record)
+    gap = _gap_before(state, record.after) if isinstance(record, Choice | Event) else []
     if isinstance(record, Choice):
-        return None, _choice(st, record)
+        if state.resync and state.foul_by is None:
+            # The foul this choice answers is in the missing strokes (docs/rulings.md 32).
+            state.foul_by = other(record.side)
+        return None, gap + _choice(state, record)
     if isinstance(record, Event):
-        return None, _event(st, record)
+        return None, gap + _event(state, record)
     if isinstance(record, FrameEnd):
-        return None, _frame_end(st, record)
+        if state.resync:
+            _resync_end(state, record)
+        return None, _frame_end(state, record)
     return None, []
+
+
+def _gap_before(state: State, after: int) -> list[Finding]:
+    """A choice or an event after a stroke that is not in the log: the gap starts there."""
+    gap = stroke_gap(state.seen_n, after + 1)
+    if gap is None:
+        return []
+    state.seen_n = after
+    _open_gap(state)
+    return [gap]
+
+
+def _open_gap(state: State) -> None:
+    """What the missing strokes did is unknown: every ball may be anywhere on the table
+    (none in-hand), no foul is pending, and the recorded state is followed (ruling 32)."""
+    state.foul_by = None
+    state.table = {b: None for b in (RED, *state.cue.values())}
+    state.resync, state.gap_scored = True, False
+
+
+def _resync_end(state: State, fe: FrameEnd) -> None:
+    """A game that ends inside a gap's window: its recorded score is the official one."""
+    state.ledger.resync(fe.score)
+    state.gap_scored = True
+    score = state.ledger.official
+    if not state.over and state.target is not None and max(score) >= state.target:
+        _end(state, "A" if score[0] >= state.target else "B", "target", state.last_n)
+
+
+def _stroke_after_gap(state: State, stroke: Stroke) -> tuple[Outcome | None, list[Finding]]:
+    """A stroke played after strokes missing from the log (docs/rulings.md 32).
+
+    The gap is one ``invalid_record``. Until a stroke raises nothing after a recorded
+    scoreboard has given the official score, strokes are followed as recorded: the side
+    that played was entitled to, a ball played from in-hand (``placement``) was in-hand,
+    and nothing raised is charged to the officials.
+    """
+    gap = stroke_gap(state.seen_n, stroke.n)
+    state.seen_n = stroke.n
+    if gap is not None:
+        _open_gap(state)
+    if state.turn_side != stroke.striker:
+        _end_turn(state)
+    if stroke.placement is not None:
+        state.table.pop(state.cue.get(stroke.striker, ""), None)
+    state.striker = stroke.striker
+    outcome, raised = _stroke(state, stroke)
+    if stroke.score is not None and not state.gap_scored:
+        state.ledger.resync(stroke.score)
+        state.gap_scored = True
+    state.resync = bool(raised) or not state.gap_scored
+    return outcome, [gap] if gap is not None else []
 
 
 def replay_frame(
     match: Match, frame: Frame, records: Sequence[FrameRecord], previous: FrameResult | None
 ) -> FrameResult:
-    """Replay one game and return its result (FORMAT.md section 7)."""
-    st = new_frame(match, frame, previous)
+    """Replay one game and return its result (docs/format.md section 7)."""
+    state = new_frame(match, frame, previous)
     # The referee's calls are read ahead: a late TEN HAZARDS call made after the fifteenth
     # hazard still entitles the striker to five more (S3 R11(a)).
-    st.calls = tuple((r.after, r.call) for r in records if isinstance(r, Event) and r.kind == "referee_call" and r.call)
+    state.calls = tuple(
+        (r.after, r.call) for r in records if isinstance(r, Event) and r.kind == "referee_call" and r.call
+    )
     findings: list[Finding] = []
     outcomes: list[Outcome] = []
     end: FrameEnd | None = None
     for r in records:
+        if type(r) is Stroke and r.n == state.seen_n + 1 and not state.resync:
+            # The common case first (the hot loop): what _fold does for such a stroke.
+            state.seen_n = r.n
+            outcome, fs = _stroke(state, r)
+            if outcome is not None:
+                outcomes.append(outcome)
+            if fs:
+                findings.extend(fs)
+            continue
         if isinstance(r, Event) and r.kind == "referee_call":
             # Already read ahead; still fold it for the baulk-line Warning.
-            seen = st.calls
-            _, fs = _fold(st, r)
-            st.calls = seen
+            seen = state.calls
+            _, fs = _fold(state, r)
+            state.calls = seen
         else:
-            outcome, fs = _fold(st, r)
+            outcome, fs = _fold(state, r)
             if outcome is not None:
                 outcomes.append(outcome)
         if isinstance(r, FrameEnd):
             end = r
         findings.extend(fs)
-    result = finish(st, end)
+    result = finish(state, end)
     result.findings = sorted(findings, key=Finding.sort_key)
     result.outcomes = outcomes
     return result

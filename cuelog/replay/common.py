@@ -35,20 +35,30 @@ def check_choice(choice: Choice, entitled: str | None, options: frozenset[str], 
     """
     if entitled is None:
         return Finding(
-            choice.after, INVALID_RECORD, rule, choice.side, 0, f"choice {choice.option!r} with no foul to answer"
+            n=choice.after,
+            kind=INVALID_RECORD,
+            rule=rule,
+            side=choice.side,
+            points=0,
+            message=f"choice {choice.option!r} with no foul to answer",
         )
     if choice.side != entitled:
         return Finding(
-            choice.after, INVALID_RECORD, rule, choice.side, 0, f"choice made by {choice.side}, but {entitled} had it"
+            n=choice.after,
+            kind=INVALID_RECORD,
+            rule=rule,
+            side=choice.side,
+            points=0,
+            message=f"choice made by {choice.side}, but {entitled} had it",
         )
     if choice.option not in options:
         return Finding(
-            choice.after,
-            INVALID_RECORD,
-            rule,
-            choice.side,
-            0,
-            f"option {choice.option!r} is not open here; expected one of {sorted(options)}",
+            n=choice.after,
+            kind=INVALID_RECORD,
+            rule=rule,
+            side=choice.side,
+            points=0,
+            message=f"option {choice.option!r} is not open here; expected one of {sorted(options)}",
         )
     return None
 
@@ -67,12 +77,30 @@ def check_frame_end(
     if recorded.winner != winner:
         due = winner if winner is not None else "no one"
         return Finding(
-            n,
-            FRAME_END_ERROR,
-            rule,
-            recorded.winner,
-            0,
-            f"recorded winner {recorded.winner} ({recorded.reason or 'no reason'}), the rules give {due}"
+            n=n,
+            kind=FRAME_END_ERROR,
+            rule=rule,
+            side=recorded.winner,
+            points=0,
+            message=f"recorded winner {recorded.winner} ({recorded.reason or 'no reason'}), the rules give {due}"
             + (f" ({reason})" if reason else ""),
         )
     return None
+
+
+def stroke_gap(last_n: int, n: int) -> Finding | None:
+    """FORMAT 4: ``n`` counts the strokes of a frame from 1, none left out. A stroke whose
+    ``n`` skips some is one ``invalid_record`` for the gap (docs/rulings.md, "A gap in the
+    strokes"); ``None`` when nothing is missing."""
+    if n <= last_n + 1:
+        return None
+    missing = f"stroke {last_n + 1} is" if n == last_n + 2 else f"strokes {last_n + 1}-{n - 1} are"
+    return Finding(
+        n=n,
+        kind=INVALID_RECORD,
+        rule="FORMAT 4",
+        side=None,
+        points=0,
+        message=f"{missing} missing from the log: play is followed from the recorded state, and the "
+        "officials are not charged with what follows from the gap until it agrees with the rules again",
+    )

@@ -3,7 +3,7 @@
 An engine decides what a stroke is worth under the rules; the ledger keeps the score
 the rules give, the visits and the breaks, and checks each recorded scoreboard against
 it. Comparing *movements* of the scoreboard, not totals, means an error is reported on
-the stroke that made it and not again on every stroke after it (FORMAT.md section 7).
+the stroke that made it and not again on every stroke after it (docs/format.md section 7).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ class Ledger:
     """Official score, recorded score, visits and breaks of one frame."""
 
     __slots__ = (
+        "_alt",
         "_base",
         "_run",
         "_run_from",
@@ -45,6 +46,9 @@ class Ledger:
         # The official score when the last recorded scoreboard was read: a stroke with no
         # recorded score must not make the next recorded one look wrong.
         self._base: list[int] | None = None
+        # What the next recorded scoreboard may also show: the official movement less
+        # points booked differently by an event already reported (each discrepancy once).
+        self._alt: tuple[int, int] | None = None
 
     def copy(self) -> Ledger:
         """An independent copy (engines fold immutably: ``apply`` never mutates its input)."""
@@ -60,6 +64,7 @@ class Ledger:
         c._run_from = self._run_from
         c._run_to = self._run_to
         c._base = None if self._base is None else list(self._base)
+        c._alt = self._alt
         return c
 
     # -- visits and breaks -------------------------------------------------------------
@@ -136,6 +141,28 @@ class Ledger:
         if recorded is not None:
             self.recorded = list(recorded)
             self._base = list(self.official)
+            self._alt = None
+
+    def excuse(self, side: str, booked: int, recorded: int) -> None:
+        """An event (no scoreboard of its own) gave ``side`` ``booked`` points where the log
+        recorded ``recorded``, a discrepancy the engine has reported: the next recorded
+        scoreboard may show either, and is not charged with it again (docs/format.md section 7)."""
+        if self._base is None:
+            return  # no scoreboard read yet: the next one is compared from its own stroke on
+        i = _INDEX[side]
+        alt = list(self._alt or (0, 0))
+        alt[i] += booked - recorded
+        self._alt = (alt[0], alt[1])
+
+    def resync(self, recorded: list[int] | None) -> None:
+        """Take the recorded scoreboard as the official score (after a gap in the strokes,
+        where the rules cannot know what the missing strokes scored)."""
+        if recorded is None or len(recorded) != 2:
+            return
+        self.official = [recorded[0], recorded[1]]
+        self.recorded = list(recorded)
+        self._base = list(self.official)
+        self._alt = None
 
     def retract(self, side: str, points: int) -> None:
         """Take back points ``side`` scored that the rules later say do not count (snooker
@@ -161,8 +188,10 @@ class Ledger:
         if recorded is None:
             return None
         base = self._base
+        alt = self._alt
         self.recorded = list(recorded)
         self._base = list(self.official)
+        self._alt = None
         if previous is None or base is None:
             # The first known scoreboard: compare against the official score before it.
             previous = [before[0], before[1]]
@@ -171,14 +200,16 @@ class Ledger:
         moved = (recorded[0] - previous[0], recorded[1] - previous[1])
         if due == moved or explained:
             return None
+        if alt is not None and (due[0] - alt[0], due[1] - alt[1]) == moved:
+            return None
         diff = abs(moved[0] - due[0]) + abs(moved[1] - due[1])
         return Finding(
-            n,
-            SCORE_MISMATCH,
-            rule,
-            striker,
-            diff,
-            f"scoreboard moved by {list(moved)} but the rules give {list(due)}",
+            n=n,
+            kind=SCORE_MISMATCH,
+            rule=rule,
+            side=striker,
+            points=diff,
+            message=f"scoreboard moved by {list(moved)} but the rules give {list(due)}",
         )
 
     def score(self) -> tuple[int, int]:

@@ -1,6 +1,6 @@
 """What a replay gives back: findings, breaks, per-stroke outcomes, frame and match results.
 
-These are the output contract of FORMAT.md section 7. Every engine produces them; the
+These are the output contract of docs/format.md section 7. Every engine produces them; the
 command line, the DuckDB store, the reports and the simulator read them.
 """
 
@@ -13,7 +13,7 @@ import msgspec
 
 from cuelog.schemas.records import Correction
 
-# The finding kinds of FORMAT.md section 7, in the order the table lists them.
+# The finding kinds of docs/format.md section 7, in the order the table lists them.
 CONDONED_FOUL: Final = "condoned_foul"
 UNSUPPORTED_FOUL: Final = "unsupported_foul"
 PENALTY_VALUE: Final = "penalty_value"
@@ -54,6 +54,8 @@ class Finding(msgspec.Struct, frozen=True):
 
     ``n`` is the stroke (or, for an event, the ``after`` stroke); ``side`` the side the
     discrepancy concerns (the offender for a foul); ``points`` what is at stake.
+    ``certain`` is false when one unrecorded fact, ``unless``, would excuse the call
+    (docs/format.md section 7): such findings are listed apart and do not set the exit code.
     """
 
     n: int
@@ -62,6 +64,8 @@ class Finding(msgspec.Struct, frozen=True):
     side: str | None
     points: int
     message: str
+    certain: bool = True
+    unless: str | None = None
 
     def sort_key(self) -> tuple[int, int, str, str]:
         return (self.n, FINDING_KINDS.index(self.kind), self.rule, self.message)
@@ -145,4 +149,4 @@ class MatchResult:
     findings: list[Finding] = field(default_factory=list)
     """Findings that belong to no frame (e.g. an unknown record before the first frame)."""
     corrections: list[Correction] = field(default_factory=list)
-    """Officials' corrections applied to the log before this replay (FORMAT.md section 6)."""
+    """Officials' corrections applied to the log before this replay (docs/format.md section 6)."""

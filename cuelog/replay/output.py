@@ -1,4 +1,4 @@
-"""The replay output document of FORMAT.md section 7 (``cuelog-replay/1``).
+"""The replay output document of docs/format.md section 7 (``cuelog-replay/1``).
 
 Built from plain dicts in a fixed key order and dumped with fixed separators, so the
 same results give the same bytes on any machine.
@@ -7,7 +7,7 @@ same results give the same bytes on any machine.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from cuelog.replay.model import Break, Finding, FrameResult, MatchResult
@@ -17,7 +17,19 @@ FORMAT = "cuelog-replay/1"
 
 
 def finding_doc(f: Finding) -> dict[str, Any]:
-    return {"n": f.n, "kind": f.kind, "rule": f.rule, "side": f.side, "points": f.points, "message": f.message}
+    doc: dict[str, Any] = {
+        "n": f.n,
+        "kind": f.kind,
+        "rule": f.rule,
+        "side": f.side,
+        "points": f.points,
+        "message": f.message,
+    }
+    if not f.certain:
+        # Only uncertain findings carry the two keys: certain ones keep their old shape.
+        doc["certain"] = False
+        doc["unless"] = f.unless
+    return doc
 
 
 def correction_doc(c: Correction) -> dict[str, Any]:
@@ -66,5 +78,13 @@ def dumps(doc: dict[str, Any]) -> str:
     return json.dumps(doc, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
 
 
-def count_findings(results: Iterable[MatchResult]) -> int:
-    return sum(len(m.findings) + sum(len(fr.findings) for fr in m.frames) for m in results)
+def all_findings(results: Iterable[MatchResult]) -> Iterator[Finding]:
+    for m in results:
+        yield from m.findings
+        for fr in m.frames:
+            yield from fr.findings
+
+
+def count_findings(results: Iterable[MatchResult], *, certain: bool = True) -> int:
+    """Findings that are (``certain=True``) or are not certain; only the first set the exit code."""
+    return sum(1 for f in all_findings(results) if f.certain is certain)

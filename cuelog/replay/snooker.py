@@ -17,16 +17,25 @@ officials let it; a colour left off the table stays off until it is corrected (S
 
 Editions (``snooker/six-reds-2024``, ``snooker/shootout-2024``, ``snooker/classic``) are
 :class:`Edition` parameters read at the few places where their rule differs.
+
+A stroke goes through steps named after the rules they apply (:func:`_judge_stroke`): who
+may play, the ball on, the free ball (S3 R12, in one section), fouls and their value,
+scoring, the calls as made, the table after, the scoreboard, respots, the frame's end and
+the next turn. A stroke after strokes missing from the log is judged by
+:func:`_stroke_after_gap` (docs/rulings.md S51).
 """
 
 from __future__ import annotations
 
 import copy
+import dataclasses
+import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
+from cuelog.replay.common import leader, stroke_gap
 from cuelog.replay.ledger import Ledger
 from cuelog.replay.model import (
     CONDONED_FOUL,
@@ -38,6 +47,7 @@ from cuelog.replay.model import (
     RESPOT_IN_ERROR,
     RESPOT_MISSING,
     RESPOT_WRONG_SPOT,
+    SCORE_MISMATCH,
     TIME_FOUL_ERROR,
     TIME_FOUL_UNCALLED,
     UNSUPPORTED_FOUL,
@@ -86,7 +96,7 @@ _BIT: Final = {c: 1 << i for i, c in enumerate(COLOURS)}
 _ALL_COLOURS: Final = (1 << len(COLOURS)) - 1
 _BLACK: Final = 5
 
-# Spot centres in mm on a standard table (FORMAT.md section 3): origin bottom-left seen
+# Spot centres in mm on a standard table (docs/format.md section 3): origin bottom-left seen
 # from baulk, x across 0..1778, y along 0..3569. Baulk-line 737 mm (29 in) from the bottom
 # cushion, "D" radius 292 mm (11.5 in), Black 324 mm from the Top cushion, Pink midway
 # between the Blue and the Top cushion (S1 R1(d)-(f)).
@@ -101,6 +111,70 @@ SPOTS: Final[dict[str, tuple[float, float]]] = {
 }
 _BALL_MM: Final = 52.5
 """Ball diameter: a spot is occupied when a ball on it would touch another (S2 R18)."""
+
+Point = tuple[float, float]
+
+_TABLE_MM: Final = (1778.0, 3569.0)
+"""The standard playing area (docs/format.md section 3): what ``SPOTS`` are measured on."""
+_D_RADIUS: Final = 292.0
+_D_STEP: Final = 10.0
+"""Spacing in mm of the positions in the "D" from which an in-hand snooker is judged."""
+
+
+def _d_positions(centre: Point = SPOTS["brown"], radius: float = _D_RADIUS) -> tuple[Point, ...]:
+    """Cue-ball positions on or within the lines of the "D" (S2 R17(a), S3 R5): a grid at
+    ``_D_STEP`` over the half-disc behind the Baulk-line plus points along its two lines."""
+    cx, cy = centre
+    r = radius
+    pts: list[Point] = []
+    steps = int(r // _D_STEP)
+    for i in range(-steps, steps + 1):
+        for j in range(0, steps + 1):
+            x, y = cx + i * _D_STEP, cy - j * _D_STEP
+            if (x - cx) ** 2 + (y - cy) ** 2 <= r * r:
+                pts.append((x, y))
+    arc = int(math.pi * r // _D_STEP)
+    for k in range(arc + 1):
+        a = math.pi * k / arc
+        pts.append((cx + r * math.cos(a), cy - r * math.sin(a)))
+    return tuple(pts)
+
+
+_D_POSITIONS: Final = _d_positions()
+
+
+_JAW_MM: Final = 2 * _BALL_MM
+"""How near a pocket a ball must be for a curved cushion face (a jaw) to come between it
+and the cue-ball; the log has no pocket geometry to say more (FORMAT 3)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """The spots, the "D" and the pockets of a playing area (S1 R1(d)-(f)): the standard
+    measures scaled to the match's ``table_mm``, as the billiards engine scales its spots."""
+
+    size: tuple[float, float]
+    spots: dict[str, Point]
+    d_positions: tuple[Point, ...]
+    pockets: tuple[Point, ...]
+
+    def near_jaw(self, p: Point) -> bool:
+        return any((p[0] - x) ** 2 + (p[1] - y) ** 2 < _JAW_MM * _JAW_MM for x, y in self.pockets)
+
+
+@functools.lru_cache(maxsize=16)
+def table_of(size: tuple[float, float] = _TABLE_MM) -> Table:
+    """The :class:`Table` of a playing area ``size`` (width, length) in mm."""
+    sx, sy = size[0] / _TABLE_MM[0], size[1] / _TABLE_MM[1]
+    spots = {c: (x * sx, y * sy) for c, (x, y) in SPOTS.items()}
+    w, length = size
+    pockets = ((0.0, 0.0), (w, 0.0), (0.0, length / 2), (w, length / 2), (0.0, length), (w, length))
+    standard = size == _TABLE_MM
+    d = _D_POSITIONS if standard else _d_positions(spots["brown"], _D_RADIUS * sx)
+    return Table(size, spots, d, pockets)
+
+
+STANDARD: Final = table_of()
 
 # Phases of the ball on (S3 R3(g),(h)).
 RED: Final = 0
@@ -327,7 +401,7 @@ EDITIONS: Final[dict[str, Edition]] = {
     )
 }
 
-# Referee-judged infringements (FORMAT.md stroke ``infringements``): the penalty item of
+# Referee-judged infringements (docs/format.md stroke ``infringements``): the penalty item of
 # S3 R11 and whether the ball concerned counts ("b") or only the ball on ("a"), or seven.
 _INFRINGEMENTS: Final[dict[str, tuple[str, str]]] = {
     "double_hit": ("a", "(a)(ii)"),
@@ -359,16 +433,16 @@ _TEXT: Final[dict[str, str]] = {
 }
 
 
-def _describe(code: str, st: Stroke, on: str) -> str:
+def _describe(code: str, stroke: Stroke, on: str) -> str:
     """The foul in words, for a finding's message."""
     if code == "first_contact":
-        return f"{st.first[0]} hit first with {on} on"
+        return f"{stroke.first[0]} hit first with {on} on"
     if code == "simultaneous":
-        return f"{' and '.join(st.first)} hit simultaneously"
+        return f"{' and '.join(stroke.first)} hit simultaneously"
     if code == "ball_not_on_potted":
-        return f"ball not on potted ({', '.join(b for b in st.potted if b != 'white')}) with {on} on"
+        return f"ball not on potted ({', '.join(b for b in stroke.potted if b != 'white')}) with {on} on"
     if code == "off_table":
-        return f"{', '.join(st.off_table or ())} forced off the table"
+        return f"{', '.join(stroke.off_table or ())} forced off the table"
     return _TEXT.get(code, code.replace("_", " "))
 
 
@@ -464,18 +538,26 @@ class State:
     """Sides Warned for time wasting in this frame (S4 R3(a))."""
     time_fouls: tuple[int, ...] = ()
     """``after`` of each time foul recorded (SO 16)."""
+    resync: bool = False
+    """After a gap in the strokes, the recorded state does not yet agree with the rules (S51)."""
+    gap_scored: bool = False
+    """After a gap, the official score has been taken from a recorded scoreboard (S51)."""
+    gap_strokes: int = 0
+    """How many strokes the last gap left out."""
     last_n: int = 0
+    table: Table = STANDARD
+    """Spots, "D" and pockets of the match's table (``table_mm``, S1 R1)."""
     ledger: Ledger = field(default_factory=Ledger)
     recorded_end: FrameEnd | None = None
     findings: list[Finding] = field(default_factory=list)
     outcomes: list[Outcome] = field(default_factory=list)
 
     def copy(self) -> State:
-        s = copy.copy(self)
-        s.ledger = self.ledger.copy()
-        s.findings = list(self.findings)
-        s.outcomes = list(self.outcomes)
-        return s
+        state = copy.copy(self)
+        state.ledger = self.ledger.copy()
+        state.findings = list(self.findings)
+        state.outcomes = list(self.outcomes)
+        return state
 
     @property
     def black_only(self) -> bool:
@@ -525,10 +607,12 @@ def new_frame(match: Match, frame: Frame, previous: FrameResult | None = None) -
         breaker: str | None = other(previous.breaker)
     else:
         breaker = frame.breaker
-    s = State(edition, frame.frame, breaker, reds, phase=RED if reds > 0 else SEQUENCE, start_reds=reds)
-    s.aggregate = bool(match.aggregate)
-    s.to_play = breaker
-    return s
+    state = State(edition, frame.frame, breaker, reds, phase=RED if reds > 0 else SEQUENCE, start_reds=reds)
+    state.aggregate = bool(match.aggregate)
+    state.to_play = breaker
+    if match.table_mm is not None and len(match.table_mm) == 2:
+        state.table = table_of((float(match.table_mm[0]), float(match.table_mm[1])))
+    return state
 
 
 # -- the fold --------------------------------------------------------------------------
@@ -540,27 +624,34 @@ def apply(state: State, record: FrameRecord) -> tuple[State, Outcome | None, lis
     Returns the new state, the due call of a stroke (``None`` for other records) and the
     findings the record raises.
     """
-    s = state.copy()
-    outcome, findings = _apply(s, record)
-    return s, outcome, findings
+    state = state.copy()
+    outcome, findings = _apply(state, record)
+    return state, outcome, findings
 
 
-def _apply(s: State, record: FrameRecord) -> tuple[Outcome | None, list[Finding]]:
-    before = len(s.findings)
+def _apply(state: State, record: FrameRecord) -> tuple[Outcome | None, list[Finding]]:
+    before = len(state.findings)
     outcome: Outcome | None = None
     if isinstance(record, Stroke):
-        outcome = _stroke(s, record)
+        outcome = _stroke(state, record)
         if outcome is not None:
-            s.outcomes.append(outcome)
+            state.outcomes.append(outcome)
     elif isinstance(record, Choice):
-        _choice(s, record)
+        _open_gap(state, record.after + 1)
+        if state.resync:
+            _choice_after_gap(state, record)
+        else:
+            _choice(state, record)
     elif isinstance(record, Event):
-        _event(s, record)
+        _open_gap(state, record.after + 1)
+        _event(state, record)
     elif isinstance(record, FrameEnd):
-        _frame_end(s, record)
+        if state.resync:
+            _end_after_gap(state, record)
+        _frame_end(state, record)
     elif isinstance(record, Clock):
-        _clock(s, record)
-    return outcome, s.findings[before:]
+        _clock(state, record)
+    return outcome, state.findings[before:]
 
 
 def finish(state: State) -> FrameResult:
@@ -571,29 +662,29 @@ def finish(state: State) -> FrameResult:
     return _finish(state.copy())
 
 
-def _finish(s: State) -> FrameResult:
-    s.ledger.close()
+def _finish(state: State) -> FrameResult:
+    state.ledger.close()
     recorded: tuple[int, int] | None = None
-    if s.recorded_end is not None and s.recorded_end.score is not None and len(s.recorded_end.score) == 2:
-        recorded = (s.recorded_end.score[0], s.recorded_end.score[1])
-    elif s.ledger.recorded is not None:
-        recorded = (s.ledger.recorded[0], s.ledger.recorded[1])
-    winner = s.winner
-    if not s.over and s.recorded_end is not None:
-        a, b = s.ledger.official
+    if state.recorded_end is not None and state.recorded_end.score is not None and len(state.recorded_end.score) == 2:
+        recorded = (state.recorded_end.score[0], state.recorded_end.score[1])
+    elif state.ledger.recorded is not None:
+        recorded = (state.ledger.recorded[0], state.ledger.recorded[1])
+    winner = state.winner
+    if not state.over and state.recorded_end is not None:
+        a, b = state.ledger.official
         winner = "A" if a > b else "B" if b > a else None
     return FrameResult(
-        frame=s.frame,
-        score=s.ledger.score(),
+        frame=state.frame,
+        score=state.ledger.score(),
         recorded=recorded,
         winner=winner,
-        breaks=list(s.ledger.breaks),
-        findings=sorted(s.findings, key=Finding.sort_key),
-        outcomes=list(s.outcomes),
-        visits=(s.ledger.visits[0], s.ledger.visits[1]),
-        recorded_winner=s.recorded_end.winner if s.recorded_end is not None else None,
-        end_reason=s.end_reason,
-        breaker=s.breaker if s.breaker is not None else s.opener,
+        breaks=list(state.ledger.breaks),
+        findings=sorted(state.findings, key=Finding.sort_key),
+        outcomes=list(state.outcomes),
+        visits=(state.ledger.visits[0], state.ledger.visits[1]),
+        recorded_winner=state.recorded_end.winner if state.recorded_end is not None else None,
+        end_reason=state.end_reason,
+        breaker=state.breaker if state.breaker is not None else state.opener,
     )
 
 
@@ -601,21 +692,19 @@ def replay_frame(
     match: Match, frame: Frame, records: Sequence[FrameRecord], previous: FrameResult | None
 ) -> FrameResult:
     """Replay the records of one frame (the engine entry point of ``cuelog.replay``)."""
-    s = new_frame(match, frame, previous)
-    outcomes = s.outcomes
+    state = new_frame(match, frame, previous)
+    outcomes = state.outcomes
     for record in records:
         if type(record) is Stroke:
-            outcome = _stroke(s, record)
+            outcome = _stroke(state, record)
             if outcome is not None:
                 outcomes.append(outcome)
         else:
-            _apply(s, record)
-    return _finish(s)
+            _apply(state, record)
+    return _finish(state)
 
 
 # -- snookered (S2 R17), from rest positions -------------------------------------------
-
-Point = tuple[float, float]
 
 
 def _seg_dist2(p: Point, a: Point, b: Point) -> float:
@@ -662,50 +751,15 @@ def snookered(cue: Point, on: Sequence[Point], not_on: Sequence[Point]) -> froze
     return frozenset(effective)
 
 
-_D_CENTRE: Final = SPOTS["brown"]
-_D_RADIUS: Final = 292.0
-_D_STEP: Final = 10.0
-"""Spacing in mm of the positions in the "D" from which an in-hand snooker is judged."""
-
-
-def _d_positions() -> tuple[Point, ...]:
-    """Cue-ball positions on or within the lines of the "D" (S2 R17(a), S3 R5): a grid at
-    ``_D_STEP`` over the half-disc behind the Baulk-line plus points along its two lines."""
-    cx, cy = _D_CENTRE
-    r = _D_RADIUS
-    pts: list[Point] = []
-    steps = int(r // _D_STEP)
-    for i in range(-steps, steps + 1):
-        for j in range(0, steps + 1):
-            x, y = cx + i * _D_STEP, cy - j * _D_STEP
-            if (x - cx) ** 2 + (y - cy) ** 2 <= r * r:
-                pts.append((x, y))
-    arc = int(math.pi * r // _D_STEP)
-    for k in range(arc + 1):
-        a = math.pi * k / arc
-        pts.append((cx + r * math.cos(a), cy - r * math.sin(a)))
-    return tuple(pts)
-
-
-_D_POSITIONS: Final = _d_positions()
-
-
-def snookered_in_hand(on: Sequence[Point], not_on: Sequence[Point]) -> bool:
+def snookered_in_hand(
+    on: Sequence[Point], not_on: Sequence[Point], *, d_positions: Sequence[Point] = _D_POSITIONS
+) -> bool:
     """Whether the cue-ball in hand is snookered: obstructed "from all possible positions on
-    or within the lines of the D" (S2 R17(a)), judged from the positions of ``_d_positions``."""
+    or within the lines of the D" (S2 R17(a)), judged from the positions of ``_d_positions``
+    (``d_positions``: those of a table of another size, :class:`Table`)."""
     if not on:
         return False
-    return all(snookered(p, on, not_on) is not None for p in _D_POSITIONS)
-
-
-_POCKETS: Final = ((0.0, 0.0), (1778.0, 0.0), (0.0, 1784.5), (1778.0, 1784.5), (0.0, 3569.0), (1778.0, 3569.0))
-_JAW_MM: Final = 2 * _BALL_MM
-"""How near a pocket a ball must be for a curved cushion face (a jaw) to come between it
-and the cue-ball; the log has no pocket geometry to say more (FORMAT 3)."""
-
-
-def _near_jaw(p: Point) -> bool:
-    return any((p[0] - x) ** 2 + (p[1] - y) ** 2 < _JAW_MM * _JAW_MM for x, y in _POCKETS)
+    return all(snookered(p, on, not_on) is not None for p in d_positions)
 
 
 def _snooker_from(
@@ -714,6 +768,7 @@ def _snooker_from(
     *,
     in_hand: bool = False,
     jaws: bool = False,
+    table: Table = STANDARD,
 ) -> frozenset[Point] | bool | None:
     """Snookered on ``on_balls`` from the recorded positions; ``False`` when they cannot tell.
 
@@ -724,11 +779,11 @@ def _snooker_from(
     on = [(x, y) for b, x, y in positions if b in on_balls]
     if not on:
         return False
-    if jaws and any(_near_jaw((x, y)) for b, x, y in positions if b in on_balls or (b == "white" and not in_hand)):
+    if jaws and any(table.near_jaw((x, y)) for b, x, y in positions if b in on_balls or (b == "white" and not in_hand)):
         return False
     not_on = [(x, y) for b, x, y in positions if b != "white" and b not in on_balls]
     if in_hand:
-        return frozenset() if snookered_in_hand(on, not_on) else None
+        return frozenset() if snookered_in_hand(on, not_on, d_positions=table.d_positions) else None
     cue = next(((x, y) for b, x, y in positions if b == "white"), None)
     if cue is None:
         return False
@@ -785,25 +840,27 @@ def _miss_geometry(rest: Positions, phase: int, on_names: Sequence[str]) -> tupl
     return clear, full, touching
 
 
-def _table_after(pos: Positions, st: Stroke, due: list[tuple[str, str]]) -> Positions | None:
+def _table_after(
+    pos: Positions, stroke: Stroke, due: list[tuple[str, str]], spots: dict[str, Point]
+) -> Positions | None:
     """The rest positions with the colours spotted after the stroke on their spots;
     ``None`` when a spotted colour's place is not known (``near``)."""
     listed = {b for b, _, _ in pos}
     placed: Positions = []
-    if st.respots is not None:
-        for r in st.respots:
+    if stroke.respots is not None:
+        for r in stroke.respots:
             if r.ball in listed or r.ball == "red":
                 continue
             if r.x is not None and r.y is not None:
                 placed.append((r.ball, r.x, r.y))
-            elif r.spot in SPOTS:
-                placed.append((r.ball, *SPOTS[r.spot]))
+            elif r.spot in spots:
+                placed.append((r.ball, *spots[r.spot]))
             else:
                 return None
     else:
-        if any(sp not in SPOTS for b, sp in due if b not in listed):
+        if any(sp not in spots for b, sp in due if b not in listed):
             return None
-        placed = [(b, *SPOTS[sp]) for b, sp in due if b not in listed]
+        placed = [(b, *spots[sp]) for b, sp in due if b not in listed]
     return [*pos, *placed] if placed else pos
 
 
@@ -819,30 +876,82 @@ def _incoming_on(positions: list[tuple[str, float, float]], seq_colour: str) -> 
 # -- strokes ---------------------------------------------------------------------------
 
 
-def _add(s: State, n: int, kind: str, rule: str, side: str | None, points: int, message: str) -> None:
-    s.findings.append(Finding(n, kind, rule, side, points, message))
+def _add(state: State, *, n: int, kind: str, rule: str, side: str | None, points: int, message: str) -> None:
+    state.findings.append(Finding(n=n, kind=kind, rule=rule, side=side, points=points, message=message))
 
 
-def _frame_over_stroke(s: State, n: int) -> None:
-    if not s.late_reported:
-        s.late_reported = True
-        _add(s, n, FRAME_END_ERROR, "S2 R1", None, 0, f"play continued after the frame ended at stroke {s.end_n}")
+def _frame_over_stroke(state: State, n: int) -> None:
+    if not state.late_reported:
+        state.late_reported = True
+        _add(
+            state,
+            n=n,
+            kind=FRAME_END_ERROR,
+            rule="S2 R1",
+            side=None,
+            points=0,
+            message=f"play continued after the frame ended at stroke {state.end_n}",
+        )
 
 
-def _end(s: State, n: int, winner: str | None, reason: str) -> None:
-    s.over, s.winner, s.end_reason, s.end_n = True, winner, reason, n
-
-
-def _leader(s: State) -> str | None:
-    a, b = s.ledger.official
-    return "A" if a > b else "B" if b > a else None
+def _end(state: State, n: int, winner: str | None, reason: str) -> None:
+    state.over, state.winner, state.end_reason, state.end_n = True, winner, reason, n
 
 
 _FAST = True
 """Use :func:`_clean_stroke` for strokes that cannot raise anything (switched off in a test)."""
 
 
-def _clean_stroke(s: State, st: Stroke) -> Outcome | None:
+def _clean_points(state: State, stroke: Stroke) -> int | None:
+    """What a clean stroke scores (see :func:`_clean_stroke`); ``None`` when it is not one."""
+    first, potted = stroke.first, stroke.potted
+    if (
+        len(first) != 1
+        or stroke.call is not None
+        or stroke.infringements
+        or stroke.off_table
+        or stroke.positions is not None
+        or state.foul is not None
+        or state.free_ball
+        or state.over
+        or state.due_award is not None
+        or stroke.striker != state.to_play
+        or (state.in_hand and stroke.placement == "illegal")
+        or state.edition.no_cushion_foul
+    ):
+        return None
+    ball = first[0]
+    nom, striker, phase = stroke.nominated, stroke.striker, state.phase
+    if phase == RED:
+        if ball != "red" or (nom is not None and nom != "red") or potted.count("red") != len(potted):
+            return None
+        if len(potted) > state.reds:
+            return None
+        scored = len(potted)
+    else:
+        if phase == COLOUR:
+            if state.turn_of != striker or ball not in _BIT or not state.colours & _BIT[ball]:
+                return None
+        elif state.seq >= _BLACK or state.in_error or ball != COLOURS[state.seq] or not state.colours & _BIT[ball]:
+            return None
+        if (nom is not None and nom != ball) or (potted and potted != [ball]):
+            return None
+        scored = VALUE[ball] if potted else 0
+    respots = stroke.respots
+    if respots is not None:
+        if phase == COLOUR and scored > 0:
+            if (
+                len(respots) != 1
+                or respots[0].ball != ball
+                or _respot_name(respots[0].spot, respots[0].x, respots[0].y, state.table.spots) != ball
+            ):
+                return None
+        elif respots:
+            return None
+    return scored
+
+
+def _clean_stroke(state: State, stroke: Stroke) -> Outcome | None:
     """The common case, done cheaply: a legal stroke at the ball on, by the player entitled
     to it, with nothing called, nothing off the table and nothing that needs positions.
 
@@ -850,82 +959,40 @@ def _clean_stroke(s: State, st: Stroke) -> Outcome | None:
     general path :func:`_stroke` then decides. Both give the same result, which
     ``tests/test_snooker_properties.py`` checks.
     """
-    first, potted = st.first, st.potted
-    if (
-        len(first) != 1
-        or st.call is not None
-        or st.infringements
-        or st.off_table
-        or st.positions is not None
-        or s.foul is not None
-        or s.free_ball
-        or s.over
-        or s.due_award is not None
-        or st.striker != s.to_play
-        or (s.in_hand and st.placement == "illegal")
-        or s.edition.no_cushion_foul
-    ):
+    scored = _clean_points(state, stroke)
+    if scored is None:
         return None
-    ball = first[0]
-    nom = st.nominated
-    striker = st.striker
-    phase = s.phase
-    if phase == RED:
-        if ball != "red" or (nom is not None and nom != "red") or potted.count("red") != len(potted):
-            return None
-        if len(potted) > s.reds:
-            return None
-        scored = len(potted)
-    else:
-        if phase == COLOUR:
-            if s.turn_of != striker or ball not in _BIT or not s.colours & _BIT[ball]:
-                return None
-        elif s.seq >= _BLACK or s.in_error or ball != COLOURS[s.seq] or not s.colours & _BIT[ball]:
-            return None
-        if (nom is not None and nom != ball) or (potted and potted != [ball]):
-            return None
-        scored = VALUE[ball] if potted else 0
+    ball, striker, phase = stroke.first[0], stroke.striker, state.phase
     spot_due = phase == COLOUR and scored > 0
-    respots = st.respots
-    if respots is not None:
-        if spot_due:
-            if (
-                len(respots) != 1
-                or respots[0].ball != ball
-                or _respot_name(respots[0].spot, respots[0].x, respots[0].y) != ball
-            ):
-                return None
-        elif respots:
-            return None
 
     # -- the stroke is clean: apply it (same effects as the general path) --
-    n = st.n
-    s.last_n = n
-    s.in_hand = s.anywhere = False
+    n = stroke.n
+    state.last_n = n
+    state.in_hand = state.anywhere = False
     if phase == RED:
-        s.reds -= scored
+        state.reds -= scored
         if scored:
-            s.phase = COLOUR
+            state.phase = COLOUR
     elif phase == COLOUR:
-        s.phase = RED if s.reds > 0 else SEQUENCE
+        state.phase = RED if state.reds > 0 else SEQUENCE
     elif scored:
-        s.colours &= ~_BIT[ball]
-        s.seq += 1
-    s.replaced, s.miss_seq, s.warned = False, 0, False
-    ledger = s.ledger
-    mismatch = ledger.stroke(n, striker, scored, 0, st.score)
+        state.colours &= ~_BIT[ball]
+        state.seq += 1
+    state.replaced, state.miss_seq, state.warned = False, 0, False
+    ledger = state.ledger
+    mismatch = ledger.stroke(n, striker, scored, 0, stroke.score)
     if mismatch is not None:
-        s.findings.append(mismatch)
+        state.findings.append(mismatch)
     break_id = len(ledger.breaks) + 1 if scored > 0 else None
     if scored:
-        s.turn_of = s.to_play = striker
+        state.turn_of = state.to_play = striker
     else:
         ledger.end_visit()
-        s.turn_of = None
-        s.to_play = other(striker)
-        if s.phase == COLOUR:
-            s.phase = RED if s.reds > 0 else SEQUENCE
-    _black_only_award(s, n)
+        state.turn_of = None
+        state.to_play = other(striker)
+        if state.phase == COLOUR:
+            state.phase = RED if state.reds > 0 else SEQUENCE
+    _black_only_award(state, n)
     # Positional, in the field order of Outcome: this is the hot loop.
     return Outcome(
         n,
@@ -938,574 +1005,949 @@ def _clean_stroke(s: State, st: Stroke) -> Outcome | None:
         False,
         False,
         ((ball, ball),) if spot_due else (),
-        not scored or s.over,
-        s.to_play,
+        not scored or state.over,
+        state.to_play,
         ledger.score(),
         break_id,
         ledger.visit_id,
-        s.over,
-        s.winner,
+        state.over,
+        state.winner,
         ledger.credited,
     )
 
 
-def _stroke(s: State, st: Stroke) -> Outcome | None:
-    if s.opener is None:
-        s.opener = st.striker
+def _stroke(state: State, stroke: Stroke) -> Outcome | None:
+    if stroke.n > state.last_n + 1 or state.resync:
+        return _stroke_after_gap(state, stroke)
+    if state.opener is None:
+        state.opener = stroke.striker
     if _FAST:
-        done = _clean_stroke(s, st)
+        done = _clean_stroke(state, stroke)
         if done is not None:
             return done
-    ed = s.edition
-    n, striker = st.n, st.striker
-    spotting = _being_spotted(s, st) if st.infringements else None
-    s.last_n = n
-    if s.over:
-        _frame_over_stroke(s, n)
-        return None
-    if s.due_award is not None:
-        _add(
-            s,
-            n,
-            MISS_ERROR,
-            "S3 R14(d)(ii)",
-            other(s.due_award),
-            0,
-            "a further failure after the Warning must lose the frame, but play continued",
-        )
-        s.due_award = None
+    return _judge_stroke(state, stroke)
 
-    # Who may play (S3 R3(a),(b); after a foul S3 R10(h), R13).
-    pending = s.foul
-    if pending is not None and striker == pending.offender and s.to_play != striker and ed.play_again:
+
+def _stroke_after_gap(state: State, stroke: Stroke) -> Outcome | None:
+    """A stroke played after strokes missing from the log (docs/rulings.md S51).
+
+    The gap is one ``invalid_record``. What the missing strokes did is unknown: the stroke
+    is judged on each table they could have left (:func:`_gap_tables`), and the one it
+    agrees with best is taken (fewest findings, then the scoreboard's unexplained points
+    matching what that table says the missing strokes scored). Until a stroke raises
+    nothing, strokes are followed as recorded and nothing they raise is charged to the
+    officials; the official score is the recorded one from the first scoreboard on.
+    """
+    _open_gap(state, stroke.n)
+    state.to_play = stroke.striker
+    state.resync = False
+    before = len(state.findings)
+    best: tuple[tuple[int, int, int], State, Outcome | None, bool] | None = None
+    for order, (table, missing) in enumerate(_gap_tables(state, stroke)):
+        trial = table.copy()
+        outcome = _judge_stroke(trial, stroke)
+        counted = [f for f in trial.findings[before:] if f.kind != SCORE_MISMATCH or state.gap_scored]
+        key = (len(counted), _unexplained(state, trial, stroke, missing), order)
+        if best is None or key < best[0]:
+            best = (key, trial, outcome, bool(counted))
+    assert best is not None
+    _, trial, outcome, raised = best
+    del trial.findings[before:]
+    if stroke.score is not None and not state.gap_scored:
+        trial.ledger.resync(stroke.score)
+        trial.gap_scored = True
+    trial.resync = raised or not trial.gap_scored
+    _adopt(state, trial)
+    return outcome
+
+
+def _open_gap(state: State, n: int) -> None:
+    """Strokes before ``n`` are missing: one ``invalid_record``, and what they may have
+    left pending (a foul and its choice, a free ball, a Warning, positions) is forgotten."""
+    gap = stroke_gap(state.last_n, n)
+    if gap is None:
+        return
+    state.foul, state.free_ball, state.nomination, state.due_award, state.rest = None, False, None, None, None
+    state.replaced, state.miss_seq, state.warned = False, 0, False
+    state.findings.append(gap)
+    state.resync, state.gap_scored, state.gap_strokes = True, False, n - state.last_n - 1
+    state.last_n = n - 1
+
+
+def _choice_after_gap(state: State, c: Choice) -> None:
+    """A choice inside a gap's window answers a foul the log may not hold: it is followed
+    as recorded (docs/rulings.md S51), and nothing it raises is charged."""
+    if state.foul is None:
+        snapshot = (state.reds, state.colours, state.phase, state.seq, state.in_hand)
+        state.foul = _Foul(c.after, other(c.side), snapshot, True, False, False)
+    before = len(state.findings)
+    _choice(state, c)
+    del state.findings[before:]
+
+
+def _end_after_gap(state: State, fe: FrameEnd) -> None:
+    """A frame that ends inside a gap's window: the recorded score and end are followed."""
+    state.ledger.resync(fe.score)
+    state.gap_scored = True
+    if not state.over and fe.winner is not None:
+        _end(state, state.last_n, fe.winner, fe.reason or "recorded")
+
+
+def _unexplained(state: State, trial: State, stroke: Stroke, missing: int | None) -> int:
+    """0 when the scoreboard's movement, less the stroke's own points, is what the table
+    ``trial`` says the missing strokes scored for the striker (``None``: any colour, 2-7)."""
+    if state.gap_scored or stroke.score is None or len(stroke.score) != 2:
+        return 0
+    prev = state.ledger.recorded if state.ledger.recorded is not None else state.ledger.official
+    i = 0 if stroke.striker == "A" else 1
+    extra = [stroke.score[k] - prev[k] - (trial.ledger.official[k] - state.ledger.official[k]) for k in (0, 1)]
+    if extra[1 - i] != 0:
+        return 1
+    return 0 if (2 <= extra[i] <= 7 if missing is None else extra[i] == missing) else 1
+
+
+def _gap_tables(state: State, stroke: Stroke) -> list[tuple[State, int | None]]:
+    """The tables the missing strokes could have left, with the points they scored for the
+    striker: nothing changed (0); a Red potted by the striker, a colour on (1); a colour
+    after a Red potted and spotted, the turn going on (2-7); the colour on in sequence potted
+    (its value); with no more Reds than missing strokes, the Reds and the colours below the
+    one hit first all gone (not counted)."""
+    tables: list[tuple[State, int | None]] = [(state, 0)]
+    going_on = state.copy()
+    going_on.turn_of = stroke.striker
+    going_on.phase = RED if state.reds > 0 else SEQUENCE
+    if state.reds > 0:
+        red = going_on.copy()
+        red.reds, red.phase = state.reds - 1, COLOUR
+        tables.append((red, 1))
+    if state.phase != SEQUENCE:
+        tables.append((going_on, None))
+    if state.phase == SEQUENCE and state.seq < _BLACK and state.colours & _BIT[COLOURS[state.seq]]:
+        potted = going_on.copy()
+        potted.colours &= ~_BIT[COLOURS[state.seq]]
+        potted.seq = state.seq + 1
+        tables.append((potted, VALUE[COLOURS[state.seq]]))
+    first = stroke.first[0] if len(stroke.first) == 1 else None
+    if first in _BIT and state.reds <= state.gap_strokes:
+        colours = going_on.copy()
+        colours.reds, colours.phase, colours.seq = 0, SEQUENCE, COLOURS.index(first)
+        colours.colours &= ~(_BIT[first] - 1)
+        tables.append((colours, 0))
+    return tables
+
+
+def _adopt(state: State, other_state: State) -> None:
+    """Make ``state`` the state ``other_state`` (a stroke's result is kept in the caller's state)."""
+    for f in dataclasses.fields(State):
+        if f.name in ("findings", "outcomes"):
+            # The same lists: the fold may hold them (replay_frame appends to ``outcomes``).
+            getattr(state, f.name)[:] = getattr(other_state, f.name)
+        else:
+            setattr(state, f.name, getattr(other_state, f.name))
+
+
+@dataclass(slots=True)
+class _Play:
+    """What the rules make of one stroke, built up step by step by :func:`_judge_stroke`."""
+
+    stroke: Stroke
+    n: int
+    striker: str
+    spotting: tuple[str, bool, int] | None = None
+    free_ball: bool = False
+    """FREE BALL is in effect for this stroke (called after the opponent's foul, S3 R12)."""
+    snapshot: tuple[int, int, int, int, bool] = (0, 0, 0, 0, False)
+    rest: Positions | None = None
+    out_of_turn: bool = False
+    nom: str | None = None
+    fb: str | None = None
+    """The nominated free ball, when one is taken (S3 R12(a))."""
+    fb_without_call: bool = False
+    on_names: tuple[str, ...] = ()
+    on_value: int = 0
+    ball_on_word: str = "red"
+    fouls: list[tuple[int, str, str]] = field(default_factory=list)
+    """Every foul the facts show: (penalty, rule, code) (S3 R11)."""
+    miss_type: bool = False
+    unscored: int = 0
+    penalty: int = 0
+    penalty_hi: int = 0
+    rule: str = ""
+    what: str = ""
+    reasons: tuple[str, ...] = ()
+    reds_potted: int = 0
+    reds_off: int = 0
+    colours_gone: list[str] = field(default_factory=list)
+    fb_potted: bool = False
+    legal_points: int = 0
+    foul_stands: bool = False
+    scored: int = 0
+    official_penalty: int = 0
+    explained: bool = False
+    findings_before: int = 0
+    needed_before: bool = False
+    miss_called: bool = False
+    waived: bool = False
+    """The edition waives FOUL AND A MISS for an offender this far behind (``miss_waived_behind``)."""
+    frame_ends: bool = False
+    tie: bool = False
+    due_spots: list[tuple[str, str]] = field(default_factory=list)
+    break_id: int | None = None
+    free_ball_called: bool = False
+    free_ball_due: bool = False
+    outcome_free_ball: bool = False
+
+    @property
+    def due_foul(self) -> bool:
+        return bool(self.fouls)
+
+
+def _judge_stroke(state: State, stroke: Stroke) -> Outcome | None:
+    """One stroke through the rules, step by step: the due call and the findings."""
+    if state.opener is None:
+        state.opener = stroke.striker
+    play = _Play(stroke, stroke.n, stroke.striker)
+    play.spotting = _being_spotted(state, stroke) if stroke.infringements else None
+    state.last_n = play.n
+    if not _who_may_play(state, play):
+        return None
+    _ball_on(state, play)
+    _fouls(state, play)
+    _foul_value(state, play)
+    _scoring(state, play)
+    _calls(state, play)
+    _balls_after(state, play)
+    _book(state, play)
+    _respot_step(state, play)
+    _frame_end_step(state, play)
+    _next_turn(state, play)
+    _black_only_award(state, play.n)  # S2 R1(c)
+    due_miss = _miss_due(state, play)
+    table = (
+        _table_after(stroke.positions, stroke, play.due_spots, state.table.spots)
+        if stroke.positions is not None
+        else None
+    )
+    state.rest = (play.n, table) if table is not None else None
+    return _outcome(state, play, due_miss)
+
+
+# -- who may play (S3 R3(a),(b); after a foul S3 R10(h), R13) ----------------------------
+
+
+def _who_may_play(state: State, play: _Play) -> bool:
+    """Settle who was entitled to play; ``False`` when the frame is already over."""
+    ed, n, striker = state.edition, play.n, play.striker
+    if state.over:
+        _frame_over_stroke(state, n)
+        return False
+    if state.due_award is not None:
+        _add(
+            state,
+            n=n,
+            kind=MISS_ERROR,
+            rule="S3 R14(d)(ii)",
+            side=other(state.due_award),
+            points=0,
+            message="a further failure after the Warning must lose the frame, but play continued",
+        )
+        state.due_award = None
+    pending = state.foul
+    if pending is not None and striker == pending.offender and state.to_play != striker and ed.play_again:
         # No choice recorded but the offender played: the non-offender asked them to
         # play again from the position left (S3 R10(h)(ii)); the free ball is void (R12(f)).
-        _play_again(s, pending, replace=False, incoming=False)
-    s.foul = None
-    out_of_turn = s.to_play is not None and striker != s.to_play
-    if out_of_turn and not (ed.out_of_turn_foul and st.call is not None and st.call.foul):
-        rule = "S3 R3(b),(d)" if n == 1 or s.ledger.visit_id == 0 else "S3 R3(a)"
-        _add(s, n, WRONG_STRIKER, rule, striker, 0, f"{striker} played but {s.to_play} was entitled to play")
-    if s.turn_of != striker and s.phase == COLOUR:
+        _play_again(state, pending, replace=False, incoming=False)
+    state.foul = None
+    play.out_of_turn = state.to_play is not None and striker != state.to_play
+    call = play.stroke.call
+    if play.out_of_turn and not (ed.out_of_turn_foul and call is not None and call.foul):
+        rule = "S3 R3(b),(d)" if n == 1 or state.ledger.visit_id == 0 else "S3 R3(a)"
+        _add(
+            state,
+            n=n,
+            kind=WRONG_STRIKER,
+            rule=rule,
+            side=striker,
+            points=0,
+            message=f"{striker} played but {state.to_play} was entitled to play",
+        )
+    if state.turn_of != striker and state.phase == COLOUR:
         # A new turn begins on a Red while Reds remain, else on the colours (S3 R3(g)).
-        s.phase = RED if s.reds > 0 else SEQUENCE
-    free_ball = s.free_ball and s.turn_of != striker
-    s.free_ball = False
+        state.phase = RED if state.reds > 0 else SEQUENCE
+    play.free_ball = state.free_ball and state.turn_of != striker
+    state.free_ball = False
+    play.snapshot = (state.reds, state.colours, state.phase, state.seq, state.in_hand)
+    if state.rest is not None and state.rest[0] == n - 1 and not state.in_hand:
+        play.rest = state.rest[1]
+    return True
 
-    snapshot = (s.reds, s.colours, s.phase, s.seq, s.in_hand)
-    rest = s.rest[1] if s.rest is not None and s.rest[0] == n - 1 and not s.in_hand else None
-    first = st.first
-    potted = st.potted
-    off = st.off_table or []
-    call = st.call
-    called = call is not None and call.foul
 
-    # The ball on (S3 R3(g),(h); S2 R11, R12) and the free ball (S3 R12(a)).
-    nom = st.nominated if st.nominated is not None else s.nomination if free_ball else None
-    s.nomination = None
-    fb: str | None = None
-    if s.phase == RED:
-        on_value = 1
-        on_names: tuple[str, ...] = ("red",)
-        if nom is not None and nom != "red" and nom in VALUE:
-            fb = nom
-    elif s.phase == COLOUR:
+# -- the ball on (S3 R3(g),(h); S2 R11, R12) --------------------------------------------
+
+
+def _ball_on(state: State, play: _Play) -> None:
+    stroke = play.stroke
+    play.nom = stroke.nominated if stroke.nominated is not None else state.nomination if play.free_ball else None
+    state.nomination = None
+    nom = play.nom
+    if state.phase == RED:
+        play.on_value, play.on_names = 1, ("red",)
+    elif state.phase == COLOUR:
         colour = nom if nom in _BIT else None
-        if colour is None and len(first) == 1 and first[0] in _BIT:
+        if colour is None and len(stroke.first) == 1 and stroke.first[0] in _BIT:
             # No nomination recorded: the colour hit first is taken as nominated (docs/rulings.md).
-            colour = first[0]
-        on_names = (colour,) if colour is not None else ()
-        on_value = VALUE[colour] if colour is not None else 0
+            colour = stroke.first[0]
+        play.on_names = (colour,) if colour is not None else ()
+        play.on_value = VALUE[colour] if colour is not None else 0
     else:
-        on = COLOURS[min(s.seq, _BLACK)]
-        on_names = (on,)
-        on_value = VALUE[on]
-        if nom is not None and nom != on and nom in VALUE:
-            fb = nom
-    if free_ball and fb is None and nom is None and first and first[0] in VALUE and first[0] not in (*on_names, "red"):
+        on = COLOURS[min(state.seq, _BLACK)]
+        play.on_names, play.on_value = (on,), VALUE[on]
+    _free_ball_taken(state, play)
+    play.ball_on_word = "red" if state.phase == RED else play.on_names[0] if play.on_names else "colour"
+
+
+# -- the free ball (S3 R12) -----------------------------------------------------------------
+
+
+def _free_ball_taken(state: State, play: _Play) -> None:
+    """S3 R12(a): after a foul that left the incoming player snookered and FREE BALL called,
+    any ball may be nominated as the ball on. A nomination with no FREE BALL called is no free
+    ball (``fb_without_call``): the stroke is judged with the calls as made (S2 R13)."""
+    nom, first = play.nom, play.stroke.first
+    fb: str | None = None
+    if state.phase != COLOUR and nom is not None and nom not in play.on_names and nom in VALUE:
+        fb = nom
+    hit_first = first[0] if first else None
+    if (
+        play.free_ball
+        and fb is None
+        and nom is None
+        and hit_first in VALUE
+        and hit_first not in (*play.on_names, "red")
+    ):
         # FREE BALL called, no nomination recorded: the ball hit first is taken as the
         # nominated free ball, as a colour hit first is taken as nominated (docs/rulings.md).
-        fb = first[0]
-    fb_without_call = fb is not None and not free_ball
-    ball_on_word = "red" if s.phase == RED else on_names[0] if on_names else "colour"
-    if fb_without_call:
-        fb = None
+        fb = hit_first
+    play.fb_without_call = fb is not None and not play.free_ball
+    play.fb = None if play.fb_without_call else fb
 
-    def pen(*values: int) -> int:
-        return max(ed.minimum, on_value, *values)
 
-    # Every foul the facts show: (penalty, rule, code) (S3 R11; highest counts, S3 R10(g)).
-    fouls: list[tuple[int, str, str]] = []
-    P = ed.pen
-    if out_of_turn and ed.out_of_turn_foul:
-        fouls.append((pen(), ed.cite(P, "(a)(iv)"), "out_of_turn"))
-    if s.in_hand and st.placement == "illegal" and not s.anywhere:
-        fouls.append((pen(), ed.cite(P, "(a)(v)"), "in_hand"))
-    unscored = 0
-    for inf in st.infringements or ():
+def _free_ball_snooker(state: State, play: _Play, pos: Positions, non_scoring: bool) -> None:
+    """S3 R12(b)(ii), R11(a)(viii): after a non-scoring stroke, the cue-ball left snookered by
+    the nominated free ball is a foul, unless only the Black and one other colour remain."""
+    ed, fb = state.edition, play.fb
+    if fb is None or not (non_scoring or ed.fb_snooker_after_scoring):
+        return
+    seq_colour = COLOURS[min(state.seq, _BLACK)]
+    left = [b for b, _, _ in pos if b != "white"]
+    two_left = len(left) == 2 and "black" in left and (ed.fb_snooker_black_and_any or "pink" in left)
+    eff = _snooker_from(
+        pos,
+        _incoming_on(pos, seq_colour) if state.phase == RED else (seq_colour,),
+        jaws=ed.cushion_face_unsnookers,
+        table=state.table,
+    )
+    fbp = _position(pos, fb)
+    if not two_left and isinstance(eff, frozenset) and fbp is not None and eff == {fbp}:
+        play.fouls.append((_pen(state, play), ed.cite(ed.pen, "(a)(viii)"), "free_ball_snooker"))
+
+
+def _free_ball_face_value(state: State, play: _Play, mismatch: Finding) -> Finding:
+    """S3 R12(a)(ii),(c): a potted free ball counts as the ball on; a scoreboard that booked
+    its face value is that error, reported as such."""
+    fb = play.fb
+    face = VALUE[fb] if fb is not None and play.fb_potted and not play.foul_stands else 0
+    red_phase_pot = play.snapshot[2] == RED and play.reds_potted
+    if not face or red_phase_pot or mismatch.points != abs(face - play.scored):
+        return mismatch
+    return Finding(
+        n=play.n,
+        kind=FREE_BALL_ERROR,
+        rule=state.edition.cite(state.edition.free_ball, "(c)"),
+        side=play.striker,
+        points=mismatch.points,
+        message=f"free ball {fb} scored as {face}; it is worth the ball on, {play.scored}",
+    )
+
+
+def _free_ball_after_foul(state: State, play: _Play) -> None:
+    """S3 R12: after a foul, FREE BALL is due exactly when the incoming player is snookered;
+    in hand, from every position in the D (S2 R17(a)). The due call says so even when the
+    foul was not called (the simulator asks with no call written). The next stroke is judged
+    with the call as made (S2 R13): a FREE BALL due and not called is one free_ball_error."""
+    ed, call = state.edition, play.stroke.call
+    play.free_ball_called = bool(call is not None and call.foul and call.free_ball)
+    play.free_ball_due = play.free_ball_called if play.foul_stands else False
+    play.outcome_free_ball = play.free_ball_due
+    pos = play.stroke.positions
+    if not (play.foul_stands or play.due_foul) or state.over or pos is None or ed.in_hand_after_foul:
+        return
+    eff = _snooker_from(
+        pos,
+        _incoming_on(pos, COLOURS[min(state.seq, _BLACK)]),
+        in_hand=state.in_hand,
+        jaws=ed.cushion_face_unsnookers,
+        table=state.table,
+    )
+    if eff is False:
+        return
+    play.outcome_free_ball = eff is not None
+    if not play.foul_stands:
+        return
+    play.free_ball_due = eff is not None
+    if play.free_ball_due != play.free_ball_called:
+        wrong = (
+            "called but the incoming player is not snookered"
+            if play.free_ball_called
+            else "not called though the incoming player is snookered"
+        )
+        _add(
+            state,
+            n=play.n,
+            kind=FREE_BALL_ERROR,
+            rule=ed.cite(ed.free_ball),
+            side=play.striker,
+            points=0,
+            message="FREE BALL " + wrong,
+        )
+
+
+# -- fouls and their value (S3 R10, R11) -------------------------------------------------
+
+
+def _pen(state: State, play: _Play, *values: int) -> int:
+    """A penalty: the value of the ball on, or of a ball concerned, minimum four (S3 R11)."""
+    return max(state.edition.minimum, play.on_value, *values)
+
+
+def _fouls(state: State, play: _Play) -> None:
+    """Every foul the facts show (S3 R11; the highest counts, S3 R10(g))."""
+    ed, stroke, P = state.edition, play.stroke, state.edition.pen
+    if play.out_of_turn and ed.out_of_turn_foul:
+        play.fouls.append((_pen(state, play), ed.cite(P, "(a)(iv)"), "out_of_turn"))
+    if state.in_hand and stroke.placement == "illegal" and not state.anywhere:
+        play.fouls.append((_pen(state, play), ed.cite(P, "(a)(v)"), "in_hand"))
+    _infringement_fouls(state, play)
+    _contact_fouls(state, play)
+    _pot_fouls(state, play)
+    pos = stroke.positions
+    if pos is not None and "white" not in stroke.potted:
+        _positional_fouls(state, play, pos)
+
+
+def _infringement_fouls(state: State, play: _Play) -> None:
+    """Referee-judged infringements (FORMAT ``infringements``), S3 R11(a),(b),(d)."""
+    ed, P = state.edition, state.edition.pen
+    for inf in play.stroke.infringements or ():
         spec = _INFRINGEMENTS.get(inf.code)
         if spec is None:
             continue
         kind, item = spec
         concerned = inf.ball
-        if inf.code == "before_spotted" and spotting is not None:
+        if inf.code == "before_spotted" and play.spotting is not None:
             # S3 R3(h)(iv): striking before the referee has completed spotting the colour
             # just potted; R11(a)(i) when that colour was a free ball, else R11(b)(ii).
-            colour, was_free_ball, points = spotting
+            colour, was_free_ball, points = play.spotting
             concerned = concerned or colour
             if was_free_ball:
                 kind, item = "a", "(a)(i)"
-            unscored = points
+            play.unscored = points
         if kind == "7":
-            fouls.append((7, ed.cite(P, item), inf.code))
+            play.fouls.append((7, ed.cite(P, item), inf.code))
         elif kind == "b":
-            fouls.append((pen(VALUE.get(concerned or "", 0)), ed.cite(P, item), inf.code))
+            play.fouls.append((_pen(state, play, VALUE.get(concerned or "", 0)), ed.cite(P, item), inf.code))
         else:
-            fouls.append((pen(), ed.cite(P, item), inf.code))
-    miss_type = False
+            play.fouls.append((_pen(state, play), ed.cite(P, item), inf.code))
+
+
+def _contact_fouls(state: State, play: _Play) -> None:
+    """The first contact (S3 R11(a)(vi), (b)(iv), (c), (d)(iii); S2 R21 for the miss)."""
+    ed, P, first, fb = state.edition, state.edition.pen, play.stroke.first, play.fb
     if not first:
-        fouls.append((pen(), ed.cite(P, "(a)(vi)"), "no_contact"))
-        miss_type = True
+        play.fouls.append((_pen(state, play), ed.cite(P, "(a)(vi)"), "no_contact"))
+        play.miss_type = True
     elif len(first) == 1:
         b = first[0]
-        if fb is not None:
-            if b != fb:
-                fouls.append((pen(VALUE.get(b, 0)), ed.cite(P, "(b)(iv)"), "first_contact"))
-                miss_type = True
-        elif s.phase == RED:
-            if b != "red":
-                fouls.append((pen(VALUE.get(b, 0)), ed.cite(P, "(b)(iv)"), "first_contact"))
-                miss_type = True
-        elif s.phase == COLOUR:
-            if b == "red" and not on_names:
-                # Playing at a Red straight after a Red (S3 R11(d)(iii)).
-                fouls.append((7, ed.cite(P, "(d)(iii)"), "reds_successive"))
-                miss_type = True
-            elif b not in on_names:
-                fouls.append((pen(VALUE.get(b, 0)), ed.cite(P, "(b)(iv)"), "first_contact"))
-                miss_type = True
-        elif b not in on_names:
-            fouls.append((pen(VALUE.get(b, 0)), ed.cite(P, "(b)(iv)"), "first_contact"))
-            miss_type = True
+        if state.phase == COLOUR and fb is None and b == "red" and not play.on_names:
+            # Playing at a Red straight after a Red (S3 R11(d)(iii)).
+            play.fouls.append((7, ed.cite(P, "(d)(iii)"), "reds_successive"))
+            play.miss_type = True
+        elif b not in ((fb,) if fb is not None else ("red",) if state.phase == RED else play.on_names):
+            play.fouls.append((_pen(state, play, VALUE.get(b, 0)), ed.cite(P, "(b)(iv)"), "first_contact"))
+            play.miss_type = True
     else:
         pair = set(first)
-        legal_pair = (s.phase == RED and fb is None and pair == {"red"}) or (
-            fb is not None and fb in pair and bool(pair & ({"red"} if s.phase == RED else set(on_names)))
+        legal_pair = (state.phase == RED and fb is None and pair == {"red"}) or (
+            fb is not None and fb in pair and bool(pair & ({"red"} if state.phase == RED else set(play.on_names)))
         )
         if not legal_pair:
-            fouls.append((pen(*(VALUE.get(b, 0) for b in first)), ed.cite(P, "(c)"), "simultaneous"))
-            miss_type = not (pair & set(on_names)) and (fb is None or fb not in pair)
+            play.fouls.append((_pen(state, play, *(VALUE.get(b, 0) for b in first)), ed.cite(P, "(c)"), "simultaneous"))
+            play.miss_type = not (pair & set(play.on_names)) and (fb is None or fb not in pair)
 
-    # What may be potted without a foul.
-    pottable = set(on_names) if s.phase != RED else {"red"}
-    if fb is not None:
-        pottable.add(fb)
-    if "white" in potted:
-        fouls.append((pen(), ed.cite(P, "(a)(vii)"), "cue_ball_potted"))
-    for b in potted:
+
+def _pot_fouls(state: State, play: _Play) -> None:
+    """Balls pocketed or forced off (S3 R11(a)(vii), (b)(iii), (b)(x)) and SO 17."""
+    ed, P, stroke = state.edition, state.edition.pen, play.stroke
+    pottable = set(play.on_names) if state.phase != RED else {"red"}
+    if play.fb is not None:
+        pottable.add(play.fb)
+    if "white" in stroke.potted:
+        play.fouls.append((_pen(state, play), ed.cite(P, "(a)(vii)"), "cue_ball_potted"))
+    for b in stroke.potted:
         if b != "white" and b not in pottable:
-            fouls.append((pen(VALUE.get(b, 0)), ed.cite(P, "(b)(iii)"), "ball_not_on_potted"))
-    for b in off:
-        fouls.append((pen(VALUE.get(b, 0)), ed.cite(P, "(b)(x)"), "off_table"))
-    if ed.no_cushion_foul and not potted and st.cushions is not None:
-        cu = st.cushions
-        if cu.after_contact is False and (cu.objects or 0) == 0:
-            fouls.append((max(5, on_value), "SO 17", "no_cushion"))
+            play.fouls.append((_pen(state, play, VALUE.get(b, 0)), ed.cite(P, "(b)(iii)"), "ball_not_on_potted"))
+    for b in stroke.off_table or []:
+        play.fouls.append((_pen(state, play, VALUE.get(b, 0)), ed.cite(P, "(b)(x)"), "off_table"))
+    cu = stroke.cushions
+    # "At least one ball": the cue-ball's own cushion before its first contact counts.
+    no_cushion = cu is not None and cu.after_contact is False and (cu.objects or 0) == 0 and not cu.cue_first
+    if ed.no_cushion_foul and not stroke.potted and no_cushion:
+        play.fouls.append((max(5, play.on_value), "SO 17", "no_cushion"))
 
-    # Fouls the rest positions show (S2 R17): after a non-scoring stroke, the cue-ball
-    # snookered by the nominated free ball (S3 R12(b)(ii), R11(a)(viii)); in six reds,
-    # the opponent snookered behind the colour nominated after a Red (S3 R19(d), R11(a)(ix)).
-    pos = st.positions
-    non_scoring = not any(b in potted for b in (*on_names, *(fb,)) if b)
-    if pos is not None and "white" not in potted:
-        if fb is not None and (non_scoring or ed.fb_snooker_after_scoring):
-            seq_colour = COLOURS[min(s.seq, _BLACK)]
-            left = [b for b, _, _ in pos if b != "white"]
-            two_left = len(left) == 2 and "black" in left and (ed.fb_snooker_black_and_any or "pink" in left)
-            eff = _snooker_from(
-                pos,
-                _incoming_on(pos, seq_colour) if s.phase == RED else (seq_colour,),
-                jaws=ed.cushion_face_unsnookers,
-            )
-            fbp = _position(pos, fb)
-            if not two_left and isinstance(eff, frozenset) and fbp is not None and eff == {fbp}:
-                fouls.append((pen(), ed.cite(P, "(a)(viii)"), "free_ball_snooker"))
-        if non_scoring and ed.snooker_behind_nominated and s.phase == COLOUR and on_names:
-            nxt = _incoming_on(pos, "yellow")
-            eff = _snooker_from(pos, nxt, jaws=ed.cushion_face_unsnookers)
-            cp = _position(pos, on_names[0])
-            if isinstance(eff, frozenset) and cp is not None and eff == {cp}:
-                fouls.append((pen(), ed.cite(P, "(a)(ix)"), "snookered_behind_nominated"))
 
-    # R11(d)(vi): a foul after potting a Red before a colour is nominated is worth seven.
-    # Whether the nomination was made is a fact the log may not hold: without one the
-    # penalty may lie anywhere from the value shown up to seven.
-    penalty_hi = 0
-    if fouls:
-        fouls.sort(key=lambda f: -f[0])
-        penalty, rule, top = fouls[0]
-        what = _describe(top, st, fb or ball_on_word)
-        penalty_hi = penalty
-        if s.phase == COLOUR and not on_names and nom is None:
-            penalty_hi = 7
-        elif ed.declare_when_snookered and nom is None and rest is not None:
-            # Older S3 R12(d)(v): seven for failing to declare the ball on when snookered;
-            # whether a declaration was made is not in the facts, so up to seven stands.
-            names = ("red",) if s.phase == RED else COLOURS if s.phase == COLOUR else on_names
-            eff = _snooker_from(rest, names, jaws=True)
-            if isinstance(eff, frozenset):
-                penalty_hi = 7
-    else:
-        penalty, rule, what = 0, "", ""
-    due_foul = bool(fouls)
-    reasons = tuple(code for _, _, code in fouls)
+def _positional_fouls(state: State, play: _Play, pos: Positions) -> None:
+    """Fouls the rest positions show (S2 R17): the free-ball snooker (S3 R12(b)(ii)); in six
+    reds, the opponent snookered behind the colour nominated after a Red (S3 R19(d), R11(a)(ix))."""
+    ed = state.edition
+    non_scoring = not any(b in play.stroke.potted for b in (*play.on_names, *(play.fb,)) if b)
+    _free_ball_snooker(state, play, pos, non_scoring)
+    if non_scoring and ed.snooker_behind_nominated and state.phase == COLOUR and play.on_names:
+        nxt = _incoming_on(pos, "yellow")
+        eff = _snooker_from(pos, nxt, jaws=ed.cushion_face_unsnookers, table=state.table)
+        cp = _position(pos, play.on_names[0])
+        if isinstance(eff, frozenset) and cp is not None and eff == {cp}:
+            play.fouls.append((_pen(state, play), ed.cite(ed.pen, "(a)(ix)"), "snookered_behind_nominated"))
 
-    # Scoring as if legal (S3 R3(g),(h), R12(c)-(e)): used for a legal stroke, and for a
-    # foul nobody called, which stands as played (S3 R10(c)).
-    reds_potted = potted.count("red")
-    reds_off = reds_potted + off.count("red") if off else reds_potted
-    colours_gone = [b for b in potted if b in _BIT]
+
+def _foul_value(state: State, play: _Play) -> None:
+    """The penalty is the highest of the fouls (S3 R10(g)); ``penalty_hi`` the most a called
+    value may be where a fact the log does not hold could raise it to seven."""
+    play.reasons = tuple(code for _, _, code in play.fouls)
+    if not play.fouls:
+        return
+    play.fouls.sort(key=lambda f: -f[0])
+    play.penalty, play.rule, top = play.fouls[0]
+    play.reasons = tuple(code for _, _, code in play.fouls)
+    play.what = _describe(top, play.stroke, play.fb or play.ball_on_word)
+    play.penalty_hi = play.penalty
+    ed = state.edition
+    if state.phase == COLOUR and not play.on_names and play.nom is None:
+        # R11(d)(vi): a foul after potting a Red before a colour is nominated is worth seven;
+        # without a nomination recorded the penalty may lie anywhere up to seven.
+        play.penalty_hi = 7
+    elif ed.declare_when_snookered and play.nom is None and play.rest is not None:
+        # Older S3 R12(d)(v): seven for failing to declare the ball on when snookered;
+        # whether a declaration was made is not in the facts, so up to seven stands.
+        names = ("red",) if state.phase == RED else COLOURS if state.phase == COLOUR else play.on_names
+        eff = _snooker_from(play.rest, names, jaws=True, table=state.table)
+        if isinstance(eff, frozenset):
+            play.penalty_hi = 7
+
+
+# -- scoring (S3 R3(g),(h), R12(c)-(e)) -----------------------------------------------------
+
+
+def _scoring(state: State, play: _Play) -> None:
+    """What the stroke scores as if legal: used for a legal stroke, and for a foul nobody
+    called, which stands as played (S3 R10(c)). Balls not on the table are invalid records."""
+    stroke, n, striker = play.stroke, play.n, play.striker
+    potted, off = stroke.potted, stroke.off_table or []
+    play.reds_potted = potted.count("red")
+    play.reds_off = play.reds_potted + off.count("red") if off else play.reds_potted
+    play.colours_gone = [b for b in potted if b in _BIT]
     if off:
-        colours_gone += [b for b in off if b in _BIT]
-    for b in colours_gone:
-        if s.missing & _BIT[b]:
-            s.missing &= ~_BIT[b]
-        elif not s.colours & _BIT[b]:
-            _add(s, n, INVALID_RECORD, "FORMAT 4", striker, 0, f"{b} potted or forced off but it was not on the table")
-    if reds_off > s.reds:
+        play.colours_gone += [b for b in off if b in _BIT]
+    for b in play.colours_gone:
+        if state.missing & _BIT[b]:
+            state.missing &= ~_BIT[b]
+        elif not state.colours & _BIT[b]:
+            _add(
+                state,
+                n=n,
+                kind=INVALID_RECORD,
+                rule="FORMAT 4",
+                side=striker,
+                points=0,
+                message=f"{b} potted or forced off but it was not on the table",
+            )
+    if play.reds_off > state.reds:
         _add(
-            s,
-            n,
-            INVALID_RECORD,
-            "FORMAT 4",
-            striker,
-            0,
-            f"{reds_off} red(s) potted or forced off but only {s.reds} on the table",
+            state,
+            n=n,
+            kind=INVALID_RECORD,
+            rule="FORMAT 4",
+            side=striker,
+            points=0,
+            message=f"{play.reds_off} red(s) potted or forced off but only {state.reds} on the table",
         )
-    fb_potted = fb is not None and fb in potted
-    if s.phase == RED:
-        legal_points = reds_potted + (1 if fb_potted else 0)
-    elif s.phase == COLOUR:
-        legal_points = VALUE[on_names[0]] if on_names and on_names[0] in potted else 0
+    play.fb_potted = play.fb is not None and play.fb in potted
+    on_names = play.on_names
+    if state.phase == RED:
+        play.legal_points = play.reds_potted + (1 if play.fb_potted else 0)
+    elif state.phase == COLOUR:
+        play.legal_points = VALUE[on_names[0]] if on_names and on_names[0] in potted else 0
     else:
-        on_potted = on_names[0] in potted
-        legal_points = on_value if (on_potted or fb_potted) else 0
+        play.legal_points = play.on_value if (on_names[0] in potted or play.fb_potted) else 0
 
-    # The calls as made decide how play went on (S3 R10(c)).
-    foul_stands = called
-    scored = 0 if foul_stands else legal_points
 
-    # The penalty the score carries: the rules' value for a called foul (a wrong value is
-    # corrected); the called value when the facts show no foul (docs/rulings.md).
+# -- the calls as made (S3 R10(b),(c), R11, R14) ------------------------------------------
+
+
+def _calls(state: State, play: _Play) -> None:
+    """The calls as made decide how play went on (S3 R10(c)); where they differ from the
+    due call, a finding."""
+    call = play.stroke.call
+    play.foul_stands = call is not None and call.foul
+    play.scored = 0 if play.foul_stands else play.legal_points
+    play.findings_before = len(state.findings)
+    if play.foul_stands:
+        _called_foul(state, play)
+    elif play.due_foul and play.reasons != ("out_of_turn",):  # out of turn alone: wrong_striker
+        _uncalled_foul(state, play)
+    _miss_called(state, play)
+
+
+def _called_foul(state: State, play: _Play) -> None:
+    """The penalty the score carries: the rules' value for a called foul (a wrong value is
+    corrected); a value in range stands when the facts show no foul (docs/rulings.md S8, S54)."""
+    ed, n, striker, call = state.edition, play.n, play.striker, play.stroke.call
     called_points = call.points if call is not None and call.points is not None else None
-    official_penalty = 0
-    findings_before = len(s.findings)
-    explained = False
-    if foul_stands:
-        if due_foul:
-            if called_points is None or penalty <= called_points <= penalty_hi:
-                official_penalty = called_points if called_points is not None else penalty
-            else:
-                official_penalty = penalty if called_points < penalty else penalty_hi
-                _add(
-                    s,
-                    n,
-                    PENALTY_VALUE,
-                    rule,
-                    striker,
-                    abs(official_penalty - called_points),
-                    f"{what}: foul called for {called_points}, the rules give {official_penalty}",
-                )
-                explained = True
-        else:
-            official_penalty = called_points if called_points is not None else max(ed.minimum, on_value)
-            if st.infringements is not None:
-                _add(
-                    s,
-                    n,
-                    UNSUPPORTED_FOUL,
-                    ed.cite(P),
-                    striker,
-                    official_penalty,
-                    "foul called but the facts show no foul",
-                )
-    elif due_foul and reasons != ("out_of_turn",):  # out of turn alone: the wrong_striker finding
-        if fb_without_call:
-            _add(
-                s,
-                n,
-                FREE_BALL_ERROR,
-                ed.cite(ed.free_ball),
-                striker,
-                penalty,
-                f"{nom} taken as a free ball but no FREE BALL was called ({what}, worth {penalty})",
-            )
-        else:
-            _add(
-                s,
-                n,
-                CONDONED_FOUL,
-                rule,
-                striker,
-                penalty,
-                f"{what}: foul not called (worth {penalty}), condoned",
-            )
+    if play.due_foul:
+        if called_points is None or play.penalty <= called_points <= play.penalty_hi:
+            play.official_penalty = called_points if called_points is not None else play.penalty
+            return
+        play.official_penalty = play.penalty if called_points < play.penalty else play.penalty_hi
+        _add(
+            state,
+            n=n,
+            kind=PENALTY_VALUE,
+            rule=play.rule,
+            side=striker,
+            points=abs(play.official_penalty - called_points),
+            message=f"{play.what}: foul called for {called_points}, the rules give {play.official_penalty}",
+        )
+        play.explained = True
+        return
+    low, high = max(ed.minimum, play.on_value), 7
+    play.official_penalty = called_points if called_points is not None else low
+    if called_points is not None and not low <= called_points <= high:
+        # Whatever the facts, a foul is worth the ball on, four to seven (S3 R11):
+        # the score books the nearest value the rules give.
+        play.official_penalty = min(max(called_points, low), high)
+        _add(
+            state,
+            n=n,
+            kind=PENALTY_VALUE,
+            rule=ed.cite(ed.pen),
+            side=striker,
+            points=abs(play.official_penalty - called_points),
+            message=f"foul called for {called_points}, a foul here is worth {low} to {high}",
+        )
+        play.explained = True
+    if play.stroke.infringements is not None:
+        message = "foul called but the facts show no foul"
+        _add(
+            state,
+            n=n,
+            kind=UNSUPPORTED_FOUL,
+            rule=ed.cite(ed.pen),
+            side=striker,
+            points=play.official_penalty,
+            message=message,
+        )
 
-    # FOUL AND A MISS (S3 R14): due when the foul is a miss (S2 R21) and nobody needed
-    # penalty points before or as a result of the stroke (R14(a)(i), (c)). Whether a
-    # clear path existed is not in the facts, so a missing call raises nothing.
-    needed_before = (due_foul or called) and penalty_points_required(s)
-    waived = _miss_waived(s, striker)
-    miss_called = bool(call is not None and call.foul and call.miss)
-    if miss_called:
-        if not ed.miss_rule:
-            _add(s, n, MISS_ERROR, "SO 19(i)", striker, 0, "FOUL AND A MISS called but the rule does not apply")
-        elif waived:
-            behind = f"more than {ed.miss_waived_behind} points behind"
-            _add(s, n, MISS_ERROR, "S3 R14(a)", striker, 0, f"FOUL AND A MISS called with the offender {behind}")
-        elif due_foul and not miss_type:
-            _add(s, n, MISS_ERROR, "S2 R21", striker, 0, "FOUL AND A MISS called but the ball on was hit first")
-        elif not ed.miss_black_only and s.black_only:
-            _add(s, n, MISS_ERROR, "S3 R14", striker, 0, "FOUL AND A MISS called with only the Black left")
 
-    # -- the table after the stroke (as it really was) ---------------------------------
-    legal_as_played = not foul_stands
-    s.reds = max(0, s.reds - reds_off)
-    for b in colours_gone:
-        s.colours &= ~_BIT[b]
-    if "white" in potted or "white" in off:
-        s.in_hand = True
-        s.anywhere = False
+def _uncalled_foul(state: State, play: _Play) -> None:
+    """A foul nobody called is condoned (S3 R10(c)); a free ball taken with no FREE BALL
+    called is that error (S3 R12)."""
+    ed, penalty = state.edition, play.penalty
+    if play.fb_without_call:
+        message = f"{play.nom} taken as a free ball but no FREE BALL was called ({play.what}, worth {penalty})"
+        _add(
+            state,
+            n=play.n,
+            kind=FREE_BALL_ERROR,
+            rule=ed.cite(ed.free_ball),
+            side=play.striker,
+            points=penalty,
+            message=message,
+        )
     else:
-        s.in_hand = False
-        s.anywhere = False
-    frame_ends = False
-    tie = False
-    next_phase = s.phase
+        message = f"{play.what}: foul not called (worth {penalty}), condoned"
+        _add(state, n=play.n, kind=CONDONED_FOUL, rule=play.rule, side=play.striker, points=penalty, message=message)
+
+
+def _miss_called(state: State, play: _Play) -> None:
+    """FOUL AND A MISS (S3 R14): due when the foul is a miss (S2 R21) and nobody needed
+    penalty points before or as a result of the stroke (R14(a)(i), (c)). A call where the
+    rule does not exist, or for a foul that is no miss, is a miss_error."""
+    ed, n, striker, call = state.edition, play.n, play.striker, play.stroke.call
+    play.needed_before = (play.due_foul or play.foul_stands) and penalty_points_required(state)
+    play.miss_called = bool(call is not None and call.foul and call.miss)
+    play.waived = _miss_waived(state, striker)
+    if not play.miss_called:
+        return
+    if not ed.miss_rule:
+        _add(
+            state,
+            n=n,
+            kind=MISS_ERROR,
+            rule="SO 19(i)",
+            side=striker,
+            points=0,
+            message="FOUL AND A MISS called but the rule does not apply",
+        )
+    elif play.waived:
+        _add(
+            state,
+            n=n,
+            kind=MISS_ERROR,
+            rule="S3 R14(a)",
+            side=striker,
+            points=0,
+            message=f"FOUL AND A MISS called with the offender more than {ed.miss_waived_behind} points behind",
+        )
+    elif play.due_foul and not play.miss_type:
+        _add(
+            state,
+            n=n,
+            kind=MISS_ERROR,
+            rule="S2 R21",
+            side=striker,
+            points=0,
+            message="FOUL AND A MISS called but the ball on was hit first",
+        )
+    elif not ed.miss_black_only and state.black_only:
+        _add(
+            state,
+            n=n,
+            kind=MISS_ERROR,
+            rule="S3 R14",
+            side=striker,
+            points=0,
+            message="FOUL AND A MISS called with only the Black left",
+        )
+
+
+# -- the table after the stroke, as it really was ------------------------------------------
+
+
+def _balls_after(state: State, play: _Play) -> None:
+    """The balls off the table, the cue-ball in hand, the ball on next (S3 R3(g),(h))."""
+    stroke = play.stroke
+    state.reds = max(0, state.reds - play.reds_off)
+    for b in play.colours_gone:
+        state.colours &= ~_BIT[b]
+    state.in_hand = "white" in stroke.potted or "white" in (stroke.off_table or [])
+    state.anywhere = False
     stays_off: set[str] = set()
-    if s.phase == RED:
-        if legal_as_played and scored > 0:
-            next_phase = COLOUR
-        elif s.reds == 0:
-            next_phase = SEQUENCE
-    elif s.phase == COLOUR:
+    if state.phase == RED:
+        if not play.foul_stands and play.scored > 0:
+            state.phase = COLOUR
+        elif state.reds == 0:
+            state.phase = SEQUENCE
+    elif state.phase == COLOUR:
         # Potted or not, the colour after a Red is spotted (S3 R3(h)(i)) and Red is on
         # again; after the last Red the colours follow in order (S3 R3(h)(ii)).
-        next_phase = RED if s.reds > 0 else SEQUENCE
-    else:
-        if legal_as_played and on_names[0] in potted:
-            stays_off.add(on_names[0])  # S3 R3(h)(iii)
-            if s.seq == _BLACK:
-                frame_ends = True
-            bit = _BIT[on_names[0]]
-            if s.in_error & bit:
-                # Potted again after being spotted in error (S3 R7(b)): scored, but only
-                # for good once the next stroke is played or an infringement committed.
-                s.in_error &= ~bit
-                if ed.deferred_points:
-                    s.deferred = (n, striker, on_names[0], legal_points)
-                _resume(s)
-            else:
-                s.seq += 1
-        elif foul_stands and s.seq == _BLACK:
-            frame_ends = True  # S3 R4(a): the first foul with Black only ends the frame
-    s.phase = next_phase
-
+        state.phase = RED if state.reds > 0 else SEQUENCE
+    elif not play.foul_stands and play.on_names[0] in stroke.potted:
+        stays_off.add(play.on_names[0])  # S3 R3(h)(iii)
+        _colour_in_sequence(state, play)
+    elif play.foul_stands and state.seq == _BLACK:
+        play.frame_ends = True  # S3 R4(a): the first foul with Black only ends the frame
     # Colours to spot (S3 R7): every colour potted, pocketed or forced off, except the
     # colour potted in sequence, and nothing once the frame is over.
-    due_spots: list[tuple[str, str]] = []
-    if not frame_ends and colours_gone:
-        to_spot = sorted({b for b in colours_gone if b not in stays_off}, key=lambda b: -VALUE[b])
-        due_spots = _spots(to_spot, s.colours, st.positions)
+    if not play.frame_ends and play.colours_gone:
+        to_spot = sorted({b for b in play.colours_gone if b not in stays_off}, key=lambda b: -VALUE[b])
+        play.due_spots = _spots(to_spot, state.colours, stroke.positions, state.table.spots)
 
-    # -- the ledger: official score, recorded scoreboard, breaks -----------------------
-    ledger = s.ledger
-    if foul_stands and unscored and "before_spotted" in reasons:
+
+def _colour_in_sequence(state: State, play: _Play) -> None:
+    """The colour on potted in sequence stays off (S3 R3(h)(iii)); the Black ends the frame."""
+    colour = play.on_names[0]
+    if state.seq == _BLACK:
+        play.frame_ends = True
+    bit = _BIT[colour]
+    if state.in_error & bit:
+        # Potted again after being spotted in error (S3 R7(b)): scored, but only for good
+        # once the next stroke is played or an infringement committed.
+        state.in_error &= ~bit
+        if state.edition.deferred_points:
+            state.deferred = (play.n, play.striker, colour, play.legal_points)
+        _resume(state)
+    else:
+        state.seq += 1
+
+
+# -- the scoreboard (S3 R1) ---------------------------------------------------------------
+
+
+def _book(state: State, play: _Play) -> None:
+    """The official score, the recorded scoreboard and the break."""
+    ledger, ed = state.ledger, state.edition
+    if play.foul_stands and play.unscored and "before_spotted" in play.reasons:
         # S3 R3(h)(iv): "the value of the colour shall not be scored".
-        ledger.retract(striker, unscored)
-    explained = explained or (
-        len(s.findings) > findings_before
-        and any(f.kind in (PENALTY_VALUE, FREE_BALL_ERROR, INVALID_RECORD) for f in s.findings[findings_before:])
-    )
+        ledger.retract(play.striker, play.unscored)
+    explaining = (PENALTY_VALUE, FREE_BALL_ERROR, INVALID_RECORD)
+    play.explained = play.explained or any(f.kind in explaining for f in state.findings[play.findings_before :])
     mismatch = ledger.stroke(
-        n, striker, scored, official_penalty, st.score, explained=explained, rule=ed.cite(P) if foul_stands else "S3 R1"
+        play.n,
+        play.striker,
+        play.scored,
+        play.official_penalty,
+        play.stroke.score,
+        explained=play.explained,
+        rule=ed.cite(ed.pen) if play.foul_stands else "S3 R1",
     )
     if mismatch is not None:
-        face = VALUE[fb] if fb is not None and fb_potted and legal_as_played else 0
-        if face and not (snapshot[2] == RED and reds_potted) and mismatch.points == abs(face - scored):
-            # The free ball counted at its face value, not the ball on's (S3 R12(a)(ii),(c)).
-            mismatch = Finding(
-                n,
-                FREE_BALL_ERROR,
-                ed.cite(ed.free_ball, "(c)"),
-                striker,
-                mismatch.points,
-                f"free ball {fb} scored as {face}; it is worth the ball on, {scored}",
-            )
-        s.findings.append(mismatch)
-    break_id = len(ledger.breaks) + 1 if scored > 0 else None
+        state.findings.append(_free_ball_face_value(state, play, mismatch))
+    play.break_id = len(ledger.breaks) + 1 if play.scored > 0 else None
 
-    # Respots as recorded (S3 R7, R7(b), R7(d)) and the table as it really was. On a
-    # tie the Black goes back (S3 R4(b)(i)): recorded here or by the respot_black event.
-    tied = frame_ends and ed.respot_black_on_tie and not s.aggregate and ledger.official[0] == ledger.official[1]
-    if tied and st.respots is not None and any(r.ball == "black" for r in st.respots):
-        due_spots = _spots(["black"], s.colours, st.positions)
-    _respots(s, n, striker, st, due_spots)
-    _reds_back(s)
 
-    # Frame end (S3 R4; S2 R1).
-    if frame_ends:
-        if tied:
-            tie = True
-            s.respotted_black = True
-            s.opener = None
-            s.colours = _BIT["black"]
-            s.seq = _BLACK
-            s.phase = SEQUENCE
-            s.in_hand = True
-        else:
-            _end(s, n, _leader(s), "foul" if foul_stands else "pot")
+# -- respots (S3 R7) and the end of the frame (S3 R4) --------------------------------------
 
-    # The turn (S2 R5) and who plays next.
-    continues = not foul_stands and scored > 0 and not s.over and not tie
-    turn_ends = not continues
-    opponent = other(striker)
-    if continues:
-        s.turn_of = striker
-        s.to_play = striker
+
+def _respot_step(state: State, play: _Play) -> None:
+    """Respots as recorded (S3 R7, R7(b), R7(d)) and the table as it really was. On a tie
+    the Black goes back (S3 R4(b)(i)): recorded here or by the respot_black event."""
+    ed, ledger, stroke = state.edition, state.ledger, play.stroke
+    tied = play.frame_ends and ed.respot_black_on_tie and not state.aggregate
+    play.tie = tied and ledger.official[0] == ledger.official[1]
+    if play.tie and stroke.respots is not None and any(r.ball == "black" for r in stroke.respots):
+        play.due_spots = _spots(["black"], state.colours, stroke.positions, state.table.spots)
+    _respots(state, play.n, play.striker, stroke, play.due_spots)
+    _reds_back(state)
+
+
+def _frame_end_step(state: State, play: _Play) -> None:
+    """The last Black potted or fouled ends the frame, or re-spots it on a tie (S3 R4)."""
+    if not play.frame_ends:
+        return
+    if play.tie:
+        state.respotted_black = True
+        state.opener = None
+        state.colours = _BIT["black"]
+        state.seq = _BLACK
+        state.phase = SEQUENCE
+        state.in_hand = True
     else:
-        ledger.end_visit()
-        s.turn_of = None
-        s.to_play = None if tie else opponent
-        if s.phase == COLOUR:
-            s.phase = RED if s.reds > 0 else SEQUENCE
-    free_ball_called = bool(call is not None and call.foul and call.free_ball)
-    free_ball_due = free_ball_called if foul_stands else False
-    outcome_free_ball = free_ball_due
-    if (foul_stands or due_foul) and not s.over and pos is not None and not ed.in_hand_after_foul:
-        # S3 R12: after a foul, FREE BALL is due exactly when the incoming player is
-        # snookered; in hand, from every position in the D (S2 R17(a)). The due call says
-        # so even when the foul was not called (the simulator asks with no call written).
-        eff = _snooker_from(
-            pos,
-            _incoming_on(pos, COLOURS[min(s.seq, _BLACK)]),
-            in_hand=s.in_hand,
-            jaws=ed.cushion_face_unsnookers,
-        )
-        if eff is not False:
-            outcome_free_ball = eff is not None
-        if eff is not False and foul_stands:
-            free_ball_due = eff is not None
-            if free_ball_due != free_ball_called:
-                _add(
-                    s,
-                    n,
-                    FREE_BALL_ERROR,
-                    ed.cite(ed.free_ball),
-                    striker,
-                    0,
-                    "FREE BALL "
-                    + (
-                        "called but the incoming player is not snookered"
-                        if free_ball_called
-                        else "not called though the incoming player is snookered"
-                    ),
-                )
-    if foul_stands and not s.over:
-        needed = needed_before or penalty_points_required(s)
-        s.foul = _Foul(n, striker, snapshot, miss_called and ed.miss_rule, free_ball_due, False, needed, rest=rest)
-        s.free_ball = free_ball_due
-        if ed.in_hand_after_foul:
-            s.in_hand = True
-            s.anywhere = True
-        if miss_called and ed.miss_rule:
-            if not s.replaced:
-                # A new sequence: could the ball on be hit full, or was it touching (S3 R14(d))?
-                geo = _miss_geometry(rest, snapshot[2], on_names) if rest is not None else None
-                s.full_ball = None if geo is None else geo[1] or (geo[2] and ed.touching_starts_sequence)
-            _miss_sequence(s, n, striker)
-        else:
-            # A foul without FOUL AND A MISS breaks the run of consecutive calls (S3 R14(d)).
-            s.replaced, s.miss_seq, s.warned = False, 0, False
-    elif not foul_stands:
-        s.replaced = False
-        s.miss_seq = 0
-        s.warned = False
-    if tie:
-        s.foul = None
-        s.free_ball = False
+        _end(state, play.n, leader(state.ledger.score()), "foul" if play.foul_stands else "pot")
 
-    # Black only with the player to play more than seven behind (S2 R1(c)).
-    _black_only_award(s, n)
 
+# -- the next turn (S2 R5, S3 R10(h), R12, R14) ---------------------------------------------
+
+
+def _next_turn(state: State, play: _Play) -> None:
+    """Who plays next, the free ball and the foul the incoming player answers."""
+    striker = play.striker
+    continues = not play.foul_stands and play.scored > 0 and not state.over and not play.tie
+    if continues:
+        state.turn_of = state.to_play = striker
+    else:
+        state.ledger.end_visit()
+        state.turn_of = None
+        state.to_play = None if play.tie else other(striker)
+        if state.phase == COLOUR:
+            state.phase = RED if state.reds > 0 else SEQUENCE
+    _free_ball_after_foul(state, play)
+    if play.foul_stands and not state.over:
+        _foul_stands(state, play)
+    elif not play.foul_stands:
+        state.replaced, state.miss_seq, state.warned = False, 0, False
+    if play.tie:
+        state.foul = None
+        state.free_ball = False
+
+
+def _foul_stands(state: State, play: _Play) -> None:
+    """A called foul: the incoming player's choice is pending (S3 R10(h)); the free ball as
+    called (S2 R13); a FOUL AND A MISS sequence goes on or ends (S3 R14(d))."""
+    ed, n, striker = state.edition, play.n, play.striker
+    needed = play.needed_before or penalty_points_required(state)
+    miss = play.miss_called and ed.miss_rule
+    state.foul = _Foul(n, striker, play.snapshot, miss, play.free_ball_called, False, needed, rest=play.rest)
+    state.free_ball = play.free_ball_called
+    if ed.in_hand_after_foul:
+        state.in_hand = True
+        state.anywhere = True
+    if not miss:
+        # A foul without FOUL AND A MISS breaks the run of consecutive calls (S3 R14(d)).
+        state.replaced, state.miss_seq, state.warned = False, 0, False
+        return
+    if not state.replaced:
+        # A new sequence: could the ball on be hit full, or was it touching (S3 R14(d))?
+        geo = _miss_geometry(play.rest, play.snapshot[2], play.on_names) if play.rest is not None else None
+        state.full_ball = None if geo is None else geo[1] or (geo[2] and ed.touching_starts_sequence)
+    _miss_sequence(state, n, striker)
+
+
+def _miss_due(state: State, play: _Play) -> bool:
+    """Whether FOUL AND A MISS is due (S3 R14(a),(c)); with the rest positions before the
+    stroke, a missing call where the cue-ball had a clear path is a miss_error (S3 R14(c))."""
+    ed = state.edition
     due_miss = (
-        due_foul
-        and miss_type
+        play.due_foul
+        and play.miss_type
         and ed.miss_rule
-        and not waived
-        and not needed_before
-        and not penalty_points_required(s)
-        and (ed.miss_black_only or not s.black_only)
+        and not play.waived
+        and not play.needed_before
+        and not penalty_points_required(state)
+        and (ed.miss_black_only or not state.black_only)
         # A foul that ends the frame, or ties it on the last Black (S3 R4(a),(b)), leaves
         # no stroke to replay: FOUL AND A MISS has nothing to offer.
-        and not s.over
-        and not tie
+        and not state.over
+        and not play.tie
     )
-    if due_miss and foul_stands and not miss_called and not free_ball and rest is not None:
-        # S3 R14(c): with a clear straight path to a ball that is or could be on, FOUL AND
-        # A MISS is compulsory (R14(a)(i) excepted, which due_miss already says).
-        geo = _miss_geometry(rest, snapshot[2], on_names)
+    if due_miss and play.foul_stands and not play.miss_called and not play.free_ball and play.rest is not None:
+        geo = _miss_geometry(play.rest, play.snapshot[2], play.on_names)
         if geo is not None and geo[0] and not geo[2]:
-            _add(
-                s,
-                n,
-                MISS_ERROR,
-                "S3 R14(c)",
-                striker,
-                0,
-                "FOUL AND A MISS not called though the cue-ball had a clear path to a ball on",
-            )
-    table = _table_after(pos, st, due_spots) if pos is not None else None
-    s.rest = (n, table) if table is not None else None
+            message = "FOUL AND A MISS not called though the cue-ball had a clear path to a ball on"
+            _add(state, n=play.n, kind=MISS_ERROR, rule="S3 R14(c)", side=play.striker, points=0, message=message)
+    return due_miss
+
+
+def _outcome(state: State, play: _Play, due_miss: bool) -> Outcome:
+    ledger = state.ledger
+    continues = not play.foul_stands and play.scored > 0 and not state.over and not play.tie
     return Outcome(
-        n=n,
-        striker=striker,
-        scored=0 if due_foul else legal_points,
-        penalty=penalty,
-        foul=due_foul,
-        reasons=reasons,
-        ball_on=ball_on_word,
+        n=play.n,
+        striker=play.striker,
+        scored=0 if play.due_foul else play.legal_points,
+        penalty=play.penalty,
+        foul=play.due_foul,
+        reasons=play.reasons,
+        ball_on=play.ball_on_word,
         miss=due_miss,
-        free_ball=outcome_free_ball,
-        respots=tuple(due_spots),
-        turn_ends=turn_ends or s.over,
-        next_striker=s.to_play,
+        free_ball=play.outcome_free_ball,
+        respots=tuple(play.due_spots),
+        turn_ends=not continues or state.over,
+        next_striker=state.to_play,
         score=ledger.score(),
-        break_id=break_id,
+        break_id=play.break_id,
         visit_id=ledger.visit_id,
-        frame_over=s.over,
-        winner=s.winner,
+        frame_over=state.over,
+        winner=state.winner,
         credited=ledger.credited,
     )
 
 
-def _being_spotted(s: State, st: Stroke) -> tuple[str, bool, int] | None:
+def _being_spotted(state: State, stroke: Stroke) -> tuple[str, bool, int] | None:
     """The colour the referee was spotting after the previous stroke (S3 R3(h)(iv), R7(c)(ii)).
 
     Returns the colour, whether it was potted as a free ball, and the points it scored
     when that stroke was part of this striker's break (what R3(h)(iv) takes back).
     """
-    if not s.outcomes:
+    if not state.outcomes:
         return None
-    prev = s.outcomes[-1]
-    if prev.n != st.n - 1 or not prev.respots:
+    prev = state.outcomes[-1]
+    if prev.n != stroke.n - 1 or not prev.respots:
         return None
-    wanted = next((i.ball for i in st.infringements or () if i.code == "before_spotted" and i.ball), None)
+    wanted = next((i.ball for i in stroke.infringements or () if i.code == "before_spotted" and i.ball), None)
     colour = next((b for b, _ in prev.respots if b == wanted), prev.respots[0][0])
     potted_legally = not prev.foul and prev.scored > 0
     was_free_ball = potted_legally and prev.ball_on not in (colour, "colour")
     points = 0
-    if potted_legally and prev.striker == st.striker and not prev.turn_ends:
+    if potted_legally and prev.striker == stroke.striker and not prev.turn_ends:
         if was_free_ball:
             points = 1 if prev.ball_on == "red" else VALUE.get(prev.ball_on or "", 0)
         elif prev.ball_on == colour:
@@ -1513,35 +1955,46 @@ def _being_spotted(s: State, st: Stroke) -> tuple[str, bool, int] | None:
     return colour, was_free_ball, points
 
 
-def _black_only_award(s: State, n: int) -> None:
-    if s.over or not s.edition.award_non_striker or not s.black_only or s.to_play is None or s.aggregate:
+def _black_only_award(state: State, n: int) -> None:
+    if (
+        state.over
+        or not state.edition.award_non_striker
+        or not state.black_only
+        or state.to_play is None
+        or state.aggregate
+    ):
         return
-    a, b = s.ledger.official
-    lead = (a - b) if s.to_play == "B" else (b - a)
-    if lead > 7 and not s.respotted_black:
-        _end(s, n, other(s.to_play), "award")
+    a, b = state.ledger.official
+    lead = (a - b) if state.to_play == "B" else (b - a)
+    if lead > 7 and not state.respotted_black:
+        _end(state, n, other(state.to_play), "award")
 
 
-def _miss_sequence(s: State, n: int, offender: str) -> None:
+def _miss_sequence(state: State, n: int, offender: str) -> None:
     """Count FOUL AND A MISS calls from the original position (S3 R14(d), six reds R19)."""
-    ed = s.edition
-    s.miss_seq = s.miss_seq + 1 if s.replaced else 1
-    s.replaced = False
-    if ed.miss_cap is not None and s.miss_seq > ed.miss_cap:
+    ed = state.edition
+    state.miss_seq = state.miss_seq + 1 if state.replaced else 1
+    state.replaced = False
+    if ed.miss_cap is not None and state.miss_seq > ed.miss_cap:
         _add(
-            s,
-            n,
-            MISS_ERROR,
-            "S3 R19(a)",
-            offender,
-            0,
-            f"FOUL AND A MISS number {s.miss_seq} from the original position; at most {ed.miss_cap}",
+            state,
+            n=n,
+            kind=MISS_ERROR,
+            rule="S3 R19(a)",
+            side=offender,
+            points=0,
+            message=f"FOUL AND A MISS number {state.miss_seq} from the original position; at most {ed.miss_cap}",
         )
-    if ed.miss_award and s.warned and s.miss_seq > ed.warn_after and s.full_ball is not False:
-        s.due_award = other(offender)
+    if ed.miss_award and state.warned and state.miss_seq > ed.warn_after and state.full_ball is not False:
+        state.due_award = other(offender)
 
 
-def _spots(to_spot: list[str], colours: int, positions: list[tuple[str, float, float]] | None) -> list[tuple[str, str]]:
+def _spots(
+    to_spot: list[str],
+    colours: int,
+    positions: list[tuple[str, float, float]] | None,
+    spots: dict[str, Point] = SPOTS,
+) -> list[tuple[str, str]]:
     """Where each colour goes (S3 R7(e)-(h)): own spot, else the highest free spot, else ``near``.
 
     The highest value colour is spotted first (R7(f)). A spot is occupied when a ball on
@@ -1558,7 +2011,7 @@ def _spots(to_spot: list[str], colours: int, positions: list[tuple[str, float, f
     def free(spot: str) -> bool:
         if spot in placed:
             return False
-        sx, sy = SPOTS[spot]
+        sx, sy = spots[spot]
         return all((x - sx) ** 2 + (y - sy) ** 2 >= _BALL_MM**2 for x, y in others)
 
     for ball in to_spot:
@@ -1569,445 +2022,560 @@ def _spots(to_spot: list[str], colours: int, positions: list[tuple[str, float, f
     return out
 
 
-def _respot_name(r_spot: str | None, x: float | None, y: float | None) -> str | None:
+def _respot_name(r_spot: str | None, x: float | None, y: float | None, spots: dict[str, Point] = SPOTS) -> str | None:
     if r_spot is not None:
         return r_spot
     if x is None or y is None:
         return None
-    for name, (sx, sy) in SPOTS.items():
+    for name, (sx, sy) in spots.items():
         if (x - sx) ** 2 + (y - sy) ** 2 < (_BALL_MM / 2) ** 2:
             return name
     return "near"
 
 
-def _respots(s: State, n: int, striker: str, st: Stroke, due: list[tuple[str, str]]) -> None:
+def _respots(state: State, n: int, striker: str, stroke: Stroke, due: list[tuple[str, str]]) -> None:
     due_map = dict(due)
-    if st.respots is None:
+    if stroke.respots is None:
         # Unknown: the table gets what the rules put on it.
         for ball in due_map:
-            s.colours |= _BIT[ball]
+            state.colours |= _BIT[ball]
         return
     recorded: dict[str, str | None] = {}
-    for r in st.respots:
+    for r in stroke.respots:
         if r.ball == "red":
             # A Red spotted in error (S3 R7(d)): it stays in play until removed.
-            _add(s, n, RESPOT_IN_ERROR, "S3 R7(d)", None, 0, "a Red was spotted")
-            s.reds += 1
+            _add(state, n=n, kind=RESPOT_IN_ERROR, rule="S3 R7(d)", side=None, points=0, message="a Red was spotted")
+            state.reds += 1
             continue
         if r.ball not in _BIT:
             continue
-        recorded[r.ball] = _respot_name(r.spot, r.x, r.y)
-    positions_known = st.positions is not None
+        recorded[r.ball] = _respot_name(r.spot, r.x, r.y, state.table.spots)
+    positions_known = stroke.positions is not None
     for ball, spot in due:
         if ball not in recorded:
-            _add(s, n, RESPOT_MISSING, "S3 R7", None, VALUE[ball], f"{ball} had to be spotted but was not")
-            s.missing |= _BIT[ball]
+            _add(
+                state,
+                n=n,
+                kind=RESPOT_MISSING,
+                rule="S3 R7",
+                side=None,
+                points=VALUE[ball],
+                message=f"{ball} had to be spotted but was not",
+            )
+            state.missing |= _BIT[ball]
             continue
-        s.colours |= _BIT[ball]
+        state.colours |= _BIT[ball]
         got = recorded[ball]
         if positions_known and got is not None and got != spot:
             # Where a spot is occupied is only known from the positions (S2 R18).
-            _add(s, n, RESPOT_WRONG_SPOT, "S3 R7(e)-(h)", None, 0, f"{ball} spotted on {got}, due on {spot}")
+            _add(
+                state,
+                n=n,
+                kind=RESPOT_WRONG_SPOT,
+                rule="S3 R7(e)-(h)",
+                side=None,
+                points=0,
+                message=f"{ball} spotted on {got}, due on {spot}",
+            )
     for ball in recorded:
-        if ball not in due_map:
-            s.colours |= _BIT[ball]
-            _add(s, n, RESPOT_IN_ERROR, "S3 R7(b)", None, VALUE[ball], f"{ball} spotted but had to stay off the table")
-            if s.phase == SEQUENCE and COLOURS.index(ball) < s.seq:
+        if ball not in due_map and state.missing & _BIT[ball]:
+            # S3 R7(c)(i): a colour left off in error is spotted without penalty when
+            # discovered; the respot_missing already reported is that error.
+            state.colours |= _BIT[ball]
+            state.missing &= ~_BIT[ball]
+        elif ball not in due_map:
+            state.colours |= _BIT[ball]
+            _add(
+                state,
+                n=n,
+                kind=RESPOT_IN_ERROR,
+                rule="S3 R7(b)",
+                side=None,
+                points=VALUE[ball],
+                message=f"{ball} spotted but had to stay off the table",
+            )
+            if state.phase == SEQUENCE and COLOURS.index(ball) < state.seq:
                 # Potted in sequence and put back: played as correctly spotted until the
                 # error is discovered (S3 R7(b),(c)), so it is the colour on again.
-                if not s.in_error:
-                    s.resume = s.seq
-                s.in_error |= _BIT[ball]
-                _resume(s)
+                if not state.in_error:
+                    state.resume = state.seq
+                state.in_error |= _BIT[ball]
+                _resume(state)
 
 
-def _resume(s: State) -> None:
+def _resume(state: State) -> None:
     """The colour on in the sequence: the lowest colour spotted in error, else the next one (S3 R7(b))."""
-    if s.in_error:
-        s.seq = (s.in_error & -s.in_error).bit_length() - 1
+    if state.in_error:
+        state.seq = (state.in_error & -state.in_error).bit_length() - 1
     else:
-        s.seq = s.resume
+        state.seq = state.resume
 
 
 # -- choices after a foul (S3 R10(h),(i), R12(f), R13, R14(b), R16) ------------------------
 
 
-def _play_again(s: State, f: _Foul, *, replace: bool, incoming: bool) -> None:
-    if replace and s.edition.replace_cue_ball_only and not f.before_stroke:
+def _play_again(state: State, f: _Foul, *, replace: bool, incoming: bool) -> None:
+    if replace and state.edition.replace_cue_ball_only and not f.before_stroke:
         # Older S3 R14(a),(f): the cue-ball goes back and the ball on is as before the
         # stroke; object balls stay where they are unless the referee puts them back
         # (recorded as ``spot_correction``); colours off the table are spotted.
-        _, colours, s.phase, s.seq, s.in_hand = f.snapshot
-        s.colours |= colours
-        if s.phase == RED and s.reds == 0:
-            s.phase, s.seq = SEQUENCE, 0
+        _, colours, state.phase, state.seq, state.in_hand = f.snapshot
+        state.colours |= colours
+        if state.phase == RED and state.reds == 0:
+            state.phase, state.seq = SEQUENCE, 0
     elif replace:
-        s.reds, s.colours, s.phase, s.seq, s.in_hand = f.snapshot
+        state.reds, state.colours, state.phase, state.seq, state.in_hand = f.snapshot
     if replace:
         # Back to the original position; the older edition leaves object balls to the referee.
-        s.rest = (s.last_n, f.rest) if f.rest is not None and not s.edition.replace_cue_ball_only else None
+        state.rest = (state.last_n, f.rest) if f.rest is not None and not state.edition.replace_cue_ball_only else None
     elif f.before_stroke:
-        s.rest = None  # a ball touched before the stroke may have moved
-    s.free_ball = False  # S3 R12(f)
+        state.rest = None  # a ball touched before the stroke may have moved
+    state.free_ball = False  # S3 R12(f)
     player = other(f.offender) if incoming else f.offender
-    s.to_play = player
+    state.to_play = player
     # The offender replaying from the original position keeps the ball on it had
     # (S3 R14(b)(iii)); any other restart is a new turn.
-    s.turn_of = f.offender if (replace and not incoming) else None
-    if s.turn_of is None and s.phase == COLOUR:
-        s.phase = RED if s.reds > 0 else SEQUENCE
-    s.replaced = replace and not incoming
-    if not s.replaced:
-        s.miss_seq, s.warned = 0, False  # S3 R14(d)(iii)
+    state.turn_of = f.offender if (replace and not incoming) else None
+    if state.turn_of is None and state.phase == COLOUR:
+        state.phase = RED if state.reds > 0 else SEQUENCE
+    state.replaced = replace and not incoming
+    if not state.replaced:
+        state.miss_seq, state.warned = 0, False  # S3 R14(d)(iii)
 
 
-def _choice(s: State, c: Choice) -> None:
-    ed = s.edition
-    f = s.foul
-    n = c.after
-    if s.over:
+def _choice(state: State, c: Choice) -> None:
+    """The incoming player's choice after a foul (S3 R10(h), R14(b), R19(b))."""
+    f = state.foul
+    if state.over:
         return
     if f is None:
-        _add(s, n, INVALID_RECORD, "S3 R10(h)", c.side, 0, f"choice {c.option!r} with no foul to answer")
+        message = f"choice {c.option!r} with no foul to answer"
+        _add(state, n=c.after, kind=INVALID_RECORD, rule="S3 R10(h)", side=c.side, points=0, message=message)
         return
+    in_sequence = _check_choice(state, c, f)
+    if not _take_choice(state, c, f, in_sequence):
+        message = f"unknown option {c.option!r}"
+        _add(state, n=c.after, kind=INVALID_RECORD, rule="S3 R10(h)", side=c.side, points=0, message=message)
+        return
+    state.foul = None
+    _black_only_award(state, c.after)
+
+
+def _check_choice(state: State, c: Choice, f: _Foul) -> bool:
+    """Who chose and whether the option is open; returns whether the foul came within a
+    FOUL AND A MISS sequence in the older edition (older S3 R14(d)(v))."""
+    ed, n, option = state.edition, c.after, c.option
     if c.side != other(f.offender):
-        _add(s, n, WRONG_STRIKER, "S3 R10(h)", c.side, 0, f"{c.side} chose after their own foul")
-    option = c.option
+        message = f"{c.side} chose after their own foul"
+        _add(state, n=n, kind=WRONG_STRIKER, rule="S3 R10(h)", side=c.side, points=0, message=message)
     if option != "play" and not ed.play_again:
-        _add(s, n, INVALID_RECORD, "SO 15", c.side, 0, f"option {option!r} does not exist: the incoming player plays")
+        message = f"option {option!r} does not exist: the incoming player plays"
+        _add(state, n=n, kind=INVALID_RECORD, rule="SO 15", side=c.side, points=0, message=message)
     # Older S3 R14(d)(v): after a foul before the stroke, the balls may be replaced only
     # within a FOUL AND A MISS sequence (the cue-ball had been replaced).
     in_sequence = f.before_stroke and f.after_replace and ed.warning_survives_event_foul
     if option in ("replace_return", "replace_play") and not (
         f.miss or (f.before_stroke and ed.replace_after_event_foul) or (in_sequence and option == "replace_return")
     ):
-        _add(s, n, MISS_ERROR, "S3 R14(b)", c.side, 0, f"balls replaced ({option}) but no FOUL AND A MISS was called")
+        message = f"balls replaced ({option}) but no FOUL AND A MISS was called"
+        _add(state, n=n, kind=MISS_ERROR, rule="S3 R14(b)", side=c.side, points=0, message=message)
+    if option == "anywhere" and (ed.miss_cap is None or state.miss_seq < ed.miss_cap or f.needed):
+        # Only after the fifth FOUL AND A MISS, and not when penalty points were needed.
+        message = "cue-ball placed anywhere against S3 R19(b)(iii)"
+        _add(state, n=n, kind=MISS_ERROR, rule="S3 R19(b)(iii)", side=c.side, points=0, message=message)
+    return in_sequence
+
+
+def _take_choice(state: State, c: Choice, f: _Foul, in_sequence: bool) -> bool:
+    """Play on as the option says; ``False`` for an option that does not exist."""
+    option = c.option
     if option == "play":
         if f.before_stroke:
-            s.rest = None
-        s.to_play = other(f.offender)
-        s.turn_of = None
-        s.nomination = c.nominated if s.free_ball else None
+            state.rest = None
+        state.to_play = other(f.offender)
+        state.turn_of = None
+        state.nomination = c.nominated if state.free_ball else None
         if f.miss or f.before_stroke:
-            s.miss_seq, s.warned, s.replaced = 0, False, False
+            state.miss_seq, state.warned, state.replaced = 0, False, False
     elif option == "return":
-        keep = (s.miss_seq, s.warned, s.replaced)
-        _play_again(s, f, replace=False, incoming=False)
+        keep = (state.miss_seq, state.warned, state.replaced)
+        _play_again(state, f, replace=False, incoming=False)
         if in_sequence:
             # Older S3 R14(d)(iv),(vi): played again from the position left, the Warning
             # and the sequence stay in effect (2024 S3 R14(e): only after full replacement).
-            s.miss_seq, s.warned, s.replaced = keep
+            state.miss_seq, state.warned, state.replaced = keep
     elif option == "replace_return":
-        keep_warning = s.warned
-        _play_again(s, f, replace=True, incoming=False)
+        keep_warning = state.warned
+        _play_again(state, f, replace=True, incoming=False)
         if f.before_stroke:
-            s.warned = keep_warning  # S3 R14(e): the Warning survives full replacement
+            state.warned = keep_warning  # S3 R14(e): the Warning survives full replacement
     elif option == "replace_play":
-        _play_again(s, f, replace=True, incoming=True)
+        _play_again(state, f, replace=True, incoming=True)
     elif option == "anywhere":
-        if ed.miss_cap is None or s.miss_seq < ed.miss_cap or f.needed:
-            # Only after the fifth FOUL AND A MISS, and not when penalty points were needed.
-            _add(s, n, MISS_ERROR, "S3 R19(b)(iii)", c.side, 0, "cue-ball placed anywhere against S3 R19(b)(iii)")
-        s.to_play = other(f.offender)
-        s.turn_of = None
-        s.in_hand, s.anywhere, s.free_ball = True, True, False
-        s.miss_seq, s.warned = 0, False
+        state.to_play = other(f.offender)
+        state.turn_of = None
+        state.in_hand, state.anywhere, state.free_ball = True, True, False
+        state.miss_seq, state.warned = 0, False
     else:
-        _add(s, n, INVALID_RECORD, "S3 R10(h)", c.side, 0, f"unknown option {option!r}")
-        return
-    s.foul = None
-    _black_only_award(s, n)
+        return False
+    return True
 
 
 # -- events ----------------------------------------------------------------------------
 
 
-def _event(s: State, e: Event) -> None:
-    ed = s.edition
-    n = e.after
+def _event(state: State, e: Event) -> None:
+    """An event between strokes, handled by the rule it concerns."""
     kind = e.kind
     if kind in ("spot_correction", "rerack", "respot_black"):
-        s.rest = None  # the balls were moved: the recorded positions no longer hold
-    if kind == "spot_correction":
-        _spot_correction(s, e)
-        return
-    if kind == "warning":
-        if e.reason == "miss":
-            if s.miss_seq < ed.warn_after:
-                _add(
-                    s,
-                    n,
-                    MISS_ERROR,
-                    "S3 R19(b)" if ed.miss_cap else "S3 R14(d)(ii)",
-                    e.side,
-                    0,
-                    f"Warning given after {s.miss_seq} FOUL AND A MISS call(s); due after {ed.warn_after}",
-                )
-            elif s.full_ball is False and ed.miss_award:
-                _add(
-                    s,
-                    n,
-                    MISS_ERROR,
-                    "S3 R14(d)",
-                    e.side,
-                    0,
-                    "Warning given but the original position offered no full-ball contact with a ball on",
-                )
-            s.warned = True
-        elif e.reason == "time_wasting" and e.side is not None:
-            s.time_wasting_warned = (*s.time_wasting_warned, e.side)
-        return
-    if kind == "respot_black":
-        if s.aggregate and s.over and s.winner is None and s.reds == 0 and s.seq >= _BLACK:
-            # S3 R4(c): aggregate level after the last frame: a re-spotted Black decides.
-            s.over, s.end_reason, s.respotted_black = False, None, True
-            s.colours, s.seq, s.in_hand = _BIT["black"], _BLACK, True
-        if not s.respotted_black:
-            _add(
-                s,
-                n,
-                FRAME_END_ERROR,
-                "S3 R4(b)",
-                e.side,
-                0,
-                "re-spotted Black but the scores were not tied on the last Black",
-            )
-        s.to_play = e.side
-        s.turn_of = None
-        s.opener = None
-        return
-    if kind == "rerack":
-        # Stalemate (S3 R17(b),(c)): scores nullified, balls reset, same opener.
-        if s.respotted_black and ed.rerack_respotted_black_only:
-            s.colours = _BIT["black"]  # S3 R17(d): only the Black, scores stand
-        else:
-            s.reds = s.start_reds
-            s.colours, s.seq, s.in_error, s.deferred = _ALL_COLOURS, 0, 0, None
-            s.respotted_black = False  # older S3 R16: the frame starts again (DIFF A21)
-            s.phase = RED if s.reds > 0 else SEQUENCE
-            # Scores nullified; the breaks made before the re-rack were made and stay.
-            old = s.ledger
-            old.close()
-            s.ledger = Ledger()
-            s.ledger.breaks = list(old.breaks)
-            s.ledger.visits = list(old.visits)
-            s.ledger.visit_id = old.visit_id
-        s.in_hand, s.foul, s.free_ball, s.turn_of = True, None, False, None
-        s.miss_seq, s.warned, s.replaced = 0, False, False
-        s.to_play = s.opener
-        return
-    if s.over:
-        # The frame already ended (e.g. awarded under S2 R1(c)); a concession, claim or
-        # award that gives it to the same side only confirms it.
-        if kind in ("concede", "claim", "award") and e.side is not None:
-            winner = other(e.side) if kind == "concede" else e.side
-            if winner != s.winner:
-                _frame_over_stroke(s, n)
-        elif kind in ("foul", "time_foul"):
-            _frame_over_stroke(s, n)
-        return
-    if kind == "foul" or kind == "time_foul":
-        _event_foul(s, e)
-        return
-    if kind == "concede" and e.side is not None:
-        if s.due_award is not None:
-            s.due_award = None
-        if ed.concede_striker_only and s.to_play is not None and e.side != s.to_play:
-            _add(s, n, FRAME_END_ERROR, "S4 R5(a)", e.side, 0, "conceded while not the striker")
-        elif not penalty_points_required(s):
-            _add(
-                s,
-                n,
-                FRAME_END_ERROR,
-                "S4 R2(b)",
-                e.side,
-                0,
-                f"conceded with {points_remaining(s)} points on the table and nobody needing penalty points",
-            )
-        if s.aggregate:
-            # S4 R2(f): the opponent receives the value of the balls left, Reds eight each.
-            s.ledger.award(n, other(e.side), points_remaining(s))
-        _end(s, n, other(e.side), "concede")
-        return
-    if kind == "claim" and e.side is not None:
-        a, b = s.ledger.official
-        lead = (a - b) if e.side == "A" else (b - a)
-        striker_ok = s.to_play is None or s.to_play == e.side
-        if not (s.black_only and lead > 7 and striker_ok and not s.aggregate):
-            _add(
-                s,
-                n,
-                FRAME_END_ERROR,
-                "S2 R1(b)",
-                e.side,
-                0,
-                "claim without Black only and a lead of more than seven as striker",
-            )
-        _end(s, n, e.side, "claim")
-        return
-    if kind == "award" and e.side is not None:
-        if e.reason == "miss":
-            due = s.due_award
-            if due is None or due != e.side:
-                rule = "S3 R19" if not ed.miss_award else "S3 R14(d)(ii)"
-                _add(
-                    s,
-                    n,
-                    FRAME_END_ERROR,
-                    rule,
-                    other(e.side),
-                    0,
-                    "frame awarded for a miss without a further failure after the Warning",
-                )
-        elif e.reason in ("time_wasting", "unsporting"):
-            _forfeit(s, n, e)
-        s.due_award = None
-        _end(s, n, e.side, "award")
-        return
+        state.rest = None  # the balls were moved: the recorded positions no longer hold
+    before_end = _TABLE_EVENTS.get(kind)
+    if before_end is not None:
+        before_end(state, e)
+    elif state.over:
+        _event_after_end(state, e)
+    elif kind in ("foul", "time_foul"):
+        _event_foul(state, e)
+    elif e.side is not None and kind in _FRAME_EVENTS:
+        _FRAME_EVENTS[kind](state, e)
 
 
-def _forfeit(s: State, n: int, e: Event) -> None:
+def _warning(state: State, e: Event) -> None:
+    """A Warning: for FOUL AND A MISS (S3 R14(d), R19(b)) or time wasting (S4 R3(a))."""
+    ed = state.edition
+    n = e.after
+    if e.reason == "miss":
+        if state.miss_seq < ed.warn_after:
+            _add(
+                state,
+                n=n,
+                kind=MISS_ERROR,
+                rule="S3 R19(b)" if ed.miss_cap else "S3 R14(d)(ii)",
+                side=e.side,
+                points=0,
+                message=f"Warning given after {state.miss_seq} FOUL AND A MISS call(s); due after {ed.warn_after}",
+            )
+        elif state.full_ball is False and ed.miss_award:
+            _add(
+                state,
+                n=n,
+                kind=MISS_ERROR,
+                rule="S3 R14(d)",
+                side=e.side,
+                points=0,
+                message="Warning given but the original position offered no full-ball contact with a ball on",
+            )
+        state.warned = True
+    elif e.reason == "time_wasting" and e.side is not None:
+        state.time_wasting_warned = (*state.time_wasting_warned, e.side)
+
+
+def _respot_black(state: State, e: Event) -> None:
+    """The re-spotted Black after a tie (S3 R4(b),(c))."""
+    n = e.after
+    if state.aggregate and state.over and state.winner is None and state.reds == 0 and state.seq >= _BLACK:
+        # S3 R4(c): aggregate level after the last frame: a re-spotted Black decides.
+        state.over, state.end_reason, state.respotted_black = False, None, True
+        state.colours, state.seq, state.in_hand = _BIT["black"], _BLACK, True
+    if not state.respotted_black:
+        _add(
+            state,
+            n=n,
+            kind=FRAME_END_ERROR,
+            rule="S3 R4(b)",
+            side=e.side,
+            points=0,
+            message="re-spotted Black but the scores were not tied on the last Black",
+        )
+    state.to_play = e.side
+    state.turn_of = None
+    state.opener = None
+
+
+def _rerack(state: State, e: Event) -> None:
+    """Stalemate (S3 R17(b)-(d)): the frame re-racked, or the Black re-spotted only."""
+    ed = state.edition
+    # Stalemate (S3 R17(b),(c)): scores nullified, balls reset, same opener.
+    if state.respotted_black and ed.rerack_respotted_black_only:
+        state.colours = _BIT["black"]  # S3 R17(d): only the Black, scores stand
+    else:
+        state.reds = state.start_reds
+        state.colours, state.seq, state.in_error, state.deferred = _ALL_COLOURS, 0, 0, None
+        state.respotted_black = False  # older S3 R16: the frame starts again (DIFF A21)
+        state.phase = RED if state.reds > 0 else SEQUENCE
+        # Scores nullified; the breaks made before the re-rack were made and stay.
+        old = state.ledger
+        old.close()
+        state.ledger = Ledger()
+        state.ledger.breaks = list(old.breaks)
+        state.ledger.visits = list(old.visits)
+        state.ledger.visit_id = old.visit_id
+    state.in_hand, state.foul, state.free_ball, state.turn_of = True, None, False, None
+    state.miss_seq, state.warned, state.replaced = 0, False, False
+    state.to_play = state.opener
+
+
+def _event_after_end(state: State, e: Event) -> None:
+    """An event after the frame ended: a concession, claim or award to the same side confirms it (S2 R1(c))."""
+    n = e.after
+    kind = e.kind
+    # The frame already ended (e.g. awarded under S2 R1(c)); a concession, claim or
+    # award that gives it to the same side only confirms it.
+    if kind in ("concede", "claim", "award") and e.side is not None:
+        winner = other(e.side) if kind == "concede" else e.side
+        if winner != state.winner:
+            _frame_over_stroke(state, n)
+    elif kind in ("foul", "time_foul"):
+        _frame_over_stroke(state, n)
+
+
+def _concede(state: State, e: Event) -> None:
+    """A concession (S4 R2(b); older S4 R5(a): the striker only)."""
+    assert e.side is not None  # _FRAME_EVENTS are dispatched with a side
+    ed = state.edition
+    n = e.after
+    if state.due_award is not None:
+        state.due_award = None
+    if ed.concede_striker_only and state.to_play is not None and e.side != state.to_play:
+        _add(
+            state,
+            n=n,
+            kind=FRAME_END_ERROR,
+            rule="S4 R5(a)",
+            side=e.side,
+            points=0,
+            message="conceded while not the striker",
+        )
+    elif not penalty_points_required(state):
+        _add(
+            state,
+            n=n,
+            kind=FRAME_END_ERROR,
+            rule="S4 R2(b)",
+            side=e.side,
+            points=0,
+            message=f"conceded with {points_remaining(state)} points on the table and nobody needing penalty points",
+        )
+    if state.aggregate:
+        # S4 R2(f): the opponent receives the value of the balls left, Reds eight each.
+        state.ledger.award(n, other(e.side), points_remaining(state))
+    _end(state, n, other(e.side), "concede")
+
+
+def _claim(state: State, e: Event) -> None:
+    """A claim with Black only and a lead of more than seven (S2 R1(b))."""
+    assert e.side is not None  # _FRAME_EVENTS are dispatched with a side
+    n = e.after
+    a, b = state.ledger.official
+    lead = (a - b) if e.side == "A" else (b - a)
+    striker_ok = state.to_play is None or state.to_play == e.side
+    if not (state.black_only and lead > 7 and striker_ok and not state.aggregate):
+        _add(
+            state,
+            n=n,
+            kind=FRAME_END_ERROR,
+            rule="S2 R1(b)",
+            side=e.side,
+            points=0,
+            message="claim without Black only and a lead of more than seven as striker",
+        )
+    _end(state, n, e.side, "claim")
+
+
+def _award(state: State, e: Event) -> None:
+    """A frame awarded by the referee: for a miss (S3 R14(d)(ii)) or conduct (Section 4)."""
+    assert e.side is not None  # _FRAME_EVENTS are dispatched with a side
+    ed = state.edition
+    n = e.after
+    if e.reason == "miss":
+        due = state.due_award
+        if due is None or due != e.side:
+            rule = "S3 R19" if not ed.miss_award else "S3 R14(d)(ii)"
+            _add(
+                state,
+                n=n,
+                kind=FRAME_END_ERROR,
+                rule=rule,
+                side=other(e.side),
+                points=0,
+                message="frame awarded for a miss without a further failure after the Warning",
+            )
+    elif e.reason in ("time_wasting", "unsporting"):
+        _forfeit(state, n, e)
+    state.due_award = None
+    _end(state, n, e.side, "award")
+
+
+def _forfeit(state: State, n: int, e: Event) -> None:
     """A frame awarded under Section 4 (conduct, time wasting)."""
-    ed = s.edition
+    ed = state.edition
     winner = e.side
     assert winner is not None
     offender = other(winner)
     if (
         e.reason == "time_wasting"
         and ed.time_wasting_warning_first
-        and s.frame == 1
-        and offender not in s.time_wasting_warned
+        and state.frame == 1
+        and offender not in state.time_wasting_warned
     ):
         # S4 R3(a),(b): the frame is awarded only after a Warning. A Warning given in an
         # earlier frame of the game is not in this frame's records, so only frame 1 tells.
-        _add(s, n, FRAME_END_ERROR, "S4 R3(b)", offender, 0, "frame awarded for time wasting without a Warning")
-    if s.aggregate or ed.forfeit_points:
+        _add(
+            state,
+            n=n,
+            kind=FRAME_END_ERROR,
+            rule="S4 R3(b)",
+            side=offender,
+            points=0,
+            message="frame awarded for time wasting without a Warning",
+        )
+    if state.aggregate or ed.forfeit_points:
         # S4 R4(a)(ii) (aggregate only; older S4 R2(a)(ii) always): the offender forfeits
         # their points and the opponent receives the balls left, Reds eight each.
         i = 0 if offender == "A" else 1
-        s.ledger.award(n, offender, -s.ledger.official[i])
-        s.ledger.award(n, winner, points_remaining(s))
+        state.ledger.award(n, offender, -state.ledger.official[i])
+        state.ledger.award(n, winner, points_remaining(state))
 
 
-def _event_foul(s: State, e: Event) -> None:
+def _event_foul(state: State, e: Event) -> None:
     """A foul with no stroke (S3 R10(i)) or a shot-clock time foul (SO 16)."""
-    ed = s.edition
-    n = e.after
-    side = e.side or s.to_play
+    ed, n = state.edition, e.after
+    side = e.side or state.to_play
     if side is None:
-        _add(s, n, INVALID_RECORD, "FORMAT 4", None, 0, "foul event without a side")
+        _add(state, n=n, kind=INVALID_RECORD, rule="FORMAT 4", side=None, points=0, message="foul event without a side")
         return
-    on_value = 1 if s.phase == RED else VALUE[COLOURS[min(s.seq, _BLACK)]] if s.phase == SEQUENCE else 0
-    if e.kind == "time_foul":
-        s.time_fouls = (*s.time_fouls, n)
-        if not ed.time_foul:
-            _add(s, n, TIME_FOUL_ERROR, "SO 16", side, e.points or 0, "time foul in a game without a shot clock rule")
-            due = e.points or 0
-        else:
-            due = max(5, on_value)
-        rule = "SO 16"
-    else:
-        spec = _INFRINGEMENTS.get(e.code or "", ("b", "(b)(vi)"))
-        kind, item = spec
-        rule = ed.cite(ed.pen, item)
-        if s.to_play is not None and side != s.to_play and s.turn_of == s.to_play and ed.non_striker_penalty:
-            # Penalties of the non-striker (S3 R11(e),(g)): seven for measuring or using a
-            # ball off the table, else the ball on or the ball concerned, minimum four.
-            # (The older edition penalises them "as if he were the striker", DIFF A15.)
-            kind, item = ("7", "(g)") if kind == "7" else ("b", "(e)")
-            rule = ed.cite(ed.pen, item)
-        if kind == "7":
-            due = 7
-        elif kind == "b":
-            due = max(ed.minimum, on_value, VALUE.get(e.ball or "", 0))
-        else:
-            due = max(ed.minimum, on_value)
+    due, rule = _event_foul_value(state, e, side)
     # After a Red, before a colour is nominated, a foul is worth seven (S3 R11(d)(vi));
     # whether the nomination was made is not in the facts, so any value up to seven stands.
-    hi = 7 if s.phase == COLOUR and e.kind == "foul" else due
+    hi = 7 if state.phase == COLOUR and e.kind == "foul" else due
     points = due
     if e.points is not None and due <= e.points <= hi:
         points = due = e.points
     if e.points is not None and e.points != due and (e.kind != "time_foul" or ed.time_foul):
-        _add(
-            s,
-            n,
-            PENALTY_VALUE if e.kind == "foul" else TIME_FOUL_ERROR,
-            rule,
-            side,
-            abs(e.points - due),
-            f"penalty of {e.points} recorded, the rules give {due}",
-        )
-    s.ledger.award(n, other(side), points)
-    s.deferred = None  # S3 R7(b): an infringement makes the points of a re-potted colour count
-    if e.kind == "foul" and s.to_play is not None and side != s.to_play and s.turn_of == s.to_play:
+        kind = PENALTY_VALUE if e.kind == "foul" else TIME_FOUL_ERROR
+        message = f"penalty of {e.points} recorded, the rules give {due}"
+        _add(state, n=n, kind=kind, rule=rule, side=side, points=abs(e.points - due), message=message)
+    state.ledger.award(n, other(side), points)
+    if e.points is not None and e.points != points:
+        state.ledger.excuse(other(side), points, e.points)  # reported above: not again on the scoreboard
+    state.deferred = None  # S3 R7(b): an infringement makes the points of a re-potted colour count
+    if e.kind == "foul" and state.to_play is not None and side != state.to_play and state.turn_of == state.to_play:
         # The non-striker infringed during the striker's turn: a PENALTY, the balls are
         # replaced and the striker's turn continues unaffected (S3 R3(k), R11(e)-(g)).
         return
-    s.ledger.end_visit()
-    snapshot = (s.reds, s.colours, s.phase, s.seq, s.in_hand)
-    rest = s.rest[1] if s.rest is not None and s.rest[0] == s.last_n else None
-    s.foul = _Foul(n, side, snapshot, False, False, True, after_replace=s.replaced, rest=rest)
-    s.free_ball = False
-    s.to_play = other(side)
-    s.turn_of = None
-    if s.phase == COLOUR:
-        s.phase = RED if s.reds > 0 else SEQUENCE
+    _after_event_foul(state, n, side)
+
+
+def _event_foul_value(state: State, e: Event, side: str) -> tuple[int, str]:
+    """The penalty an event foul carries and its rule (S3 R11; SO 16 for a time foul)."""
+    ed = state.edition
+    on_value = 1 if state.phase == RED else VALUE[COLOURS[min(state.seq, _BLACK)]] if state.phase == SEQUENCE else 0
+    if e.kind == "time_foul":
+        state.time_fouls = (*state.time_fouls, e.after)
+        if ed.time_foul:
+            return max(5, on_value), "SO 16"
+        message = "time foul in a game without a shot clock rule"
+        _add(state, n=e.after, kind=TIME_FOUL_ERROR, rule="SO 16", side=side, points=e.points or 0, message=message)
+        return e.points or 0, "SO 16"
+    kind, item = _INFRINGEMENTS.get(e.code or "", ("b", "(b)(vi)"))
+    non_striker = state.to_play is not None and side != state.to_play and state.turn_of == state.to_play
+    if non_striker and ed.non_striker_penalty:
+        # Penalties of the non-striker (S3 R11(e),(g)): seven for measuring or using a
+        # ball off the table, else the ball on or the ball concerned, minimum four.
+        # (The older edition penalises them "as if he were the striker", DIFF A15.)
+        kind, item = ("7", "(g)") if kind == "7" else ("b", "(e)")
+    rule = ed.cite(ed.pen, item)
+    if kind == "7":
+        return 7, rule
+    if kind == "b":
+        return max(ed.minimum, on_value, VALUE.get(e.ball or "", 0)), rule
+    return max(ed.minimum, on_value), rule
+
+
+def _after_event_foul(state: State, n: int, side: str) -> None:
+    """The turn ends and the incoming player chooses (S3 R10(h),(i)); with Black only the
+    frame ends unless the scores tie (S3 R4(a),(b)(iv))."""
+    ed = state.edition
+    state.ledger.end_visit()
+    snapshot = (state.reds, state.colours, state.phase, state.seq, state.in_hand)
+    rest = state.rest[1] if state.rest is not None and state.rest[0] == state.last_n else None
+    state.foul = _Foul(n, side, snapshot, False, False, True, after_replace=state.replaced, rest=rest)
+    state.free_ball = False
+    state.to_play = other(side)
+    state.turn_of = None
+    if state.phase == COLOUR:
+        state.phase = RED if state.reds > 0 else SEQUENCE
     if ed.in_hand_after_foul:
-        s.in_hand = s.anywhere = True
-    if s.black_only:
-        # S3 R4(a)/(b)(iv): a foul with Black only ends the frame unless the scores tie.
-        a, b = s.ledger.official
+        state.in_hand = state.anywhere = True
+    if state.black_only:
+        a, b = state.ledger.official
         if a != b or not ed.respot_black_on_tie:
-            _end(s, n, _leader(s), "foul")
-            s.foul = None
-        elif not s.respotted_black:
-            s.respotted_black, s.colours, s.in_hand, s.to_play, s.foul = True, _BIT["black"], True, None, None
+            _end(state, n, leader(state.ledger.score()), "foul")
+            state.foul = None
+        elif not state.respotted_black:
+            state.respotted_black, state.colours, state.in_hand = True, _BIT["black"], True
+            state.to_play, state.foul = None, None
 
 
-def _reds_back(s: State) -> None:
+def _reds_back(state: State) -> None:
     """A Red spotted in error before the colours are touched puts Red back on (S3 R7(d)(ii))."""
-    if s.reds > 0 and s.phase == SEQUENCE and s.seq == 0:
-        s.phase = RED
+    if state.reds > 0 and state.phase == SEQUENCE and state.seq == 0:
+        state.phase = RED
 
 
-def _spot_correction(s: State, e: Event) -> None:
+def _spot_correction(state: State, e: Event) -> None:
     ball = e.ball
     if ball is None:
         return
     if ball == "red":
         if e.remove:
-            s.reds = max(0, s.reds - 1)
+            state.reds = max(0, state.reds - 1)
         else:
-            s.reds += 1
-            _reds_back(s)
+            state.reds += 1
+            _reds_back(state)
         return
     if ball not in _BIT:
         return
     if e.remove:
         bit = _BIT[ball]
-        d = s.deferred
-        if s.in_error & bit:
+        d = state.deferred
+        if state.in_error & bit:
             # S3 R7(b): removed without penalty when the error is discovered.
-            s.in_error &= ~bit
-            _resume(s)
-        elif d is not None and d[2] == ball and d[0] == s.last_n and not s.colours & bit:
+            state.in_error &= ~bit
+            _resume(state)
+        elif d is not None and d[2] == ball and d[0] == state.last_n and not state.colours & bit:
             # S3 R7(b): discovered after it was potted again but before the next stroke
             # or an infringement: the points do not count.
-            s.ledger.retract(d[1], d[3])
-        s.deferred = None
-        s.colours &= ~bit
+            state.ledger.retract(d[1], d[3])
+        state.deferred = None
+        state.colours &= ~bit
     else:
-        s.colours |= _BIT[ball]  # S3 R7(c)(i)
-        s.missing &= ~_BIT[ball]
+        state.colours |= _BIT[ball]  # S3 R7(c)(i)
+        state.missing &= ~_BIT[ball]
 
 
-def _miss_waived(s: State, striker: str) -> bool:
+_TABLE_EVENTS: Final[dict[str, Callable[[State, Event], None]]] = {
+    "spot_correction": _spot_correction,
+    "warning": _warning,
+    "respot_black": _respot_black,
+    "rerack": _rerack,
+}
+"""Events that apply whether or not the frame is over."""
+
+_FRAME_EVENTS: Final[dict[str, Callable[[State, Event], None]]] = {
+    "concede": _concede,
+    "claim": _claim,
+    "award": _award,
+}
+"""Events that end the frame (need a side)."""
+
+
+def _miss_waived(state: State, striker: str) -> bool:
     """The edition waives FOUL AND A MISS for an offender this far behind (``miss_waived_behind``)."""
-    limit = s.edition.miss_waived_behind
+    limit = state.edition.miss_waived_behind
     if limit is None:
         return False
-    a, b = s.ledger.official
+    a, b = state.ledger.official
     behind = b - a if striker == "A" else a - b
     return behind > limit
 
@@ -2020,54 +2588,54 @@ def _shot_limit(ed: Edition, recorded: float) -> float:
     return recorded if limit is None else limit
 
 
-def _clock(s: State, c: Clock) -> None:
+def _clock(state: State, c: Clock) -> None:
     """Shot clock (SO 2-3, 16): a stroke begun after the limit is a time foul."""
-    if not s.edition.time_foul or c.limit_s is None or c.elapsed_s is None:
+    if not state.edition.time_foul or c.limit_s is None or c.elapsed_s is None:
         return
-    limit = _shot_limit(s.edition, c.limit_s)
-    # elapsed_s is what the clock showed: it does not run while paused (FORMAT.md 4, clock).
-    if c.elapsed_s > limit + 1e-9 and (c.n - 1) not in s.time_fouls:
+    limit = _shot_limit(state.edition, c.limit_s)
+    # elapsed_s is what the clock showed: it does not run while paused (docs/format.md 4, clock).
+    if c.elapsed_s > limit + 1e-9 and (c.n - 1) not in state.time_fouls:
         # A time foul is recorded as an event after the stroke before; look for it.
         _add(
-            s,
-            c.n,
-            TIME_FOUL_UNCALLED,
-            "SO 16",
-            None,
-            5,
-            f"stroke began after {c.elapsed_s:.1f} s on the clock, limit {limit:.0f} s",
+            state,
+            n=c.n,
+            kind=TIME_FOUL_UNCALLED,
+            rule="SO 16",
+            side=None,
+            points=5,
+            message=f"stroke began after {c.elapsed_s:.1f} s on the clock, limit {limit:.0f} s",
         )
 
 
 # -- frame end ----------------------------------------------------------------------
 
 
-def _frame_end(s: State, fe: FrameEnd) -> None:
-    s.recorded_end = fe
-    n = s.last_n
-    if not s.over and fe.winner is not None and fe.reason in ("concede", "claim", "award"):
+def _frame_end(state: State, fe: FrameEnd) -> None:
+    state.recorded_end = fe
+    n = state.last_n
+    if not state.over and fe.winner is not None and fe.reason in ("concede", "claim", "award"):
         # The frame_end is the only record of the concession, claim or award: check it as
         # if the event had been recorded after the last stroke.
         side = other(fe.winner) if fe.reason == "concede" else fe.winner
-        _event(s, Event(frame=fe.frame, after=n, kind=fe.reason, side=side))
-    if not s.over:
+        _event(state, Event(frame=fe.frame, after=n, kind=fe.reason, side=side))
+    if not state.over:
         _add(
-            s,
-            n,
-            FRAME_END_ERROR,
-            "S2 R1",
-            fe.winner,
-            0,
-            f"frame recorded as ended ({fe.reason or 'no reason'}) but the rules have it still in play",
+            state,
+            n=n,
+            kind=FRAME_END_ERROR,
+            rule="S2 R1",
+            side=fe.winner,
+            points=0,
+            message=f"frame recorded as ended ({fe.reason or 'no reason'}) but the rules have it still in play",
         )
         return
-    if fe.winner is not None and s.winner is not None and fe.winner != s.winner:
+    if fe.winner is not None and state.winner is not None and fe.winner != state.winner:
         _add(
-            s,
-            s.end_n,
-            FRAME_END_ERROR,
-            "S3 R1(f)",
-            fe.winner,
-            0,
-            f"frame recorded to {fe.winner} but the rules give it to {s.winner}",
+            state,
+            n=state.end_n,
+            kind=FRAME_END_ERROR,
+            rule="S3 R1(f)",
+            side=fe.winner,
+            points=0,
+            message=f"frame recorded to {fe.winner} but the rules give it to {state.winner}",
         )

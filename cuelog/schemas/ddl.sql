@@ -127,7 +127,7 @@ CREATE TABLE IF NOT EXISTS replay_findings (
     message     VARCHAR NOT NULL
 );
 
--- Officials' corrections applied to a match before its replay (FORMAT.md section 6).
+-- Officials' corrections applied to a match before its replay (docs/format.md section 6).
 CREATE TABLE IF NOT EXISTS replay_corrections (
     match_id    VARCHAR NOT NULL,
     frame       INTEGER NOT NULL,

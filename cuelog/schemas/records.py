@@ -1,8 +1,8 @@
-"""The cuelog/1 record types (FORMAT.md section 4).
+"""The cuelog/1 record types (docs/format.md section 4).
 
 One canonical event model: every reader produces these, every engine consumes them.
 They are immutable msgspec structs, decoded straight from JSON. A field that is absent
-or ``null`` in the log is ``None`` here and means *unknown* (FORMAT.md 1.2); an empty
+or ``null`` in the log is ``None`` here and means *unknown* (docs/format.md 1.2); an empty
 list is a fact.
 
 JSON names that are Python keywords or clash with builtins are renamed: ``break`` is
@@ -33,7 +33,7 @@ class Cushions(msgspec.Struct, frozen=True, omit_defaults=True, forbid_unknown_f
 
 
 class Infringement(msgspec.Struct, frozen=True, omit_defaults=True):
-    """A referee-judged fact with no ball physics (FORMAT.md stroke ``infringements``)."""
+    """A referee-judged fact with no ball physics (docs/format.md stroke ``infringements``)."""
 
     code: str
     ball: str | None = None
@@ -169,7 +169,7 @@ class Clock(msgspec.Struct, frozen=True, omit_defaults=True, tag="clock", tag_fi
 
 
 class Correction(msgspec.Struct, frozen=True, omit_defaults=True, forbid_unknown_fields=True):
-    """An officials' correction of one stroke (FORMAT.md section 6), applied before replay.
+    """An officials' correction of one stroke (docs/format.md section 6), applied before replay.
 
     ``set`` maps stroke fields (JSON names) to their corrected values.
     """
@@ -202,8 +202,15 @@ _encoder = msgspec.json.Encoder()
 
 
 def decode(line: bytes | str) -> Record:
-    """Decode one JSON line into its record. Raises ``msgspec.ValidationError``/``DecodeError``."""
-    return _decoder.decode(line)
+    """Decode one JSON line into its record. Raises ``msgspec.ValidationError``/``DecodeError``.
+
+    JSON nested deeper than the decoder can follow is a ``DecodeError`` too, never a
+    ``RecursionError``: a hostile line is bad input like any other.
+    """
+    try:
+        return _decoder.decode(line)
+    except RecursionError:
+        raise msgspec.DecodeError("JSON nested too deeply to decode") from None
 
 
 def encode(record: Record) -> bytes:

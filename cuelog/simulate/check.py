@@ -40,13 +40,16 @@ class Accuracy:
 
 
 def finding_keys(results: Iterable[MatchResult]) -> set[Key]:
+    """The certain findings: an uncertain one (docs/format.md section 7) claims no error."""
     keys: set[Key] = set()
     for m in results:
         for f in m.findings:
-            keys.add((m.match, 0, f.n, f.kind))
+            if f.certain:
+                keys.add((m.match, 0, f.n, f.kind))
         for fr in m.frames:
             for f in fr.findings:
-                keys.add((m.match, fr.frame, f.n, f.kind))
+                if f.certain:
+                    keys.add((m.match, fr.frame, f.n, f.kind))
     return keys
 
 

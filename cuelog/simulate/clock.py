@@ -1,4 +1,4 @@
-"""Match time: stroke times ``t`` and the shot-clock device rows (FORMAT.md section 5).
+"""Match time: stroke times ``t`` and the shot-clock device rows (docs/format.md section 5).
 
 Time is kept as integer milliseconds since the Unix epoch so that it is exact and
 independent of the machine; it is written in ISO 8601 with millisecond precision, UTC.

@@ -169,7 +169,8 @@ def _headlines(con: Any) -> list[tuple[str, str]]:
 
 def _plots(con: Any, out: Path, worst: list[dict[str, Any]]) -> list[Path]:
     import cuelog.analytics.plots as plots
-    from cuelog.analytics.reports import ReportError, load
+    from cuelog.analytics.audit import frame_findings
+    from cuelog.analytics.reports import ReportError, Scope, load
 
     written: list[Path] = []
     jobs: list[tuple[str, str, Callable[[Any], Any]]] = [
@@ -177,15 +178,18 @@ def _plots(con: Any, out: Path, worst: list[dict[str, Any]]) -> list[Path]:
         ("misses", "miss-sequences.png", plots.miss_sequences),
         ("clock", "shot-times.png", plots.shot_times),
     ]
-    snooker_worst = next((w for w in worst if str(w["rules"]).startswith("snooker/")), None)
+    # The worst frame drawn is the one the worst-frames table ranks first, whatever its discipline.
+    first = worst[0] if worst else None
     for kind, name, draw in jobs:
         try:
             written.append(plots.save(draw(load(con, kind)), out / name))
         except (ReportError, plots.NothingToPlot):
             continue
-    if snooker_worst is not None:
+    if first is not None:
+        match_id, frame = str(first["match"]), int(first["frame"])
         try:
-            fig = plots.score_worm(load(con, "breaks"), str(snooker_worst["match"]), int(snooker_worst["frame"]))
+            data = load(con, "clock", Scope(matches=(match_id,)))
+            fig = plots.score_worm(data, match_id, frame, findings=frame_findings(con, match_id, frame))
             written.append(plots.save(fig, out / "worst-frame.png"))
         except (ReportError, plots.NothingToPlot):
             pass

@@ -3,7 +3,7 @@
 Shared by every discipline. For each stroke the frame generator gives the facts; the
 scribe asks the oracle for the due call, writes the calls a correct referee and scorer
 would, and, at the error rate, replaces one of them with a mistake a real official makes.
-The truth of every mistake goes to ``errors.jsonl`` under the FORMAT.md section 7 kind
+The truth of every mistake goes to ``errors.jsonl`` under the docs/format.md section 7 kind
 the audit must report.
 
 Only mistakes the facts make detectable are injected, and each one is kept local:

@@ -1,5 +1,5 @@
 """Write a simulated season: ``logs/<match>.jsonl`` (cuelog/1), ``clocks/<table>.csv``
-(each table's shot-clock device log, FORMAT.md section 5) and
+(each table's shot-clock device log, docs/format.md section 5) and
 ``errors.jsonl``, the truth of every injected error."""
 
 from __future__ import annotations

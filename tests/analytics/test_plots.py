@@ -83,3 +83,33 @@ def test_empty_database_is_exit_2(tmp_path: Path) -> None:
     db = kit.load(tmp_path / "empty.duckdb")
     result = runner.invoke(app, ["plot", "breaks", "--db", str(db), "--out", str(tmp_path / "b.png")])
     assert result.exit_code == 2 and "has no matches" in result.stderr
+
+
+def test_score_worm_marks_each_finding_on_its_stroke(tmp_path: Path) -> None:
+    from cuelog.analytics.audit import frame_findings
+    from cuelog.analytics.plots import score_worm
+    from cuelog.analytics.reports import Scope, load
+    from cuelog.store import connect
+    from tests.conftest import EXAMPLES
+
+    db = tmp_path / "examples.duckdb"
+    assert runner.invoke(app, ["ingest", str(EXAMPLES / "snooker-officiating.jsonl"), "--db", str(db)]).exit_code == 0
+    assert runner.invoke(app, ["replay", "--db", str(db), "--workers", "1"]).exit_code == 1
+    con = connect(db, read_only=True)
+    try:
+        found = frame_findings(con, "example-officiating", 1)
+        fig = score_worm(
+            load(con, "clock", Scope(matches=("example-officiating",))), "example-officiating", 1, findings=found
+        )
+    finally:
+        con.close()
+    assert [n for n, _ in found] == [2, 5, 7]
+    [ax] = fig.axes
+    [marks] = [line for line in ax.get_lines() if line.get_gid() == "findings"]
+    assert list(marks.get_xdata()) == [1.5, 4.5, 6.5]  # the middle of strokes 2, 5 and 7
+    labels = {t.get_text() for t in ax.texts}
+    assert "foul not called" in labels and "ball not spotted that had to be" in labels
+    assert "3 finding(s) marked" in ax.get_title()
+    out = tmp_path / "worm.png"
+    fig.savefig(out)
+    assert out.read_bytes()[:8] == PNG_SIGNATURE

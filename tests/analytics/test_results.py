@@ -122,3 +122,14 @@ def test_a_database_made_before_the_reasons_column_gets_it(tmp_path: Path) -> No
     write_results(con, ["m1-maximum"], [o.match("m1-maximum", "snooker/wpbsa-2024", "Ann", "Bob", o.maximum_frame())])
     con.close()
     assert _rows(db, "SELECT count(*), count(reasons), count(free_ball) FROM replay_strokes") == [(37, 37, 37)]
+
+
+def test_default_workers_is_one_unless_a_large_replay_has_idle_cores():
+    """docs/analytics.md "Workers": the default is never slower than one worker."""
+    from cuelog.analytics.results import PARALLEL_FROM, default_workers
+
+    assert default_workers(70_000, cores=2, load=0.0) == 1  # small: start-up costs more than it saves
+    assert default_workers(PARALLEL_FROM * 4, cores=2, load=8.0) == 1  # busy cores: a second process only waits
+    assert default_workers(PARALLEL_FROM * 4, cores=2, load=0.3) == 2
+    assert default_workers(PARALLEL_FROM * 4, cores=8, load=3.0) == 5
+    assert default_workers(PARALLEL_FROM * 4, cores=1, load=0.0) == 1

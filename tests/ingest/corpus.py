@@ -158,5 +158,63 @@ CASES = [
     ),
     Case("bad_gzip", _bytes("notgz.jsonl.gz", b"this is not gzip at all\n"), ("unreadable",), 1),
     Case("truncated_gzip", _bytes("cut.jsonl.gz", _GOOD_GZ[: len(_GOOD_GZ) // 2]), ("unreadable",), 0),
+    Case(
+        "deeply_nested_json",
+        _text("deep.jsonl", match(), frame(), '{"type": "event", "x": ' + "[" * 100_000 + "]" * 100_000 + "}"),
+        ("invalid_json",),
+        3,
+    ),
+    Case("n_beyond_bound", _text("bign.jsonl", match(), frame(), stroke(2**31)), ("bad_number",), 3, "n"),
+    Case(
+        "score_2_63", _text("bigscore.jsonl", match(), frame(), stroke(1, score=[2**63, 0])), ("bad_score",), 3, "score"
+    ),
+    Case(
+        "score_10_20",
+        _text("hugescore.jsonl", match(), frame(), {"type": "frame_end", "frame": 1, "score": [10**20, 0]}),
+        ("bad_score",),
+        3,
+        "score",
+    ),
+    Case(
+        "foul_points_2_31",
+        _text("bigfoul.jsonl", match(), frame(), stroke(1, call={"foul": True, "points": 2**31})),
+        ("bad_number",),
+        3,
+        "call.points",
+    ),
+    Case(
+        "event_points_beyond_bound",
+        _text(
+            "bigevent.jsonl",
+            match(),
+            frame(),
+            {"type": "event", "frame": 1, "after": 0, "kind": "time_foul", "side": "A", "points": 10**6},
+        ),
+        ("bad_number",),
+        3,
+        "points",
+    ),
+    Case("stroke_missing", _text("gap.jsonl", match(), frame(), stroke(1), stroke(2), stroke(4)), ("n_gap",), 5, "n"),
+    Case("first_stroke_not_1", _text("gap1.jsonl", match(), frame(), stroke(3)), ("n_gap",), 3, "n"),
+    Case(
+        "sides_same_name",
+        _text("samesides.jsonl", match(sides={"A": "Ann", "B": "Ann"}), frame(), stroke(1)),
+        ("same_sides",),
+        1,
+        "sides",
+    ),
+    Case("match_id_100k", _text("longid.jsonl", match(match="m" * 100_000), frame()), ("too_long",), 1, "match"),
+    Case(
+        "byte_order_mark",
+        _bytes("bom.jsonl", b"\xef\xbb\xbf" + lines([match(), frame(), stroke(1)]).encode()),
+        ("byte_order_mark",),
+        1,
+    ),
+    Case(
+        "cr_line_endings",
+        _bytes("cr.jsonl", lines([match(), frame(), stroke(1)]).replace("\n", "\r").encode()),
+        ("cr_line_endings",),
+        1,
+    ),
 ]
 """``line`` 0 means: any line (where a cut gzip stream breaks depends on its compression)."""

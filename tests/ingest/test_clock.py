@@ -1,4 +1,4 @@
-"""Shot-clock device logs (FORMAT.md section 5): pairing, pauses, resets, strays, as-of alignment."""
+"""Shot-clock device logs (docs/format.md section 5): pairing, pauses, resets, strays, as-of alignment."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Officials' corrections (FORMAT.md section 6): applied before replay, never silently."""
+"""Officials' corrections (docs/format.md section 6): applied before replay, never silently."""
 
 from __future__ import annotations
 
@@ -87,3 +87,27 @@ def test_a_value_of_the_wrong_type_names_the_field(tmp_path):
         apply_corrections(records(), read_corrections(path))
     (problem,) = err.value.problems
     assert (problem.line, problem.code, problem.field) == (1, "bad_correction", "set.potted")
+
+
+@pytest.mark.parametrize(
+    ("fields", "field", "code"),
+    [
+        ({"score": [10**20, 0]}, "set.score", "bad_score"),
+        ({"break": 2**31}, "set.break", "bad_number"),
+        ({"call": {"foul": True, "points": 2**31}}, "set.call.points", "bad_number"),
+    ],
+)
+def test_a_correction_beyond_the_stated_bounds_is_a_problem_not_a_traceback(tmp_path, fields, field, code):
+    path = write(tmp_path / "c.jsonl", [{"match": "example-officiating", "frame": 1, "n": 15, "set": fields}])
+    with pytest.raises(InputError) as exc:
+        apply_corrections(records(), read_corrections(path))
+    [problem] = exc.value.problems
+    assert (problem.file, problem.line, problem.field, problem.code) == (str(path), 1, field, code)
+
+
+def test_a_deeply_nested_correction_is_a_problem(tmp_path):
+    path = tmp_path / "deep.jsonl"
+    path.write_text('{"match": "m", "frame": 1, "n": 1, "set": {"potted": ' + "[" * 100_000 + "]" * 100_000 + "}}\n")
+    with pytest.raises(InputError) as exc:
+        read_corrections(path)
+    assert exc.value.problems[0].code == "invalid_json"

@@ -15,12 +15,12 @@ import pytest
 from cuelog.ingest.reader import read_records
 from cuelog.schemas.records import Clock, Frame, Match, Stroke
 from cuelog.store import connect, match_records
-from tests.conftest import EXAMPLES, ROOT
+from tests.conftest import EXAMPLE_LOGS, EXAMPLES, ROOT
 from tests.ingest.bigfile import write_big_log
 from tests.ingest.conftest import cli, counts, frame, match, snapshot, stroke, write
 from tests.ingest.corpus import CASES
 
-EXAMPLE_FILES = sorted(EXAMPLES.glob("*.jsonl"))
+EXAMPLE_FILES = EXAMPLE_LOGS
 
 
 @pytest.fixture

@@ -10,8 +10,9 @@ import msgspec
 import pytest
 
 from cuelog.schemas import schema_text
+from cuelog.schemas.bounds import INT_BOUNDS, MAX_NAME, MAX_POINTS
 from cuelog.schemas.records import RECORD_TYPES, Call, Cushions, Infringement, Respot
-from tests.conftest import EXAMPLES
+from tests.conftest import EXAMPLE_LOGS
 from tests.ingest.conftest import cli, frame, match, stroke
 
 SCHEMA = json.loads(schema_text())
@@ -28,7 +29,7 @@ def test_cuelog_schema_prints_the_shipped_schema():
     assert json.loads(result.stdout) == SCHEMA
 
 
-@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.jsonl")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", EXAMPLE_LOGS, ids=lambda p: p.name)
 def test_every_example_line_is_valid(path):
     for number, line in enumerate(path.read_text().splitlines(), start=1):
         if line.strip():
@@ -124,3 +125,48 @@ def test_the_schema_and_the_structs_agree_on_a_minimal_record(kind):
     }[kind]
     assert not list(VALIDATOR.iter_errors(minimal))
     msgspec.json.decode(json.dumps(minimal), type=RECORD_TYPES[kind])
+
+
+def _integer_node(kind: str, path: str) -> dict[str, Any]:
+    """The schema node of an integer field of a record, by JSON path ("call.points")."""
+    node = SCHEMA["$defs"][kind]
+    for name in path.split("."):
+        node = node["properties"][name]
+        node = next((n for n in node.get("anyOf", [node]) if n.get("type") != "null"), node)
+        if "$ref" in node:
+            node = SCHEMA["$defs"][node["$ref"].rsplit("/", 1)[1]]
+    return node
+
+
+@pytest.mark.parametrize(
+    ("kind", "path", "bound"),
+    [(kind, path, bound) for kind, fields in INT_BOUNDS.items() for path, bound in fields.items()],
+    ids=lambda v: v if isinstance(v, str) else "",
+)
+def test_every_stated_bound_is_in_the_schema(kind, path, bound):
+    node = _integer_node(kind, path)
+    assert (node.get("minimum"), node.get("maximum")) == bound
+
+
+def test_scores_and_names_have_their_stated_bounds_in_the_schema():
+    assert SCHEMA["$defs"]["score"]["items"]["maximum"] == MAX_POINTS
+    assert SCHEMA["$defs"]["match"]["properties"]["match"]["maxLength"] == MAX_NAME
+    assert SCHEMA["$defs"]["per_side_name"]["properties"]["A"]["maxLength"] == MAX_NAME
+
+
+@pytest.mark.parametrize(
+    ("why", "record"),
+    [
+        ("n = 2^31", stroke(2**31)),
+        ("score 2^63", stroke(1, score=[2**63, 0])),
+        ("foul points 2^31", stroke(1, call={"foul": True, "points": 2**31})),
+        ("match id of 100,000 characters", match(match="m" * 100_000)),
+    ],
+)
+def test_schema_and_validator_both_reject_values_beyond_their_bounds(why, record, tmp_path):
+    assert list(VALIDATOR.iter_errors(record)), why
+    records = [record] if record["type"] == "match" else [match(), frame(), record]
+    path = tmp_path / "beyond.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    result = cli("validate", path, "--json")
+    assert result.exit_code == 2, why

@@ -10,7 +10,7 @@ import pytest
 from cuelog.errors import InputError
 from cuelog.ingest.reader import read_records
 from cuelog.ingest.validate import validate_file
-from tests.conftest import EXAMPLES
+from tests.conftest import EXAMPLE_LOGS, EXAMPLES
 from tests.ingest.conftest import cli, frame, match, stroke, write
 from tests.ingest.corpus import CASES
 
@@ -22,7 +22,7 @@ def test_examples_are_valid():
 
 
 def test_examples_are_valid_as_json():
-    result = cli("validate", *sorted(EXAMPLES.glob("*.jsonl")), "--json")
+    result = cli("validate", *EXAMPLE_LOGS, "--json")
     assert result.exit_code == 0
     assert json.loads(result.stdout) == {"valid": True, "problems": []}
 
@@ -82,7 +82,7 @@ def test_every_problem_is_reported_not_only_the_first(tmp_path):
     assert got == {
         (3, "bad_side"),
         (4, "invalid_json"),
-        (5, "pockets_length"),
+        (5, "pockets_length"),  # no n_gap: stroke 2 is the broken line 4, reported once
         (6, "n_not_increasing"),
         (7, "wrong_type"),
         (7, "unknown_ball"),
@@ -109,12 +109,12 @@ def test_frames_and_stroke_numbers_are_per_frame(tmp_path):
         [
             match(),
             frame(1),
-            stroke(5),
+            *(stroke(n) for n in range(1, 6)),
             frame(2),
             {"type": "event", "frame": 2, "after": 5, "kind": "concede", "side": "A"},
         ],
     )
-    assert [(p.line, p.code) for p in validate_file(bad)] == [(5, "after_unknown")]
+    assert [(p.line, p.code) for p in validate_file(bad)] == [(9, "after_unknown")]
     again = write(tmp_path / "again.jsonl", [match(), frame(1), frame(1)])
     assert [(p.line, p.code) for p in validate_file(again)] == [(3, "frame_repeated")]
 
@@ -172,3 +172,49 @@ def test_read_records_raises_input_error_not_a_traceback(tmp_path):
         list(read_records(path))
     assert exc.value.problems[0].code == "unreadable"
     assert exc.value.problems[0].file == str(path)
+
+
+def test_byte_order_mark_and_cr_line_endings_are_said_in_words(tmp_path):
+    bom = tmp_path / "bom.jsonl"
+    bom.write_bytes(b"\xef\xbb\xbf" + (json.dumps(match()) + "\n" + json.dumps(frame()) + "\n").encode())
+    cr = tmp_path / "cr.jsonl"
+    cr.write_bytes((json.dumps(match()) + "\r" + json.dumps(frame()) + "\r").encode())
+    result = cli("validate", bom, cr)
+    assert result.exit_code == 2
+    err = " ".join(result.stderr.split())
+    assert "a byte-order mark (EF BB BF) at the start of the file" in err
+    assert "lines ended by a carriage return (CR) alone" in err
+    # After the mark, the file itself is checked as usual: nothing else is wrong with it.
+    assert [p.code for p in validate_file(bom)] == ["byte_order_mark"]
+
+
+def test_documented_acceptances_a_missing_scoreboard_and_an_unfinished_frame(tmp_path):
+    """docs/format.md section 4: `score` absent or null is an unrecorded scoreboard; no frame_end is a frame in play."""
+    path = write(
+        tmp_path / "open.jsonl",
+        [match(), frame(), stroke(1, score=None), {k: v for k, v in stroke(2).items() if k != "score"}, stroke(3)],
+    )
+    assert validate_file(path) == []
+
+
+def test_a_missing_stroke_names_the_numbers_missing(tmp_path):
+    path = write(tmp_path / "gap.jsonl", [match(), frame(), stroke(1), stroke(4), frame(2), stroke(1, frame=2)])
+    [problem] = validate_file(path)
+    assert (problem.line, problem.code, problem.found) == (4, "n_gap", "4")
+    assert problem.expected == "2 (strokes 2 to 3 missing)"
+
+
+def test_a_gap_after_an_unreadable_line_is_not_reported_twice(tmp_path):
+    path = write(
+        tmp_path / "broken.jsonl",
+        [
+            match(),
+            frame(),
+            stroke(1),
+            '{"type": "stroke", "frame": 1, "n": 2,',
+            stroke(3),
+            frame(2),
+            stroke(2, frame=2),
+        ],
+    )
+    assert [(p.line, p.code) for p in validate_file(path)] == [(4, "invalid_json"), (7, "n_gap")]

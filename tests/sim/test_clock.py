@@ -1,4 +1,4 @@
-"""Stroke times and the shot-clock device rows (FORMAT.md section 5)."""
+"""Stroke times and the shot-clock device rows (docs/format.md section 5)."""
 
 from __future__ import annotations
 

@@ -100,7 +100,13 @@ def replay(
 
 
 def kinds(result: FrameResult) -> list[tuple[int, str]]:
-    return [(f.n, f.kind) for f in result.findings]
+    """The certain findings, as (stroke, kind)."""
+    return [(f.n, f.kind) for f in result.findings if f.certain]
+
+
+def uncertain(result: FrameResult) -> list[tuple[int, str, str | None]]:
+    """The findings one unrecorded fact could excuse, as (stroke, kind, that fact)."""
+    return [(f.n, f.kind, f.unless) for f in result.findings if not f.certain]
 
 
 def opening(striker: str = "A") -> list[Stroke]:

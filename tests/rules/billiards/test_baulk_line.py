@@ -64,7 +64,7 @@ def test_failing_stroke_scores_nothing_when_called_s3_r8h_r16b() -> None:
 
 
 def test_unknown_crossing_raises_nothing() -> None:
-    """``crossed_baulk`` absent: unknown, no finding (FORMAT.md 1.2)."""
+    """``crossed_baulk`` absent: unknown, no finding (docs/format.md 1.2)."""
     strokes = [stroke(n, "A", ["red"], ["red"], then=["yellow"]) for n in range(3, 23)]
     result, _ = replay(*OPENING, *strokes, baulk_line=True)  # type: ignore[arg-type]
     assert kinds(result) == []

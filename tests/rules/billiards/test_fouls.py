@@ -158,3 +158,29 @@ def test_foul_event_without_a_stroke_s3_r16a() -> None:
     assert kinds(result) == []
     assert result.score == (3, 2)
     assert outcomes[1].striker == "B"
+
+
+@pytest.mark.parametrize("called", [3, 8, 0, 1_000_000])
+def test_foul_called_for_a_value_no_foul_carries_s3_r15(called: int) -> None:
+    """S3 R15, R16: every foul is worth two. A foul called on a legal stroke for another value
+    is ``unsupported_foul`` and ``penalty_value``; the official score books two."""
+    result, _ = replay(
+        stroke(
+            1, "A", ["red"], ["red"], placement="legal", call=foul(called), respots=[("red", "spot")], score=[0, called]
+        )
+    )
+    assert kinds(result) == [(1, "unsupported_foul"), (1, "penalty_value")]
+    assert result.findings[1].points == abs(called - 2)
+    assert result.score == (0, 2)
+
+
+def test_foul_event_with_the_wrong_value_is_reported_once_s3_r16a() -> None:
+    """S3 R16(a), FORMAT 7: a foul before the stroke recorded for three is one ``penalty_value``;
+    the next scoreboard, which booked the three, is not charged with it again."""
+    result, _ = replay(
+        stroke(1, "A", ["red"], ["red"], placement="legal", respots=[("red", "spot")], score=[3, 0]),
+        event(1, "foul", "A", code="touched_ball", points=3),
+        stroke(2, "B", ["red"], placement="legal", score=[3, 3]),
+    )
+    assert kinds(result) == [(1, "penalty_value")]
+    assert result.score == (3, 2)

@@ -109,7 +109,7 @@ def test_cue_ball_off_a_flat_cushion_into_a_pocket_is_a_miss_s2_r17() -> None:
 
 
 def test_unknown_positions_raise_nothing_for_a_called_miss() -> None:
-    """Without positions the engine cannot tell a miss from a foul: the call is trusted (FORMAT.md 1.2)."""
+    """Without positions the engine cannot tell a miss from a foul: the call is trusted (docs/format.md 1.2)."""
     result, _ = replay(
         stroke(1, "A", ["red"], placement="legal", score=[0, 0]),
         stroke(2, "B", [], placement="legal", call=miss(), score=[2, 0]),

@@ -63,7 +63,7 @@ def test_scoring_stroke_continues_the_break_s3_r3a() -> None:
 
 
 def test_score_mismatch_reported_on_the_stroke_that_made_it() -> None:
-    """A cannon booked as 3 is reported once at that stroke (FORMAT.md 7, S3 R4(a))."""
+    """A cannon booked as 3 is reported once at that stroke (docs/format.md 7, S3 R4(a))."""
     result, _ = replay(
         stroke(1, "A", ["red"], placement="legal", score=[0, 0]),
         stroke(2, "B", ["red"], then=["white"], placement="legal", score=[0, 3]),
@@ -75,7 +75,7 @@ def test_score_mismatch_reported_on_the_stroke_that_made_it() -> None:
 
 
 def test_unknown_then_trusts_the_scoreboard_on_a_cannon() -> None:
-    """``then`` absent is unknown: a recorded cannon is accepted, so is its absence (FORMAT.md 1.2)."""
+    """``then`` absent is unknown: a recorded cannon is accepted, so is its absence (docs/format.md 1.2)."""
     with_cannon = stroke(2, "B", ["red"], placement="legal", score=[0, 2])
     with_cannon = type(with_cannon)(
         **{**{f: getattr(with_cannon, f) for f in with_cannon.__struct_fields__}, "then": None}

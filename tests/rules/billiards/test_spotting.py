@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.rules.billiards._build import at, kinds, replay, stroke
+from tests.rules.billiards._build import at, kinds, replay, stroke, uncertain
 
 W = ("white", 500.0, 1000.0)  # A's ball resting well away from every spot
 
@@ -132,10 +132,25 @@ def test_opponents_ball_spotted_in_error() -> None:
 
 
 def test_unknown_positions_accept_the_fallback_spots() -> None:
-    """Without positions, a ball on the table might occupy the Spot: the Pyramid is accepted."""
+    """Without positions, a ball on the table might occupy the Spot: the Pyramid is accepted,
+    as an uncertain finding that names the fact which would excuse it (S3 R9(a), S2 R20)."""
     result, outcomes = replay(stroke(1, "A", ["red"], ["red"], placement="legal", respots=[("red", "pyramid")]))
     assert outcomes[0].respots == (("red", "spot"),)
     assert kinds(result) == []
+    assert uncertain(result) == [(1, "respot_wrong_spot", "the Spot was occupied")]
+
+
+def test_s3_r9b_red_on_the_spot_where_the_centre_was_due_is_uncertain() -> None:
+    """S3 R9(b)(ii): potted from the Spot a second time, the Red goes to the Centre Spot, and
+    to the Spot only when the Centre and Pyramid are both occupied, which the log without
+    positions does not say: one uncertain ``respot_wrong_spot``, not counted as certain."""
+    result, outcomes = replay(
+        stroke(1, "A", ["red"], ["red"], placement="legal", respots=[("red", "spot")], score=[3, 0]),
+        stroke(2, "A", ["red"], ["red"], respots=[("red", "spot")], score=[6, 0]),
+    )
+    assert outcomes[1].respots == (("red", "centre"),)
+    assert kinds(result) == []
+    assert uncertain(result) == [(2, "respot_wrong_spot", "the Centre Spot and the Pyramid Spot were both occupied")]
 
 
 def test_no_other_ball_on_the_table_pins_the_spot() -> None:

@@ -118,3 +118,50 @@ def test_s3_r12c_free_ball_scored_at_face_value() -> None:
     )
     assert kinds(result) == [(2, FREE_BALL_ERROR)]
     assert result.findings[0].points == 2 and result.score == (0, 6)
+
+
+# A foul that leaves the incoming player snookered on the only Red: one Red at (400, 2500)
+# hidden behind the Blue (test_snookered.py gives the geometry).
+_HIDDEN = [("white", 400.0, 1000.0), ("red", 400.0, 2500.0), ("blue", 400.0, 1800.0), ("black", 889.0, 3245.0)]
+
+
+def test_s2_r13_free_ball_due_but_not_called_is_one_finding_and_not_taken() -> None:
+    """S2 R13, S3 R12(a)(i), FORMAT 7 "with the calls as made": FREE BALL was due after A's
+    foul but not called. That is one ``free_ball_error`` on the foul; B's next stroke is
+    judged without a free ball, so the Blue hit first is a foul (S3 R11(b)(iv)) and B's
+    call of five for it is right."""
+    result, (_, o) = replay(
+        stroke(1, "A", [], call=foul(4), positions=_HIDDEN),
+        stroke(2, "B", ["blue"], call=foul(5), infringements=[]),
+        reds=1,
+    )
+    assert o.foul and o.penalty == 5 and o.reasons == ("first_contact",)
+    assert kinds(result) == [(1, FREE_BALL_ERROR)]
+    assert result.score == (5, 4)
+
+
+def test_s3_r11b_iv_after_an_uncalled_free_ball_a_ball_not_on_hit_first_is_still_a_foul() -> None:
+    """S3 R11(b)(iv), R12(a)(i): with no FREE BALL called the Blue is not on; B hitting it
+    first and nothing called is a condoned foul, not a free ball taken."""
+    result, (_, o) = replay(
+        stroke(1, "A", [], call=foul(4), positions=_HIDDEN),
+        stroke(2, "B", ["blue"]),
+        reds=1,
+    )
+    assert o.foul and o.penalty == 5
+    assert kinds(result) == [(1, FREE_BALL_ERROR), (2, "condoned_foul")]
+
+
+def test_s3_r11b_iv_black_first_with_yellow_on_after_an_uncalled_free_ball() -> None:
+    """S3 R11(b)(iv), (a)(vii): the colours, Yellow on; A's foul leaves B snookered on the
+    Yellow behind the Pink and no FREE BALL is called. B hits the Black first and goes
+    in-off: seven, as called; no ``penalty_value`` or ``unsupported_foul``."""
+    hidden = [("white", 400.0, 1000.0), ("yellow", 400.0, 2500.0), ("pink", 400.0, 1800.0), ("black", 889.0, 3245.0)]
+    result, (_, o) = replay(
+        stroke(1, "A", [], call=foul(4), positions=hidden),
+        stroke(2, "B", ["black"], ["white"], call=foul(7), infringements=[]),
+        reds=0,
+    )
+    assert o.foul and o.penalty == 7
+    assert kinds(result) == [(1, FREE_BALL_ERROR)]
+    assert result.score == (7, 4)

@@ -208,3 +208,46 @@ def test_s3_r11_each_referee_judged_foul_value(code: str, rule: str, value: int)
     result, (o,) = replay(s)
     assert o.foul and o.penalty == value and o.reasons == (code,)
     assert kinds(result) == [(1, CONDONED_FOUL)] and result.findings[0].rule == rule
+
+
+@pytest.mark.parametrize(("called", "due"), [(3, 4), (8, 7), (0, 4), (1_000_000, 7)])
+def test_s3_r11_called_value_out_of_range_when_the_facts_show_no_foul(called: int, due: int) -> None:
+    """S3 R11: whatever the facts, a foul is worth four to seven. A foul called for a value no
+    foul can carry is a ``penalty_value`` even where the facts show no foul (infringements
+    unknown, so the call itself is not contradicted, S8), and the official score books the
+    nearest value the rules give."""
+    result, _ = replay(stroke(1, "A", ["red"], call=foul(called), score=[0, called]))
+    assert kinds(result) == [(1, PENALTY_VALUE)]
+    assert result.findings[0].points == abs(called - due)
+    assert result.score == (0, due) and result.recorded == (0, called)
+
+
+def test_s3_r11_called_value_below_the_ball_on_when_the_facts_show_no_foul() -> None:
+    """S3 R11(a): with the Black on every foul is worth seven: a foul called for five on a
+    stroke the facts show clean (infringements known) is unsupported and the wrong value."""
+    strokes = [stroke(i + 1, "A", [c], [c], respots=[]) for i, c in enumerate(["yellow", "green", "brown", "blue"])]
+    strokes.append(stroke(5, "A", ["pink"], ["pink"], respots=[]))
+    strokes.append(stroke(6, "A", ["black"], call=foul(5), infringements=[]))
+    result, _ = replay(*strokes, reds=0)
+    assert kinds(result) == [(6, UNSUPPORTED_FOUL), (6, PENALTY_VALUE)]
+    assert result.score == (20, 7)
+
+
+def test_s3_r11_called_value_in_range_without_a_foul_stands() -> None:
+    """S3 R11, ruling S8: a foul called for five with Red on and no foul in the facts: five is a
+    value a foul can carry, so it stands and nothing is said of the value."""
+    result, _ = replay(stroke(1, "A", ["red"], call=foul(5), score=[0, 5]))
+    assert kinds(result) == [] and result.score == (0, 5)
+
+
+def test_s3_r10i_wrong_event_foul_value_is_not_reported_again_on_the_scoreboard() -> None:
+    """S3 R10(i), FORMAT 7: a foul before the stroke recorded for four where seven is due is one
+    ``penalty_value``; the next scoreboard showing the four recorded is not a ``score_mismatch``."""
+    result, _ = replay(
+        stroke(1, "A", ["red"], ["red"], score=[1, 0]),
+        stroke(2, "A", ["black"], nominated="black", score=[1, 0]),
+        event(2, "foul", "B", code="touched_ball", ball="black", points=4),
+        stroke(3, "A", ["red"], ["red"], score=[6, 0]),
+    )
+    assert kinds(result) == [(2, PENALTY_VALUE)]
+    assert result.score == (9, 0)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from cuelog.replay.model import RESPOT_IN_ERROR, RESPOT_MISSING, RESPOT_WRONG_SPOT
-from cuelog.replay.snooker import SPOTS
+from cuelog.replay.snooker import SPOTS, apply, finish, new_frame
+from cuelog.schemas.records import Frame, Match, Respot, Stroke
 
 from ._build import event, foul, kinds, replay, stroke
 
@@ -222,3 +223,67 @@ def test_s3_r7b_wrong_scoreboard_after_discovery_is_a_mismatch() -> None:
         reds=0,
     )
     assert [(f.n, f.kind, f.points) for f in result.findings] == [(1, RESPOT_IN_ERROR, 2), (3, "score_mismatch", 2)]
+
+
+def test_s3_r7c_i_missing_colour_put_back_on_a_later_stroke_is_the_correction() -> None:
+    """S3 R7(c)(i): the Pink left off (one ``respot_missing``) and put back by the referee in a
+    later stroke's ``respots`` is spotted "without penalty when discovered", as a
+    ``spot_correction`` would be: not a ``respot_in_error``."""
+    result, _ = replay(
+        RED,
+        stroke(2, "A", ["pink"], ["pink"], nominated="pink", respots=[]),
+        stroke(3, "A", ["red"], ["red"], respots=[("pink", "pink")]),
+        stroke(4, "A", ["pink"], ["pink"], nominated="pink", respots=[("pink", "pink")]),
+    )
+    assert kinds(result) == [(2, RESPOT_MISSING)]
+    assert result.score == (14, 0)
+
+
+def _scaled_match(table_mm: list[float]) -> Match:
+    return Match(
+        format="cuelog/1", match="t", rules="snooker/wpbsa-2024", sides={"A": "a", "B": "b"}, table_mm=table_mm
+    )
+
+
+def test_s1_r1_spots_scale_with_the_table_size() -> None:
+    """S1 R1(d)-(f), S3 R7(e): on a 1600 x 3200 mm table the Pink spot lies midway between the
+    Blue spot and the top cushion of that table. The Pink put back there by coordinates is on
+    its own spot; the standard table's spot would read it as ``near`` and wrong."""
+    w, length = 1600.0, 3200.0
+    pink = (w / 2, (length / 2 + length) / 2)
+    records = [
+        stroke(1, "A", ["red"], ["red"]),
+        Stroke(
+            frame=1,
+            n=2,
+            striker="A",
+            first=["pink"],
+            potted=["pink"],
+            nominated="pink",
+            positions=[("white", 300.0, 900.0), ("red", 300.0, 2000.0)],
+            respots=[Respot(ball="pink", x=pink[0], y=pink[1])],
+        ),
+    ]
+    state = new_frame(_scaled_match([w, length]), Frame(frame=1, breaker="A"))
+    outcomes = []
+    for r in records:
+        state, o, _ = apply(state, r)
+        outcomes.append(o)
+    result = finish(state)
+    assert [(f.n, f.kind) for f in result.findings] == []
+    assert outcomes[1] is not None and outcomes[1].respots == (("pink", "pink"),)
+
+
+def test_s2_r18_occupied_spot_is_judged_on_the_scaled_table() -> None:
+    """S2 R18, S3 R7(e): on a 1600 x 3200 mm table a Red lying on that table's Black spot
+    occupies it, so the Black goes to the Pink spot; a Red where the standard table's Black
+    spot would be does not."""
+    w, length = 1600.0, 3200.0
+    black = (w / 2, length - 324.0 * length / 3569)
+    state = new_frame(_scaled_match([w, length]), Frame(frame=1, breaker="A"))
+    state, _, _ = apply(state, stroke(1, "A", ["red"], ["red"]))
+    on_black = [("red", black[0], black[1]), ("white", 300.0, 900.0)]
+    _, o, findings = apply(
+        state, stroke(2, "A", ["black"], ["black"], nominated="black", positions=on_black, respots=[("black", "pink")])
+    )
+    assert o is not None and o.respots == (("black", "pink"),) and findings == []

@@ -75,3 +75,36 @@ def test_so13_black_only_ends_even_when_tied() -> None:
     ]
     result, outcomes = replay(*records, rules=SO, reds=1)
     assert outcomes[-1].frame_over and result.score == (14, 14) and result.winner is None
+
+
+def test_so17_the_cue_balls_own_cushion_satisfies_the_rule() -> None:
+    """SO 17: "at least one ball must strike a cushion or enter a pocket": the cue-ball is a
+    ball. It struck a cushion before its first contact and no object ball reached one: no foul."""
+    result, (o,) = replay(
+        stroke(1, "A", ["red"], cushions=Cushions(objects=0, after_contact=False, cue_first=True)), rules=SO
+    )
+    assert not o.foul and kinds(result) == []
+
+
+def test_so16_wrong_time_foul_value_is_reported_once() -> None:
+    """SO 16, FORMAT 7 (each discrepancy once): a time foul recorded for four is a
+    ``time_foul_error`` on the event; the scoreboard that booked those four on the next
+    stroke is not a second ``score_mismatch``."""
+    result, _ = replay(
+        stroke(1, "A", ["red"], ["red"], score=[1, 0]),
+        event(1, "time_foul", "A", points=4),
+        stroke(2, "B", ["red"], ["red"], score=[1, 5]),
+        rules=SO,
+    )
+    assert kinds(result) == [(1, TIME_FOUL_ERROR)]
+    assert result.score == (1, 6)
+
+
+def test_so16_scoreboard_wrong_on_top_of_a_wrong_time_foul_value() -> None:
+    """SO 16, S3 R1: after a time foul recorded for four, a scoreboard that booked the five due
+    is right too; one that moved by neither is a ``score_mismatch``."""
+    records = [stroke(1, "A", ["red"], ["red"], score=[1, 0]), event(1, "time_foul", "A", points=4)]
+    result, _ = replay(*records, stroke(2, "B", ["red"], ["red"], score=[1, 6]), rules=SO)
+    assert kinds(result) == [(1, TIME_FOUL_ERROR)]
+    result, _ = replay(*records, stroke(2, "B", ["red"], ["red"], score=[1, 7]), rules=SO)
+    assert kinds(result) == [(1, TIME_FOUL_ERROR), (2, "score_mismatch")]

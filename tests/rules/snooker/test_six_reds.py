@@ -60,3 +60,15 @@ def test_s3_r19b_iii_ball_anywhere_too_early() -> None:
     """S3 R19(b)(iii): the option exists only after the fifth consecutive miss."""
     result, _ = replay(*_failures(3), choice(3, "B", "anywhere"), rules=SIX)
     assert kinds(result) == [(3, MISS_ERROR)]
+
+
+def test_s3_r19b_ruling_a_replay_from_the_original_position_is_still_offered_after_the_fifth_miss() -> None:
+    """S3 R19(a),(b), ruling S52: after the fifth FOUL AND A MISS the non-offender may still
+    have the balls replaced and the offender play again; R19(a) bounds the calls, so that
+    replay is accepted and only a sixth FOUL AND A MISS call is a ``miss_error``."""
+    result, _ = replay(*_failures(5), choice(5, "B", "replace_return"), stroke(6, "A", ["red"], ["red"]), rules=SIX)
+    assert kinds(result) == []
+    result, _ = replay(
+        *_failures(5), choice(5, "B", "replace_return"), stroke(6, "A", ["blue"], call=foul(5, miss=True)), rules=SIX
+    )
+    assert kinds(result) == [(6, MISS_ERROR)] and result.findings[0].rule == "S3 R19(a)"

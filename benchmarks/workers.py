@@ -1,0 +1,73 @@
+"""`cuelog replay --db` with one worker (the floor) against two and against the default.
+
+Each round runs the three back to back, each in a fresh process on the same database, and
+the ratios are taken round by round: on a shared machine the ratio of runs taken together
+means more than either time. Prints medians with their spread, and the load average.
+
+    python benchmarks/workers.py --matches 300            # simulate about 70k strokes, load, measure
+    python benchmarks/workers.py --db season.duckdb       # an existing, loaded database
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+CUELOG = [sys.executable, "-m", "cuelog"]
+
+
+def timed(args: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run([*CUELOG, *args], check=False, capture_output=True)
+    return time.perf_counter() - start
+
+
+def build(directory: Path, matches: int) -> Path:
+    season = directory / "season"
+    db = directory / "season.duckdb"
+    subprocess.run(
+        [
+            *CUELOG,
+            *("simulate", "--rules", "snooker/wpbsa-2024", "--matches", str(matches), "--seed", "3"),
+            *("--out", str(season), "--errors", "0.02", "--workers", "2"),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    subprocess.run([*CUELOG, "ingest", str(season / "logs"), "--db", str(db)], check=True, capture_output=True)
+    return db
+
+
+def spread(values: list[float]) -> str:
+    return f"{statistics.median(values):.2f} ({min(values):.2f}-{max(values):.2f})"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--db", type=Path, help="a loaded cuelog database (default: simulate one)")
+    parser.add_argument("--matches", type=int, default=300, help="matches to simulate without --db")
+    parser.add_argument("--rounds", type=int, default=5)
+    opts = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        db = opts.db or build(Path(tmp), opts.matches)
+        runs: dict[str, list[float]] = {"1 worker (floor)": [], "2 workers": [], "default": []}
+        args = {"1 worker (floor)": ["--workers", "1"], "2 workers": ["--workers", "2"], "default": []}
+        timed(["replay", "--db", str(db), "--workers", "1"])  # warm the file cache
+        for _ in range(opts.rounds):
+            for name, extra in args.items():
+                runs[name].append(timed(["replay", "--db", str(db), *extra]))
+        floor = runs["1 worker (floor)"]
+        print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores, {opts.rounds} rounds")
+        for name, times in runs.items():
+            ratios = [t / f for t, f in zip(times, floor, strict=True)]
+            print(f"{name:18} wall s {spread(times):22} / floor {spread(ratios)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,78 @@
+"""Shot-clock CSVs on the command line as a newcomer gives them: globs, directories, wrong commands."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+from tests.conftest import EXAMPLES
+from tests.ingest.conftest import cli
+
+CLOCKS = EXAMPLES / "clocks.csv"
+OFFICIATING = EXAMPLES / "snooker-officiating.jsonl"
+
+
+def _split(tmp_path):
+    """The example clock log cut in two files, as a device writing one file per session would."""
+    head, *rows = CLOCKS.read_text().splitlines()
+    d = tmp_path / "clocks"
+    d.mkdir()
+    (d / "a.csv").write_text("\n".join([head, *rows[:16]]) + "\n")
+    (d / "b.csv").write_text("\n".join([head, *rows[16:]]) + "\n")
+    return d
+
+
+def test_a_shell_glob_after_clock_loads_every_csv_as_a_clock_log(tmp_path):
+    d = _split(tmp_path)
+    # What `cuelog ingest LOG --clock clocks/*.csv` passes once the shell has expanded the glob.
+    result = cli("ingest", OFFICIATING, "--clock", d / "a.csv", d / "b.csv", "--db", tmp_path / "s.duckdb", "--json")
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert [f["path"] for f in doc["files"]] == [str(OFFICIATING)]
+    assert [(c["path"], c["status"]) for c in doc["clocks"]] == [
+        (str(d / "a.csv"), "loaded"),
+        (str(d / "b.csv"), "loaded"),
+    ]
+    assert sum(c["aligned"] for c in doc["clocks"]) == 15
+
+
+def test_a_directory_after_clock_means_its_csv_files(tmp_path):
+    d = _split(tmp_path)
+    result = cli("ingest", OFFICIATING, "--clock", d, "--db", tmp_path / "s.duckdb", "--json")
+    assert result.exit_code == 0, result.output
+    assert [c["path"] for c in json.loads(result.stdout)["clocks"]] == [str(d / "a.csv"), str(d / "b.csv")]
+
+
+def test_a_csv_among_the_logs_is_said_to_be_read_as_a_clock_log(tmp_path):
+    result = cli("ingest", OFFICIATING, CLOCKS, "--db", tmp_path / "s.duckdb")
+    assert result.exit_code == 0, result.output
+    assert "read as shot-clock logs" in result.stderr
+    assert "invalid_json" not in result.output
+
+
+def test_a_missing_clock_file_names_the_file_without_line_0(tmp_path):
+    result = cli("ingest", OFFICIATING, "--clock", tmp_path / "clocks.csv", "--db", tmp_path / "s.duckdb")
+    assert result.exit_code == 2
+    err = " ".join(result.stderr.split())
+    assert "No such file" in err and "clocks.csv" in err
+    assert "line 0" not in err and " 0 " not in err
+    assert "rejected: , " not in err
+    assert f"rejected: {tmp_path / 'clocks.csv'}" in err
+
+
+def test_validate_checks_a_csv_as_a_clock_log(tmp_path):
+    assert cli("validate", CLOCKS).exit_code == 0
+    bad = tmp_path / "bad.csv"
+    shutil.copy(CLOCKS, bad)
+    with bad.open("a") as fh:
+        fh.write("1,yesterday,stop\n")
+    result = cli("validate", bad, "--json")
+    assert result.exit_code == 2
+    [problem] = json.loads(result.stdout)["problems"]
+    assert (problem["code"], problem["field"]) == ("bad_time", "ts")
+
+
+def test_replay_of_a_csv_says_it_is_a_clock_log(tmp_path):
+    result = cli("replay", CLOCKS)
+    assert result.exit_code == 2
+    assert "shot-clock CSV" in result.stderr and "--clock" in result.stderr
