@@ -28,7 +28,10 @@ ROOT = Path(__file__).resolve().parent.parent
 CHILD = """
 import json, os, sys, time
 sys.path.insert(0, sys.argv[1])
-from cuelog.analytics.results import replay_db
+try:
+    from cuelog.pipeline import replay_db
+except ImportError:  # a revision from before the pipeline left cuelog.analytics
+    from cuelog.analytics.results import replay_db
 from cuelog.ingest.load import ingest_paths
 from cuelog.store import connect
 

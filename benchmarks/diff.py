@@ -7,7 +7,7 @@ replicated under new match ids, as ``run.py`` does), loads it into a fresh DuckD
 then alternates, ``--rounds`` times:
 
 - **replay** (the floor): every loaded match read back and replayed once, as recorded
-  (``cuelog.analytics.results.replay_all``, results not stored);
+  (``cuelog.pipeline.replay_all``, results not stored);
 - **diff**: every loaded match replayed under the recorded rules and under a draft
   (``minimum = 5``, ``warn_after = 1``) and compared (``cuelog.diff.diff_db``).
 
@@ -34,15 +34,16 @@ for path in (ROOT, ROOT / "benchmarks"):
 
 from run import Base, machine, replicate, timed  # noqa: E402
 
-from cuelog.analytics.results import loaded_matches, replay_all, select_matches  # noqa: E402
 from cuelog.diff import diff_db  # noqa: E402
 from cuelog.ingest.load import ingest_paths  # noqa: E402
 from cuelog.ingest.reader import log_files, read_records  # noqa: E402
+from cuelog.pipeline import replay_all  # noqa: E402
 from cuelog.replay.derived import derive  # noqa: E402
 from cuelog.schemas.records import Stroke  # noqa: E402
 from cuelog.simulate import SeasonConfig, simulate_season  # noqa: E402
 from cuelog.simulate.writer import write_season  # noqa: E402
 from cuelog.store import connect  # noqa: E402
+from cuelog.store.reads import loaded_matches, select_matches  # noqa: E402
 
 SEED = 2026
 DRAFT = derive("bench-draft", "snooker/wpbsa-2024", {"minimum": 5, "warn_after": 1})

@@ -225,7 +225,7 @@ def ingest_store(db: Path, logs_dir: Path, clocks: list[Path]) -> dict[str, Any]
 
 def replay_store(db: Path, workers: int) -> dict[str, Any] | None:
     try:
-        from cuelog.analytics.results import replay_db
+        from cuelog.pipeline import replay_db
         from cuelog.store import connect
     except ImportError:
         return None

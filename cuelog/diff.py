@@ -29,20 +29,14 @@ import duckdb
 import pyarrow as pa
 from matplotlib.figure import Figure
 
-from cuelog.analytics.results import (
-    LoadedMatch,
-    ReplayFailed,
-    _decode,
-    loaded_matches,
-    replay_all,
-    select_matches,
-)
 from cuelog.errors import InputError, Problem
+from cuelog.pipeline import ReplayFailed, _decode, replay_all
 from cuelog.replay import NoEngine, UnknownRuleset, replay_match
 from cuelog.replay.derived import Derived, install, parameters_of, under
 from cuelog.replay.model import FINDING_KINDS, Finding, FrameResult, MatchResult, Outcome
 from cuelog.replay.output import finding_doc
 from cuelog.replay.rulesets import ruleset
+from cuelog.store.reads import LoadedMatch, loaded_matches, select_matches
 
 FORMAT = "cuelog-diff/1"
 COUNTERFACTUAL = (

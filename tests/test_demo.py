@@ -13,7 +13,7 @@ import pytest
 from tests.sim.conftest import ROOT
 
 pytest.importorskip("cuelog.ingest.load", reason="the demo loads logs with cuelog ingest")
-pytest.importorskip("cuelog.analytics.results", reason="the demo replays into the store with cuelog analytics")
+pytest.importorskip("cuelog.pipeline", reason="the demo replays into the store with cuelog analytics")
 
 PNG = b"\x89PNG\r\n\x1a\n"
 

@@ -10,9 +10,9 @@ same picture.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import polars as pl
 from matplotlib.figure import Figure
@@ -230,3 +230,11 @@ def miss_sequences(data: Data, size: tuple[int, int] = SIZE, limit: int = 30) ->
     ax.legend(handles, players, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, title="fouled")
     fig.tight_layout()
     return fig
+
+
+SEASON_PLOTS: Final[tuple[tuple[str, str, Callable[[Data], Figure]], ...]] = (
+    ("breaks", "breaks.png", breaks_distribution),
+    ("misses", "miss-sequences.png", miss_sequences),
+    ("clock", "shot-times.png", shot_times),
+)
+"""The pictures of a season: (report whose data it draws, file name, drawing)."""

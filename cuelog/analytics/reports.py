@@ -16,20 +16,21 @@ from typing import Any, Final, Literal
 
 import duckdb
 import polars as pl
+import pyarrow as pa
 
 from cuelog.errors import CuelogError
+from cuelog.schemas.rulesets import DISCIPLINES
+from cuelog.store import reads
 
 KINDS: Final = ("breaks", "billiards", "misses", "clock")
 BY: Final = ("player", "match", "event")
 GROUPS: Final = {"player": "players", "match": "matches", "event": "events"}
 """The JSON key holding the rows of each grouping."""
 
-# Which matches each report reads: its discipline, or every match.
+# Which matches each report reads: the discipline that registers it
+# (cuelog.schemas.rulesets.DISCIPLINES), or every match.
 DISCIPLINE: Final[dict[str, str | None]] = {
-    "breaks": "snooker",
-    "billiards": "billiards",
-    "misses": "snooker",
-    "clock": None,
+    kind: next((d.name for d in DISCIPLINES.values() if kind in d.reports), None) for kind in KINDS
 }
 
 FIFTY: Final = 50
@@ -67,65 +68,6 @@ class Data:
     unreplayed: list[str] = field(default_factory=list)
 
 
-def _arrow(con: duckdb.DuckDBPyConnection, sql: str) -> pl.DataFrame:
-    """Run a query and hand its result to Polars through Arrow (columnar, no row loop)."""
-    frame = pl.from_arrow(con.sql(sql).to_arrow_table())
-    assert isinstance(frame, pl.DataFrame)
-    return frame
-
-
-# The matches in scope, with the discipline of their rules.
-_MATCHES = """
-CREATE OR REPLACE TEMP TABLE scope_matches AS
-SELECT match_id, rules, split_part(rules, '/', 1) AS discipline, side_a, side_b, event, date
-FROM matches
-WHERE ($discipline IS NULL OR split_part(rules, '/', 1) = $discipline)
-  AND (len($matches) = 0 OR list_contains($matches, match_id))
-  AND (len($events) = 0 OR list_contains($events, event))
-"""
-
-_SIDES = """
-SELECT m.match_id, m.event, s.side, CASE s.side WHEN 'A' THEN m.side_a ELSE m.side_b END AS player
-FROM scope_matches m CROSS JOIN (VALUES ('A'), ('B')) s(side)
-"""
-
-# `condoned`: the facts show a foul nobody called before the next stroke; it stands (S3 R10(c)),
-# so its penalty was never given and any pot in it scored. The replay says so in a finding.
-_STROKES = f"""
-SELECT r.match_id, p.event, r.frame, r.n, r.striker AS side, p.player, r.scored, r.credited, r.penalty, r.foul, r.miss,
-       r.ball_on, r.break_id, r.visit_id, r.score_a, r.score_b,
-       EXISTS (SELECT 1 FROM replay_findings x WHERE x.match_id = r.match_id AND x.frame = r.frame
-               AND x.n = r.n AND x.kind = 'condoned_foul') AS condoned
-FROM replay_strokes r JOIN ({_SIDES}) p ON p.match_id = r.match_id AND p.side = r.striker
-ORDER BY r.match_id, r.frame, r.n
-"""
-
-_FRAMES = f"""
-SELECT f.match_id, p.event, f.frame, p.side, p.player,
-       CASE p.side WHEN 'A' THEN f.visits_a ELSE f.visits_b END AS visits,
-       CASE p.side WHEN 'A' THEN f.score_a ELSE f.score_b END AS score,
-       f.winner
-FROM replay_frames f JOIN ({_SIDES}) p ON p.match_id = f.match_id
-ORDER BY f.match_id, f.frame, p.side
-"""
-
-_BREAKS = f"""
-SELECT b.match_id, p.event, b.frame, b.side, p.player, b.points, b.from_n, b.to_n
-FROM replay_breaks b JOIN ({_SIDES}) p ON p.match_id = b.match_id AND p.side = b.side
-ORDER BY b.match_id, b.frame, b.from_n
-"""
-
-# Shot times belong to the striker the replay gives the stroke.
-_CLOCK = f"""
-SELECT c.match_id, p.event, c.frame, c.n, p.side, p.player, c.shot_s, c.limit_s
-FROM shot_clock c
-JOIN replay_strokes r ON r.match_id = c.match_id AND r.frame = c.frame AND r.n = c.n
-JOIN ({_SIDES}) p ON p.match_id = c.match_id AND p.side = r.striker
-WHERE c.shot_s IS NOT NULL
-ORDER BY c.match_id, c.frame, c.n
-"""
-
-
 def load(con: duckdb.DuckDBPyConnection, kind: str, scope: Scope = Scope()) -> Data:
     """The replay results a report of ``kind`` reads, restricted to ``scope``.
 
@@ -134,33 +76,22 @@ def load(con: duckdb.DuckDBPyConnection, kind: str, scope: Scope = Scope()) -> D
     """
     if kind not in KINDS:
         raise ReportError(f"unknown report {kind!r}; reports: {', '.join(KINDS)}")
-    total = con.execute("SELECT count(*) FROM matches").fetchall()
-    if total[0][0] == 0:
+    if reads.match_count(con) == 0:
         raise ReportError("the database has no matches; load logs first with `cuelog ingest`")
-    _check_names(con, scope)
+    _check_names(reads.known_names(con), scope)
     discipline = DISCIPLINE[kind]
-    con.execute(
-        _MATCHES,
-        {"discipline": discipline, "matches": list(scope.matches), "events": list(scope.events)},
-    )
-    in_scope = [r[0] for r in con.execute("SELECT match_id FROM scope_matches ORDER BY match_id").fetchall()]
-    if not in_scope:
+    tables = reads.report_tables(con, discipline, scope.matches, scope.events)
+    if not tables.in_scope:
         what = f"{discipline} matches" if discipline else "matches"
         raise ReportError(f"no {what} in the database match the selection (report {kind!r})")
-    replayed = {
-        r[0]
-        for r in con.execute(
-            "SELECT DISTINCT match_id FROM replay_frames WHERE match_id IN (SELECT match_id FROM scope_matches)"
-        ).fetchall()
-    }
-    if not replayed:
+    if not tables.replayed:
         raise ReportError("no replay results for these matches; run `cuelog replay --db FILE` first")
     data = Data(
-        strokes=_arrow(con, _STROKES),
-        frames=_arrow(con, _FRAMES),
-        breaks=_arrow(con, _BREAKS),
-        clock=_arrow(con, _CLOCK),
-        unreplayed=[m for m in in_scope if m not in replayed],
+        strokes=_polars(tables.strokes),
+        frames=_polars(tables.frames),
+        breaks=_polars(tables.breaks),
+        clock=_polars(tables.clock),
+        unreplayed=[m for m in tables.in_scope if m not in tables.replayed],
     )
     if scope.players:
         names = list(scope.players)
@@ -174,20 +105,24 @@ def load(con: duckdb.DuckDBPyConnection, kind: str, scope: Scope = Scope()) -> D
     return data
 
 
-def _check_names(con: duckdb.DuckDBPyConnection, scope: Scope) -> None:
+def _polars(table: pa.Table) -> pl.DataFrame:
+    """An Arrow table from the store as a Polars frame (columnar, no row loop)."""
+    frame = pl.from_arrow(table)
+    assert isinstance(frame, pl.DataFrame)
+    return frame
+
+
+def _check_names(known: reads.Names, scope: Scope) -> None:
     """Every player, match and event named must exist somewhere in the database."""
-    players = {r[0] for r in con.execute("SELECT side_a FROM matches UNION SELECT side_b FROM matches").fetchall()}
     for name in scope.players:
-        if name not in players:
-            raise ReportError(f"no player named {name!r}; players: {', '.join(sorted(players))}")
-    ids = {r[0] for r in con.execute("SELECT match_id FROM matches").fetchall()}
+        if name not in known.players:
+            raise ReportError(f"no player named {name!r}; players: {', '.join(sorted(known.players))}")
     for mid in scope.matches:
-        if mid not in ids:
-            raise ReportError(f"no match with id {mid!r} ({len(ids)} match(es) loaded)")
-    events = {r[0] for r in con.execute("SELECT DISTINCT event FROM matches WHERE event IS NOT NULL").fetchall()}
+        if mid not in known.matches:
+            raise ReportError(f"no match with id {mid!r} ({len(known.matches)} match(es) loaded)")
     for ev in scope.events:
-        if ev not in events:
-            raise ReportError(f"no event named {ev!r}; events: {', '.join(sorted(events)) or 'none recorded'}")
+        if ev not in known.events:
+            raise ReportError(f"no event named {ev!r}; events: {', '.join(sorted(known.events)) or 'none recorded'}")
 
 
 # -- the statistics --------------------------------------------------------------------------

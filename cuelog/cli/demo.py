@@ -12,8 +12,8 @@ from rich.table import Table
 
 from cuelog.analytics.words import kind_words
 from cuelog.cli.common import EXIT_BAD_INPUT, fail, out_console, print_problems
+from cuelog.cli.demo_season import DemoResult, run_demo
 from cuelog.errors import InputError
-from cuelog.simulate.demo import DemoResult, run_demo
 
 
 def demo(

@@ -91,8 +91,9 @@ def _run(
     events: list[str],
     workers: int | None,
 ) -> tuple[d.Selection, list[d.MatchDiff]]:
-    from cuelog.analytics.results import NoMatches, ReplayFailed, UnknownMatch
+    from cuelog.pipeline import ReplayFailed
     from cuelog.store import connect
+    from cuelog.store.reads import NoMatches, UnknownMatch
 
     try:
         con = connect(db, read_only=True)

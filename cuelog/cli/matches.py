@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
 
 import duckdb
 import typer
@@ -13,32 +12,7 @@ from rich.markup import escape
 
 from cuelog.cli.common import EXIT_OK, fail, folded_table, json_errors, out_console
 from cuelog.store import DEFAULT_DB
-
-QUERY = """
-SELECT m.match_id, m.rules, m.side_a, m.side_b, m.event, m.date,
-       (SELECT count(*) FROM records r WHERE r.match_id = m.match_id AND r.type = 'frame') AS frames,
-       (SELECT count(*) FROM strokes s WHERE s.match_id = m.match_id) AS strokes,
-       (SELECT count(*) FROM shot_clock c WHERE c.match_id = m.match_id) AS clocked
-FROM matches m
-ORDER BY m.match_id
-"""
-
-
-def loaded_matches(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
-    """One summary per loaded match, by match id."""
-    return [
-        {
-            "match": row[0],
-            "rules": row[1],
-            "sides": {"A": row[2], "B": row[3]},
-            "event": row[4],
-            "date": row[5],
-            "frames": row[6],
-            "strokes": row[7],
-            "clocked": row[8],
-        }
-        for row in con.execute(QUERY).fetchall()
-    ]
+from cuelog.store.reads import loaded_summaries
 
 
 def matches(
@@ -61,7 +35,7 @@ def matches(
     except duckdb.Error as exc:
         fail(f"cannot open database {db}: {str(exc).splitlines()[0]}", "bad_database")
     try:
-        rows = loaded_matches(con)
+        rows = loaded_summaries(con)
     except duckdb.CatalogException:
         fail(f"{db} is not a cuelog database (no matches table)", "bad_database")
     finally:

@@ -158,7 +158,7 @@ def _replay_db(
     db: Path, matches: list[str], workers: int | None, corrections: list[Located], rules: str | Derived | None
 ) -> list[MatchResult]:
     # Imported here: the DuckDB/Arrow side is only needed with --db.
-    from cuelog.analytics.results import NoMatches, ReplayFailed, UnknownMatch, replay_db
+    from cuelog.pipeline import NoMatches, ReplayFailed, UnknownMatch, replay_db
     from cuelog.store import connect
 
     if not db.exists():

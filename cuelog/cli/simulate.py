@@ -11,7 +11,7 @@ import typer
 from cuelog.cli.common import EXIT_FINDINGS, EXIT_OK, fail, json_errors, out_console
 from cuelog.replay import NoEngine, UnknownRuleset
 from cuelog.replay.model import FINDING_KINDS
-from cuelog.replay.rulesets import ruleset
+from cuelog.schemas.rulesets import ruleset
 from cuelog.simulate import SeasonConfig, simulate_season
 from cuelog.simulate.check import check_dir
 from cuelog.simulate.writer import write_season

@@ -35,8 +35,8 @@ import duckdb
 import polars as pl
 
 from cuelog.errors import Problem
-from cuelog.ingest.load import SHOT_CLOCK_SCHEMA, first_row, insert_arrow
 from cuelog.ingest.validate import parse_time
+from cuelog.store import loads
 
 EVENTS = ("start", "pause", "resume", "stop", "reset", "expire")
 COLUMNS = ("table", "ts", "event")
@@ -250,14 +250,8 @@ def align(con: duckdb.DuckDBPyConnection, shots: list[Shot], tolerance_s: float)
     Returns the ``shot_clock`` rows (without ``source``) and the shots left over: those
     with no stroke near enough, and those whose nearest stroke a nearer shot already took.
     """
-    strokes = con.sql(
-        """
-        SELECT m.table_no AS table, epoch_us(s.t) AS t, s.match_id, s.frame, s.n
-        FROM strokes s JOIN matches m USING (match_id)
-        WHERE s.t IS NOT NULL AND m.table_no IS NOT NULL
-        ORDER BY t, match_id, frame, n
-        """
-    ).pl()
+    strokes = pl.from_arrow(loads.clock_strokes(con))
+    assert isinstance(strokes, pl.DataFrame)
     left = pl.DataFrame(
         {
             "table": [s.table for s in shots],
@@ -321,24 +315,8 @@ def ingest_clock(
     try:
         aligned, left_over = align(con, shots, tolerance_s)
         unplaced = sorted(unplaced + left_over, key=lambda u: u.line)
-        if aligned.height:
-            # A newer reading of a stroke replaces the older one (PRIMARY KEY match_id, frame, n).
-            con.register("cuelog_keys", aligned.select("match_id", "frame", "n").to_arrow())
-            try:
-                con.execute(
-                    "DELETE FROM shot_clock USING cuelog_keys k WHERE shot_clock.match_id = k.match_id"
-                    " AND shot_clock.frame = k.frame AND shot_clock.n = k.n"
-                )
-            finally:
-                con.unregister("cuelog_keys")
-            table = aligned.with_columns(pl.lit(file_hash).alias("source")).to_arrow()
-            insert_arrow(con, "shot_clock", table.cast(SHOT_CLOCK_SCHEMA))
-        match_ids = sorted(set(aligned["match_id"].to_list()))
-        known = first_row(con, "SELECT matches FROM ingest_log WHERE file_hash = ?", [file_hash])
-        if known is None:
-            con.execute("INSERT INTO ingest_log VALUES (?, ?, ?, ?, now())", [file_hash, name, match_ids, len(rows)])
-        elif sorted(known[0]) != match_ids:
-            con.execute("UPDATE ingest_log SET matches = ? WHERE file_hash = ?", [match_ids, file_hash])
+        table = aligned.with_columns(pl.lit(file_hash).alias("source")).to_arrow()
+        loads.save_shots(con, table, file_hash, name, len(rows))
         con.commit()
     except BaseException:
         con.rollback()

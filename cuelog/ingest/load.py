@@ -27,73 +27,18 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
-import pyarrow as pa
 
 from cuelog.errors import Problem
 from cuelog.ingest.reader import log_files, open_log
 from cuelog.ingest.validate import check_file, parse_time
 from cuelog.schemas.records import Choice, Clock, Event, Frame, FrameEnd, Match, Record, Stroke
+from cuelog.store import loads
 
 BATCH = 20_000
 """Records per insert: large enough for Arrow to pay off, small enough to keep memory flat."""
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _US = timedelta(microseconds=1)
-
-# Tables that hold a match's rows; a replaced match is removed from each of them. The
-# replay tables are derived from the records, so they go too (a new replay rebuilds them).
-MATCH_TABLES = (
-    "records",
-    "strokes",
-    "shot_clock",
-    "replay_frames",
-    "replay_strokes",
-    "replay_breaks",
-    "replay_findings",
-    "matches",
-)
-
-RECORDS_SCHEMA = pa.schema(
-    [
-        ("match_id", pa.string()),
-        ("seq", pa.int32()),
-        ("line", pa.int32()),
-        ("type", pa.string()),
-        ("frame", pa.int32()),
-        ("n", pa.int32()),
-        ("body", pa.string()),
-    ]
-)
-STROKES_SCHEMA = pa.schema(
-    [
-        ("match_id", pa.string()),
-        ("frame", pa.int32()),
-        ("n", pa.int32()),
-        ("striker", pa.string()),
-        ("t", pa.timestamp("us", tz="UTC")),
-        ("first", pa.list_(pa.string())),
-        ("potted", pa.list_(pa.string())),
-        ("nominated", pa.string()),
-        ("foul_called", pa.bool_()),
-        ("points_called", pa.int32()),
-        ("miss_called", pa.bool_()),
-        ("free_ball_called", pa.bool_()),
-        ("score_a", pa.int32()),
-        ("score_b", pa.int32()),
-        ("break_", pa.int32()),
-    ]
-)
-SHOT_CLOCK_SCHEMA = pa.schema(
-    [
-        ("match_id", pa.string()),
-        ("frame", pa.int32()),
-        ("n", pa.int32()),
-        ("shot_s", pa.float64()),
-        ("paused_s", pa.float64()),
-        ("limit_s", pa.float64()),
-        ("source", pa.string()),
-    ]
-)
 
 Progress = Callable[[int], None]
 """Called with twice the number of bytes just read (decompressed), for a progress bar: each
@@ -132,13 +77,6 @@ def content_hash(path: str | os.PathLike[str]) -> str | None:
     except (OSError, EOFError, zlib.error):
         return None
     return digest.hexdigest()
-
-
-def first_row(con: duckdb.DuckDBPyConnection, sql: str, params: list[Any]) -> tuple[Any, ...] | None:
-    """The first row of a query, or None. Fetches the whole result: DuckDB 2 refuses new
-    work on a connection while a result is still unfinished."""
-    rows = con.execute(sql, params).fetchall()
-    return rows[0] if rows else None
 
 
 def epoch_us(t: str | None) -> int | None:
@@ -200,19 +138,9 @@ class _Batch:
                 (match_id, record.frame, record.n, record.elapsed_s, record.paused_s, record.limit_s, "record")
             )
 
-    def flush(self, con: duckdb.DuckDBPyConnection, tables: dict[str, str]) -> None:
-        """Insert the waiting rows into ``tables`` (store table name -> table to fill)."""
-        for table, schema, rows in (
-            ("records", RECORDS_SCHEMA, self.records),
-            ("strokes", STROKES_SCHEMA, self.strokes),
-            ("shot_clock", SHOT_CLOCK_SCHEMA, self.clocks),
-        ):
-            if rows:
-                columns = [
-                    pa.array(values, type=f.type) for values, f in zip(zip(*rows, strict=True), schema, strict=True)
-                ]
-                insert_arrow(con, tables[table], pa.Table.from_arrays(columns, schema=schema))
-                rows.clear()
+    def rows(self) -> dict[str, list[tuple[Any, ...]]]:
+        """The waiting rows by store table (:data:`cuelog.store.loads.ROW_SCHEMAS`)."""
+        return {"records": self.records, "strokes": self.strokes, "shot_clock": self.clocks}
 
 
 _TYPE_NAMES: dict[type[Any], str] = {
@@ -226,25 +154,6 @@ _TYPE_NAMES: dict[type[Any], str] = {
 }
 
 
-def insert_arrow(con: duckdb.DuckDBPyConnection, table: str, data: pa.Table) -> None:
-    """Append an Arrow table to a store table, by column name."""
-    cols = ", ".join(data.schema.names)
-    con.register("cuelog_batch", data)
-    try:
-        con.execute(f"INSERT INTO {table} ({cols}) SELECT {cols} FROM cuelog_batch")
-    finally:
-        con.unregister("cuelog_batch")
-
-
-def delete_match(con: duckdb.DuckDBPyConnection, match_id: str) -> None:
-    """Remove every row of one match (inside the caller's transaction)."""
-    for table in MATCH_TABLES:
-        con.execute(f"DELETE FROM {table} WHERE match_id = ?", [match_id])
-    # The file that loaded it no longer stands for it: loading that file again must be
-    # treated as a new claim on the match id, not as a no-op.
-    con.execute("DELETE FROM ingest_log WHERE list_contains(matches, ?)", [match_id])
-
-
 def match_conflicts(
     con: duckdb.DuckDBPyConnection, file: str, claims: list[tuple[int, Match]], file_hash: str, replace: bool
 ) -> list[Problem]:
@@ -254,14 +163,13 @@ def match_conflicts(
     """
     if not claims or replace:
         return []
-    held = {
-        str(row[0]): (str(row[1]), row[2])
-        for row in con.execute(
-            "SELECT m.match_id, m.file_hash, l.path FROM matches m "
-            "LEFT JOIN ingest_log l ON l.file_hash = m.file_hash WHERE list_contains(?, m.match_id)",
-            [sorted({m.match for _, m in claims})],
-        ).fetchall()
-    }
+    return _conflicts(file, claims, file_hash, loads.held_matches(con, [m.match for _, m in claims]))
+
+
+def _conflicts(
+    file: str, claims: list[tuple[int, Match]], file_hash: str, held: dict[str, tuple[str, str | None]]
+) -> list[Problem]:
+    """The claims of a file on match ids that another file (``held``: id -> hash, path) loaded."""
     problems = []
     for line, match in claims:
         if match.match not in held or held[match.match][0] == file_hash:
@@ -281,54 +189,51 @@ def match_conflicts(
     return problems
 
 
-MATCHES_SCHEMA = pa.schema(
-    [
-        ("match_id", pa.string()),
-        ("rules", pa.string()),
-        ("side_a", pa.string()),
-        ("side_b", pa.string()),
-        ("best_of", pa.int32()),
-        ("event", pa.string()),
-        ("date", pa.string()),
-        ("venue", pa.string()),
-        ("table_no", pa.string()),
-        ("referee", pa.string()),
-        ("file_hash", pa.string()),
-        ("body", pa.string()),
-    ]
-)
+@dataclass(slots=True)
+class _Read:
+    """One pass over a log: its problems, its match claims and, while it is clean, its rows."""
+
+    problems: list[Problem] = field(default_factory=list)
+    claims: list[tuple[int, Match]] = field(default_factory=list)
+    matches: list[tuple[Match, str]] = field(default_factory=list)
+    records: int = 0
+    batch: _Batch = field(default_factory=lambda: _Batch())
 
 
-def insert_matches(con: duckdb.DuckDBPyConnection, matches: list[tuple[Match, str]], file_hash: str) -> None:
-    """One ``matches`` row per match record (with its text), in one statement."""
-    rows = [
-        (
-            m.match,
-            m.rules,
-            m.sides.get("A", ""),
-            m.sides.get("B", ""),
-            m.best_of,
-            m.event,
-            m.date,
-            m.venue,
-            m.table,
-            m.referee,
-            file_hash,
-            text,
-        )
-        for m, text in matches
-    ]
-    columns = [pa.array(values, type=f.type) for values, f in zip(zip(*rows, strict=True), MATCHES_SCHEMA, strict=True)]
-    insert_arrow(con, "matches", pa.Table.from_arrays(columns, schema=MATCHES_SCHEMA))
-
-
-STAGE = {"records": "cuelog_stage_records", "strokes": "cuelog_stage_strokes", "shot_clock": "cuelog_stage_shot_clock"}
-"""Staging tables a file's rows are streamed into before they are published in one transaction."""
-
-
-def _drop_stage(con: duckdb.DuckDBPyConnection) -> None:
-    for stage in STAGE.values():
-        con.execute(f"DROP TABLE IF EXISTS {stage}")
+def _read(
+    path: str | os.PathLike[str],
+    keep: bool,
+    progress: Progress | None,
+    spill: Callable[[_Batch], None] | None = None,
+) -> _Read:
+    """Decode and check every line of a log once, building its rows while it is clean (and
+    ``keep``: its content could be hashed). A full batch goes to ``spill`` when given.
+    At the first problem nothing more is kept, but every line is still checked, so that
+    every problem is reported."""
+    out = _Read()
+    match_id = ""
+    seq = 0
+    for checked in check_file(path):
+        text, record = checked.text, checked.record
+        if progress is not None and text is not None:
+            progress(2 * (len(text) + 1))
+        if isinstance(record, Match):
+            out.claims.append((checked.line, record))
+        if checked.problems:
+            out.problems.extend(checked.problems)
+            out.batch.clear()  # the file will be rejected: stage nothing more
+        if out.problems or not keep or record is None or text is None:
+            continue
+        if isinstance(record, Match):
+            out.matches.append((record, text))
+            match_id, seq = record.match, 0
+        else:
+            seq += 1
+        out.batch.add(match_id, seq, line=checked.line, text=text, record=record)
+        out.records += 1
+        if spill is not None and len(out.batch) >= BATCH:
+            spill(out.batch)
+    return out
 
 
 def ingest_file(
@@ -354,100 +259,42 @@ def ingest_file(
     name = str(path)
     file_hash = content_hash(path)
     if file_hash is not None:
-        seen = first_row(con, "SELECT matches, records FROM ingest_log WHERE file_hash = ?", [file_hash])
+        seen = loads.loaded_file(con, file_hash)
         if seen is not None:
             if progress is not None:
                 progress(2 * _size(path))  # the bar counts every byte twice: checked, then loaded
-            return FileResult(name, file_hash, "unchanged", list(seen[0]), int(seen[1]), [])
-    problems: list[Problem] = []
-    claims: list[tuple[int, Match]] = []
-    matches: list[tuple[Match, str]] = []
-    batch = _Batch()
+            return FileResult(name, file_hash, "unchanged", seen[0], seen[1], [])
     staged = False
-    match_id = ""
-    seq = 0
-    records = 0
+
+    def spill(batch: _Batch) -> None:
+        nonlocal staged
+        if not staged:
+            loads.create_stage(con)
+            staged = True
+        loads.insert_rows(con, batch.rows(), loads.STAGE)
+
     try:
-        for checked in check_file(path):
-            text, record = checked.text, checked.record
-            if progress is not None and text is not None:
-                progress(2 * (len(text) + 1))
-            if isinstance(record, Match):
-                claims.append((checked.line, record))
-            if checked.problems:
-                problems.extend(checked.problems)
-                batch.clear()  # the file will be rejected: stage nothing more
-            if problems or file_hash is None or record is None or text is None:
-                continue
-            if isinstance(record, Match):
-                matches.append((record, text))
-                match_id, seq = record.match, 0
-            else:
-                seq += 1
-            batch.add(match_id, seq, line=checked.line, text=text, record=record)
-            records += 1
-            if len(batch) >= BATCH:
-                if not staged:
-                    _create_stage(con)
-                    staged = True
-                batch.flush(con, STAGE)
+        read = _read(path, file_hash is not None, progress, spill)
+        problems = read.problems
         if file_hash is not None:
-            problems += match_conflicts(con, name, claims, file_hash, replace)
+            problems += match_conflicts(con, name, read.claims, file_hash, replace)
         if not problems and file_hash is None:  # unreadable, yet no line said so
             problems.append(Problem(name, 0, "", "unreadable", "cannot read the file", "a readable file"))
         if problems or file_hash is None:
             problems.sort(key=lambda p: p.line)
             return FileResult(name, file_hash, "rejected", [], 0, problems)
-        _publish(con, name, file_hash, matches, records, batch, staged)
+        loads.publish(con, name, file_hash, read.matches, read.records, read.batch.rows(), staged)
     except duckdb.Error as exc:
-        problem = Problem(name, 0, "", "load_failed", str(exc).splitlines()[0], "a file the store accepts")
-        return FileResult(name, file_hash, "rejected", [], 0, [problem])
+        return _load_failed(name, file_hash, exc)
     finally:
         if staged:
-            _drop_stage(con)
-    return FileResult(name, file_hash, "loaded", [m.match for m, _ in matches], records, [])
+            loads.drop_stage(con)
+    return FileResult(name, file_hash, "loaded", [m.match for m, _ in read.matches], read.records, [])
 
 
-def _create_stage(con: duckdb.DuckDBPyConnection) -> None:
-    _drop_stage(con)  # left over from an interrupted load
-    for table, stage in STAGE.items():
-        con.execute(f"CREATE TABLE {stage} AS SELECT * FROM {table} LIMIT 0")
-
-
-def _publish(
-    con: duckdb.DuckDBPyConnection,
-    name: str,
-    file_hash: str,
-    matches: list[tuple[Match, str]],
-    records: int,
-    last: _Batch,
-    staged: bool,
-) -> None:
-    """Move a file's staged rows and its last batch into the store in one transaction."""
-    con.begin()
-    try:
-        ids = [m.match for m, _ in matches]
-        # Conflicts were refused while checking; a match id already loaded is a replacement.
-        # Only those are deleted: a DELETE scans its table, so one per new match would make
-        # loading slower as the store grows.
-        for (match_id,) in con.execute(
-            "SELECT match_id FROM matches WHERE list_contains(?, match_id) ORDER BY match_id", [ids]
-        ).fetchall():
-            delete_match(con, match_id)
-        if matches:
-            insert_matches(con, matches, file_hash)
-        if staged:
-            for table, stage in STAGE.items():
-                con.execute(f"INSERT INTO {table} SELECT * FROM {stage}")
-        last.flush(con, {table: table for table in STAGE})
-        con.execute(
-            "INSERT INTO ingest_log VALUES (?, ?, ?, ?, now())",
-            [file_hash, name, [m.match for m, _ in matches], records],
-        )
-        con.commit()
-    except BaseException:
-        con.rollback()
-        raise
+def _load_failed(name: str, file_hash: str | None, exc: duckdb.Error) -> FileResult:
+    problem = Problem(name, 0, "", "load_failed", str(exc).splitlines()[0], "a file the store accepts")
+    return FileResult(name, file_hash, "rejected", [], 0, [problem])
 
 
 def _size(path: str | os.PathLike[str]) -> int:
@@ -457,6 +304,75 @@ def _size(path: str | os.PathLike[str]) -> int:
         return 0
 
 
+GROUP_FILES = 512
+"""Files published in one transaction at most."""
+
+ON_ITS_OWN_BYTES = 4 << 20
+"""A file larger than this (or gzipped, whose size says little) is loaded on its own,
+streamed through staging tables, so memory stays flat whatever its size."""
+
+
+@dataclass(slots=True)
+class _Group:
+    """Checked files waiting to be published together: (position in the run, rows, claims)."""
+
+    files: list[tuple[int, loads.FileRows, list[tuple[int, Match]]]] = field(default_factory=list)
+    records: int = 0
+    hashes: set[str] = field(default_factory=set)
+    ids: set[str] = field(default_factory=set)
+
+    def add(self, i: int, rows: loads.FileRows, claims: list[tuple[int, Match]]) -> None:
+        self.files.append((i, rows, claims))
+        self.records += rows.records
+        self.hashes.add(rows.file_hash)
+        self.ids.update(m.match for _, m in claims)
+
+    def full(self, rows: loads.FileRows, claims: list[tuple[int, Match]]) -> bool:
+        """Would adding this file make the group too big, or put two claims on one match
+        in it (the second must see the first as loaded)?"""
+        return (
+            len(self.files) >= GROUP_FILES
+            or self.records + rows.records > BATCH
+            or any(m.match in self.ids for _, m in claims)
+        )
+
+
+def _publish_group(con: duckdb.DuckDBPyConnection, group: _Group, replace: bool) -> list[tuple[int, FileResult]]:
+    """Refuse the group's files that claim a match another file holds (one query for the
+    group), publish the others in one transaction, and if that fails, file by file."""
+    ids = sorted(group.ids)
+    held = {} if replace or not ids else loads.held_matches(con, ids)
+    out: list[tuple[int, FileResult]] = []
+    clean: list[tuple[int, loads.FileRows]] = []
+    for i, rows, claims in group.files:
+        problems = _conflicts(rows.name, claims, rows.file_hash, held)
+        if problems:
+            out.append((i, FileResult(rows.name, rows.file_hash, "rejected", [], 0, sorted(problems, key=_line))))
+        else:
+            clean.append((i, rows))
+    try:
+        loads.publish_files(con, [rows for _, rows in clean])
+        tries: list[list[tuple[int, loads.FileRows]]] = []
+    except duckdb.Error:
+        tries = [[item] for item in clean]  # each file still all or nothing, on its own
+    for attempt in tries:
+        try:
+            loads.publish_files(con, [rows for _, rows in attempt])
+        except duckdb.Error as exc:
+            out.extend((i, _load_failed(rows.name, rows.file_hash, exc)) for i, rows in attempt)
+            clean = [item for item in clean if item not in attempt]
+    out.extend((i, _loaded(rows)) for i, rows in clean)
+    return out
+
+
+def _line(p: Problem) -> int:
+    return p.line
+
+
+def _loaded(rows: loads.FileRows) -> FileResult:
+    return FileResult(rows.name, rows.file_hash, "loaded", [m.match for m, _ in rows.matches], rows.records, [])
+
+
 def ingest_paths(
     con: duckdb.DuckDBPyConnection,
     paths: Iterable[str | os.PathLike[str]],
@@ -464,12 +380,62 @@ def ingest_paths(
     replace: bool = False,
     progress: Progress | None = None,
 ) -> list[FileResult]:
-    """Load every log under ``paths`` (files, .gz, directories in sorted order), each on its own."""
-    results = []
-    for path in log_files(paths):
+    """Load every log under ``paths`` (files, .gz, directories in sorted order), each file
+    all or nothing.
+
+    Every file is read and checked on its own; small clean files are then published many
+    to a transaction (:func:`cuelog.store.loads.publish_files`): the store's statements,
+    not the checks, cost most for a season of one-match files. Which files are loaded
+    already is asked once for the whole run, and which matches other files hold once per
+    group. A file is refused or loaded exactly as it would be on its own: two files that
+    claim the same match never share a transaction, and a group that fails to publish is
+    published file by file. Large and gzipped files go through :func:`ingest_file`.
+    """
+    files = list(log_files(paths))
+    results: list[FileResult | None] = [None] * len(files)
+    hashes = [content_hash(p) if Path(p).is_file() else None for p in files]
+    known = loads.loaded_files(con, [h for h in hashes if h is not None])
+    group = _Group()
+
+    def done(i: int, result: FileResult) -> None:
+        results[i] = result
+        if result.status == "loaded" and result.file_hash is not None:
+            known[result.file_hash] = (result.matches, result.records)
+
+    def flush() -> None:
+        nonlocal group
+        if group.files:
+            for i, result in _publish_group(con, group, replace):
+                done(i, result)
+            group = _Group()
+
+    for i, path in enumerate(files):
+        name, file_hash = str(path), hashes[i]
         if not Path(path).is_file():
-            problem = Problem(str(path), 0, "", "unreadable", "no such file", "an existing file or directory")
-            results.append(FileResult(str(path), None, "rejected", [], 0, [problem]))
+            problem = Problem(name, 0, "", "unreadable", "no such file", "an existing file or directory")
+            results[i] = FileResult(name, None, "rejected", [], 0, [problem])
             continue
-        results.append(ingest_file(con, path, replace=replace, progress=progress))
-    return results
+        if file_hash is not None and file_hash in group.hashes:
+            flush()  # the same bytes twice in one run: the second copy finds the first loaded
+        if file_hash is not None and file_hash in known:
+            if progress is not None:
+                progress(2 * _size(path))  # the bar counts every byte twice: checked, then loaded
+            results[i] = FileResult(name, file_hash, "unchanged", *known[file_hash], [])
+            continue
+        if file_hash is None or Path(path).suffix == ".gz" or _size(path) > ON_ITS_OWN_BYTES:
+            flush()
+            done(i, ingest_file(con, path, replace=replace, progress=progress))
+            continue
+        read = _read(path, True, progress)
+        if read.problems:
+            if any(m.match in group.ids for _, m in read.claims):
+                flush()  # its claims are judged against the files before it, as on its own
+            problems = read.problems + match_conflicts(con, name, read.claims, file_hash, replace)
+            results[i] = FileResult(name, file_hash, "rejected", [], 0, sorted(problems, key=_line))
+            continue
+        rows = loads.FileRows(name, file_hash, read.matches, read.records, read.batch.rows())
+        if group.full(rows, read.claims):
+            flush()
+        group.add(i, rows, read.claims)
+    flush()
+    return [r for r in results if r is not None]

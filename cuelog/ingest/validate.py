@@ -59,7 +59,6 @@ import msgspec
 
 from cuelog.errors import Problem
 from cuelog.ingest.reader import log_files, scan
-from cuelog.replay.rulesets import RULESETS, Ruleset
 from cuelog.schemas.bounds import INT_BOUNDS, MAX_NAME, MAX_POINTS, NAME_FIELDS, Bound
 from cuelog.schemas.records import (
     RECORD_TYPES,
@@ -73,6 +72,7 @@ from cuelog.schemas.records import (
     Stroke,
     decode,
 )
+from cuelog.schemas.rulesets import RULESETS, Ruleset
 
 FORMAT = "cuelog/1"
 SIDES = ("A", "B")

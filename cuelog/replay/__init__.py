@@ -1,25 +1,27 @@
 """The rules engines. Pure Python: no I/O, no DuckDB, no Polars.
 
 ``replay_matches(records)`` folds a stream of cuelog/1 records into match results. The
-records of each frame go to the engine of the match's discipline, whose
-``replay_frame(match, frame, records, previous)`` returns a :class:`FrameResult`.
-Each engine module also exposes the pure fold it is built on,
-``new_frame(match, frame, previous) -> state`` and ``apply(state, record) -> Step``,
-which the simulator uses to learn the due call of a stroke before writing it.
+records of each frame go to the engine of the match's discipline
+(:func:`~cuelog.replay.engine.engine_for`), whose
+``replay_frame(match, frame, records, previous)`` returns a :class:`FrameResult`. Every
+engine implements :class:`~cuelog.replay.engine.Engine`: the pure fold
+``new_frame``/``apply``/``finish`` the simulator uses to learn the due call of a stroke
+before writing it, and ``replay_frame``.
 """
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Iterable, Sequence
-from typing import Protocol
+from collections.abc import Iterable
 
+from cuelog.replay.engine import Engine, NoEngine, engine_for
 from cuelog.replay.model import INVALID_RECORD, Finding, FrameResult, MatchResult
-from cuelog.replay.rulesets import RULESETS, Ruleset, UnknownRuleset, ruleset
 from cuelog.schemas.records import Choice, Event, Frame, FrameRecord, Match, Record
+from cuelog.schemas.rulesets import ENGINES, RULESETS, Ruleset, UnknownRuleset
 
 __all__ = [
+    "ENGINES",
     "RULESETS",
+    "Engine",
     "NoEngine",
     "Ruleset",
     "UnknownRuleset",
@@ -27,44 +29,6 @@ __all__ = [
     "replay_match",
     "replay_matches",
 ]
-
-# Disciplines whose engine exists, and the module that implements it.
-ENGINES: dict[str, str] = {
-    "snooker": "cuelog.replay.snooker",
-    "billiards": "cuelog.replay.billiards",
-}
-
-
-class Engine(Protocol):
-    def replay_frame(
-        self,
-        match: Match,
-        frame: Frame,
-        records: Sequence[FrameRecord],
-        previous: FrameResult | None,
-    ) -> FrameResult: ...
-
-
-class NoEngine(LookupError):
-    """The ruleset is known but cuelog has no engine for its discipline yet."""
-
-    def __init__(self, rules: str) -> None:
-        super().__init__(rules)
-        self.rules = rules
-
-    def __str__(self) -> str:
-        have = ", ".join(sorted(r for r, rs in RULESETS.items() if rs.discipline in ENGINES))
-        return f"no rules engine for {self.rules!r} yet; engines exist for: {have}"
-
-
-def engine_for(rules: str) -> Engine:
-    """The engine module for a ruleset id. Raises UnknownRuleset or NoEngine."""
-    rs = ruleset(rules)
-    name = ENGINES.get(rs.discipline)
-    if name is None:
-        raise NoEngine(rules)
-    module: Engine = importlib.import_module(name)
-    return module
 
 
 def replay_match(match: Match, records: Iterable[Record]) -> MatchResult:

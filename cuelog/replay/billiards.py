@@ -260,6 +260,8 @@ EDITIONS: Final[dict[str, Edition]] = {
         touching_by_consent=True,
     ),
 }
+editions: Final[dict[str, Edition]] = EDITIONS
+"""The engine protocol's name for :data:`EDITIONS` (:class:`cuelog.replay.engine.Engine`)."""
 
 
 # -- the table -------------------------------------------------------------------------

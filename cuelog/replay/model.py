@@ -49,13 +49,24 @@ FINDING_KINDS: Final = (
 )
 
 
+_KIND_ORDER: Final = {kind: i for i, kind in enumerate(FINDING_KINDS)}
+
+Detail = tuple[tuple[str, str | int | bool | None], ...]
+"""A discipline's own facts beyond the common core, as ``(name, value)`` pairs sorted by
+name: immutable, comparable, and stored as they are (``replay_stroke_details``)."""
+
+
 class Finding(msgspec.Struct, frozen=True):
     """One place where the recorded calls disagree with the rules.
 
-    ``n`` is the stroke (or, for an event, the ``after`` stroke); ``side`` the side the
+    The same for every discipline: ``n`` is the stroke (or, for an event, the ``after``
+    stroke); ``kind`` a stable code (the kinds of docs/format.md section 7 first, then any a
+    discipline adds, ordered by name); ``rule`` the citation; ``side`` the side the
     discrepancy concerns (the offender for a foul); ``points`` what is at stake.
     ``certain`` is false when one unrecorded fact, ``unless``, would excuse the call
     (docs/format.md section 7): such findings are listed apart and do not set the exit code.
+    New code builds it with keywords: ``Finding(n=…, kind=…, rule=…, side=…, points=…,
+    message=…)``.
     """
 
     n: int
@@ -67,8 +78,8 @@ class Finding(msgspec.Struct, frozen=True):
     certain: bool = True
     unless: str | None = None
 
-    def sort_key(self) -> tuple[int, int, str, str]:
-        return (self.n, FINDING_KINDS.index(self.kind), self.rule, self.message)
+    def sort_key(self) -> tuple[int, int, str, str, str]:
+        return (self.n, _KIND_ORDER.get(self.kind, len(FINDING_KINDS)), self.kind, self.rule, self.message)
 
 
 class Break(msgspec.Struct, frozen=True):
@@ -84,7 +95,13 @@ class Outcome(msgspec.Struct, frozen=True):
     """What the rules make of one stroke: the *due* call and its effect.
 
     The simulator uses these to write correct calls; the store writes one row per stroke
-    for the reports.
+    for the reports. Every discipline fills the common core: ``n``, ``striker``,
+    ``scored``, ``penalty``, ``foul``, ``reasons``, ``respots``, ``turn_ends``,
+    ``next_striker``, ``score``, ``break_id``, ``visit_id``, ``frame_over``, ``winner``,
+    ``credited``. ``ball_on`` and ``miss`` are shared by the snooker family (snooker,
+    billiards) and by pool where its rules have them (the lowest-numbered ball, a group);
+    ``free_ball`` is snooker's. Anything else a discipline decides about a stroke (pool:
+    ball in hand, a push-out, a three-foul warning) goes in ``detail``.
     """
 
     n: int
@@ -117,6 +134,8 @@ class Outcome(msgspec.Struct, frozen=True):
     """Points the official ``score`` booked to the striker for this stroke: the calls as
     made, so the pots of a foul nobody called count (S3 R10(c)) and a billiards game
     target caps them (S3 R5(d)). ``scored`` is the due call; this is what stood."""
+    detail: Detail = ()
+    """The discipline's own facts of this stroke (empty for snooker and billiards)."""
 
 
 @dataclass(slots=True)

@@ -1,78 +1,34 @@
-"""The rulesets cuelog knows: ``discipline/edition`` ids, their balls and their engine.
-
-Editions are data: each engine module keeps its own edition parameters keyed by the
-edition name; this registry only says which ids exist and which balls they use, so that
-the validator can check a log without running an engine.
-"""
+"""The ruleset registry lives in :mod:`cuelog.schemas.rulesets` (ingest reads it without
+importing an engine); these names stay importable from here."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Final
+from cuelog.schemas.rulesets import (
+    BILLIARDS_BALLS,
+    BILLIARDS_SPOTS,
+    ENGINES,
+    POOL_GROUP_BALLS,
+    POOL_NUMBERED_BALLS,
+    POOL_SPOTS,
+    RULESETS,
+    SNOOKER_BALLS,
+    SNOOKER_SPOTS,
+    Ruleset,
+    UnknownRuleset,
+    ruleset,
+)
 
-SNOOKER_BALLS: Final = frozenset({"white", "red", "yellow", "green", "brown", "blue", "pink", "black"})
-BILLIARDS_BALLS: Final = frozenset({"white", "yellow", "red"})
-POOL_GROUP_BALLS: Final = frozenset({"white", "red", "yellow", "black"})
-POOL_NUMBERED_BALLS: Final = frozenset({"white", *(str(i) for i in range(1, 16))})
-
-SNOOKER_SPOTS: Final = frozenset({"yellow", "green", "brown", "blue", "pink", "black", "near"})
-BILLIARDS_SPOTS: Final = frozenset({"spot", "pyramid", "centre", "baulk_middle", "d_right"})
-POOL_SPOTS: Final = frozenset({"foot"})
-
-
-@dataclass(frozen=True, slots=True)
-class Ruleset:
-    """A known ruleset: ``id`` is ``discipline/edition`` as written in the match record."""
-
-    id: str
-    discipline: str
-    edition: str
-    balls: frozenset[str]
-    spots: frozenset[str]
-    source: str
-    """The rule book it follows (a seed in the shared rule books)."""
-
-
-def _rs(id_: str, balls: frozenset[str], spots: frozenset[str], source: str) -> Ruleset:
-    discipline, edition = id_.split("/", 1)
-    return Ruleset(id_, discipline, edition, balls, spots, source)
-
-
-RULESETS: Final[dict[str, Ruleset]] = {
-    rs.id: rs
-    for rs in (
-        _rs("snooker/wpbsa-2024", SNOOKER_BALLS, SNOOKER_SPOTS, "WPBSA Official Rules, September 2024"),
-        _rs("snooker/six-reds-2024", SNOOKER_BALLS, SNOOKER_SPOTS, "WPBSA 2024, S3 R19 Six Reds Snooker"),
-        _rs("snooker/shootout-2024", SNOOKER_BALLS, SNOOKER_SPOTS, "WPBSA Snooker Shootout Competition Rules"),
-        _rs("snooker/classic", SNOOKER_BALLS, SNOOKER_SPOTS, "Rules of Snooker (older edition)"),
-        _rs("billiards/wpbsa-2024", BILLIARDS_BALLS, BILLIARDS_SPOTS, "WPBSA 2024, English Billiards"),
-        _rs("billiards/classic", BILLIARDS_BALLS, BILLIARDS_SPOTS, "Rules of Billiards (older edition)"),
-        _rs("billiards/one-red", BILLIARDS_BALLS, BILLIARDS_SPOTS, "Snooker - 1 Red"),
-        _rs("eightball/world-2015", POOL_GROUP_BALLS, POOL_SPOTS, "World Eight Ball Rules 2015"),
-        _rs("eightball/wepf", POOL_GROUP_BALLS, POOL_SPOTS, "WEPF Eight Ball Rules"),
-        _rs("eightball/blackball", POOL_GROUP_BALLS, POOL_SPOTS, "WPA Black Ball"),
-        _rs("eightball/wpa", POOL_NUMBERED_BALLS, POOL_SPOTS, "WPA Eight Ball"),
-        _rs("nineball/wpa", POOL_NUMBERED_BALLS, POOL_SPOTS, "WPA Nine Ball"),
-        _rs("straight-pool/wpa", POOL_NUMBERED_BALLS, POOL_SPOTS, "WPA 14.1 Continuous"),
-    )
-}
-
-
-class UnknownRuleset(KeyError):
-    """The match names a ruleset cuelog does not know."""
-
-    def __init__(self, rules: str) -> None:
-        super().__init__(rules)
-        self.rules = rules
-
-    def __str__(self) -> str:
-        known = ", ".join(sorted(RULESETS))
-        return f"unknown rules {self.rules!r}; expected one of: {known}"
-
-
-def ruleset(rules: str) -> Ruleset:
-    """The ruleset named ``rules``; raises :class:`UnknownRuleset`."""
-    try:
-        return RULESETS[rules]
-    except KeyError:
-        raise UnknownRuleset(rules) from None
+__all__ = [
+    "BILLIARDS_BALLS",
+    "BILLIARDS_SPOTS",
+    "ENGINES",
+    "POOL_GROUP_BALLS",
+    "POOL_NUMBERED_BALLS",
+    "POOL_SPOTS",
+    "RULESETS",
+    "SNOOKER_BALLS",
+    "SNOOKER_SPOTS",
+    "Ruleset",
+    "UnknownRuleset",
+    "ruleset",
+]

@@ -400,6 +400,8 @@ EDITIONS: Final[dict[str, Edition]] = {
         ),
     )
 }
+editions: Final[dict[str, Edition]] = EDITIONS
+"""The engine protocol's name for :data:`EDITIONS` (:class:`cuelog.replay.engine.Engine`)."""
 
 # Referee-judged infringements (docs/format.md stroke ``infringements``): the penalty item of
 # S3 R11 and whether the ball concerned counts ("b") or only the ball on ("a"), or seven.

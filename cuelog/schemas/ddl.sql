@@ -107,6 +107,17 @@ CREATE TABLE IF NOT EXISTS replay_strokes (
     PRIMARY KEY (match_id, frame, n)
 );
 
+-- A discipline's own facts of a stroke beyond the replay_strokes columns (Outcome.detail);
+-- none for snooker and billiards.
+CREATE TABLE IF NOT EXISTS replay_stroke_details (
+    match_id    VARCHAR NOT NULL,
+    frame       INTEGER NOT NULL,
+    n           INTEGER NOT NULL,
+    name        VARCHAR NOT NULL,
+    value       JSON,                  -- the value as JSON (string, number, true/false, null)
+    PRIMARY KEY (match_id, frame, n, name)
+);
+
 CREATE TABLE IF NOT EXISTS replay_breaks (
     match_id    VARCHAR NOT NULL,
     frame       INTEGER NOT NULL,

@@ -11,12 +11,17 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from cuelog.replay.model import LIMIT_EXCEEDED
 from cuelog.schemas.records import Cushions, Infringement, Match, Stroke, other
+from cuelog.schemas.rulesets import Ruleset
 from cuelog.simulate.clock import MatchClock, iso
 from cuelog.simulate.players import Player, shot_seconds
 from cuelog.simulate.scribe import Mistakes, Scribe
+
+if TYPE_CHECKING:
+    from cuelog.simulate.season import SeasonConfig
 
 MISTAKES = Mistakes(
     penalties=(1, 3, 4),
@@ -32,6 +37,15 @@ _INDEX = {"A": 0, "B": 1}
 # limits are fifteen hazards and seventy-five cannons (S3 R10, R11).
 HAZARD_LIMIT = 15
 CANNON_MARGIN = 60
+# Share of each tier in a season's roster, and each tier's game target.
+TIERS = (("pro", 0.4), ("amateur", 0.3), ("club", 0.3))
+TARGETS = {"pro": 400, "amateur": 150, "club": 100}
+
+
+def match_settings(config: SeasonConfig, rs: Ruleset, tier: str, rng: random.Random) -> tuple[int, dict[str, object]]:
+    """One game to the tier's target unless the season says otherwise."""
+    best_of = config.best_of if config.best_of is not None else 1
+    return best_of, {"target": config.target if config.target is not None else TARGETS[tier]}
 
 
 def scoring_chance(player: Player) -> float:

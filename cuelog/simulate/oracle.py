@@ -1,39 +1,19 @@
 """The rules engine as the simulator's oracle: what calls are due for these facts?
 
 The simulator never decides a call itself. It hands the facts of a stroke (calls left
-absent) to the engine's pure fold ``apply(state, record)`` and reads the due call from
-the :class:`~cuelog.replay.model.Outcome`; then it advances the engine with the record as
+absent) to the engine's pure fold ``apply(state, record)``
+(:class:`cuelog.replay.engine.Engine`) and reads the due call from the
+:class:`~cuelog.replay.model.Outcome`; then it advances the engine with the record as
 written. One concept, one place: the rules live in ``cuelog.replay`` only.
 """
 
 from __future__ import annotations
 
-import importlib
-from typing import Any, Protocol
+from typing import Any
 
-from cuelog.replay import ENGINES, NoEngine
-from cuelog.replay.model import Finding, FrameResult, Outcome
-from cuelog.replay.rulesets import ruleset
+from cuelog.replay.engine import Engine, Step, engine_for
+from cuelog.replay.model import FrameResult, Outcome
 from cuelog.schemas.records import Frame, FrameRecord, Match
-
-
-class Fold(Protocol):
-    def new_frame(self, match: Match, frame: Frame, previous: FrameResult | None) -> Any: ...
-
-    def apply(self, state: Any, record: FrameRecord) -> tuple[Any, Outcome | None, list[Finding]]: ...
-
-
-def engine_fold(rules: str) -> Fold:
-    """The engine module of a ruleset, which exposes ``new_frame`` and ``apply``."""
-    rs = ruleset(rules)
-    name = ENGINES.get(rs.discipline)
-    if name is None:
-        raise NoEngine(rules)
-    try:
-        module: Fold = importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        raise NoEngine(rules) from exc
-    return module
 
 
 class Oracle:
@@ -43,7 +23,7 @@ class Oracle:
 
     def __init__(self, match: Match) -> None:
         self.match = match
-        self.fold = engine_fold(match.rules)
+        self.fold: Engine = engine_for(match.rules)
 
     def new_frame(self, frame: Frame, previous: FrameResult | None) -> Any:
         return self.fold.new_frame(self.match, frame, previous)
@@ -55,5 +35,5 @@ class Oracle:
             raise RuntimeError(f"engine gave no outcome for {facts!r}")
         return outcome
 
-    def apply(self, state: Any, record: FrameRecord) -> tuple[Any, Outcome | None, list[Finding]]:
+    def apply(self, state: Any, record: FrameRecord) -> Step:
         return self.fold.apply(state, record)

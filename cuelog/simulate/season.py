@@ -7,29 +7,23 @@ on the seed and the settings only.
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from typing import Protocol
 
-from cuelog.replay.rulesets import ruleset
+from cuelog.replay.engine import NoEngine
 from cuelog.schemas.records import Frame, Match, Record
-from cuelog.simulate import billiards, snooker
+from cuelog.schemas.rulesets import DISCIPLINES, Ruleset, ruleset
 from cuelog.simulate.clock import MatchClock, epoch_ms, iso
 from cuelog.simulate.oracle import Oracle
 from cuelog.simulate.players import Player, make_player
-from cuelog.simulate.scribe import Scribe, Truth
+from cuelog.simulate.scribe import Mistakes, Scribe, Truth
 
-DISCIPLINES = {"snooker": snooker, "billiards": billiards}
 ROSTER = 32
 TABLES = 4
-# Share of each tier in a season's roster, by discipline.
-TIER_MIX = {
-    "snooker": (("pro", 0.75), ("amateur", 0.25)),
-    "billiards": (("pro", 0.4), ("amateur", 0.3), ("club", 0.3)),
-}
-# Billiards game targets by tier.
-TARGETS = {"pro": 400, "amateur": 150, "club": 100}
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +45,47 @@ class SeasonConfig:
     """The kinds of officiating error to inject (None: every kind the discipline offers)."""
 
 
+class Simulator(Protocol):
+    """A discipline's simulated play: a module (``cuelog/simulate/snooker.py``) registered
+    by path in :data:`cuelog.schemas.rulesets.DISCIPLINES`."""
+
+    @property
+    def TIERS(self) -> tuple[tuple[str, float], ...]:
+        """Share of each player tier in a season's roster."""
+
+    @property
+    def MISTAKES(self) -> Mistakes:
+        """The officiating errors the discipline's scribe can make."""
+
+    def match_settings(
+        self, config: SeasonConfig, rs: Ruleset, tier: str, rng: random.Random
+    ) -> tuple[int, dict[str, object]]:
+        """A match's frames (best of) and the match record's discipline fields."""
+
+    def play_frame(
+        self,
+        *,
+        match: Match,
+        frame_no: int,
+        breaker: str,
+        players: dict[str, Player],
+        rng: random.Random,
+        scribe: Scribe,
+        clock: MatchClock,
+    ) -> str:
+        """Play one frame through the scribe; the winning side."""
+
+
+def simulator(rules: str) -> Simulator:
+    """The simulated play of a ruleset's discipline. Raises UnknownRuleset or NoEngine."""
+    rs = ruleset(rules)
+    d = DISCIPLINES.get(rs.discipline)
+    if d is None or d.simulator is None:
+        raise NoEngine(rules)
+    module: Simulator = importlib.import_module(d.simulator)
+    return module
+
+
 @dataclass(slots=True)
 class SimMatch:
     """One simulated match: its records, its shot-clock device rows, the injected errors."""
@@ -67,12 +102,12 @@ class SimMatch:
 
 def roster(config: SeasonConfig) -> list[Player]:
     rng = random.Random(f"{config.seed}:roster:{config.rules}")
-    discipline = ruleset(config.rules).discipline
+    tiers = simulator(config.rules).TIERS
     used: set[str] = set()
     players = []
     for i in range(ROSTER):
         share, tier = 0.0, "pro"
-        for tier_name, w in TIER_MIX[discipline]:
+        for tier_name, w in tiers:
             share += w
             if i < share * ROSTER:
                 tier = tier_name
@@ -89,7 +124,7 @@ def match_seeds(config: SeasonConfig) -> list[int]:
 def simulate_match(config: SeasonConfig, index: int, seed: int, players: list[Player]) -> SimMatch:
     """Play match number ``index`` (0-based) of the season from its own seed."""
     rs = ruleset(config.rules)
-    gen = DISCIPLINES[rs.discipline]
+    gen = simulator(config.rules)
     rng = random.Random(seed)
     err_rng = random.Random(f"{seed}:errors")
     tier = rng.choice([p.tier for p in players])
@@ -102,19 +137,7 @@ def simulate_match(config: SeasonConfig, index: int, seed: int, players: list[Pl
     table = f"{prefix}-{table_no + 1}"
     start = epoch_ms(2026, 9, 1, 13) + day * 86_400_000 + rng.randint(0, 600) * 1000
     match_id = f"{prefix}-{index + 1:05d}"
-    extra: dict[str, object] = {}
-    if rs.discipline == "snooker":
-        best_of = config.best_of if config.best_of is not None else 7
-        reds = config.reds
-        if reds is None and rs.edition == "six-reds-2024":
-            reds = 6  # S3 R19: written in the match so that the table model and the engine agree
-        if reds == 0:
-            reds = rng.choice((3, 6, 6, 10, 15))
-        if reds is not None and (reds != 15 or rs.edition == "six-reds-2024"):
-            extra["reds"] = reds
-    else:
-        best_of = config.best_of if config.best_of is not None else 1
-        extra["target"] = config.target if config.target is not None else TARGETS[tier]
+    best_of, extra = gen.match_settings(config, rs, tier, rng)
     match = Match(
         format="cuelog/1",
         match=match_id,

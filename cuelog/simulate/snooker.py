@@ -10,12 +10,17 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from cuelog.replay.model import FRAME_END_ERROR
 from cuelog.schemas.records import Cushions, Infringement, Match, Stroke, other
+from cuelog.schemas.rulesets import Ruleset
 from cuelog.simulate.clock import MatchClock, iso
 from cuelog.simulate.players import Player, next_difficulty, pot_chance, shot_seconds
 from cuelog.simulate.scribe import Mistakes, Scribe
+
+if TYPE_CHECKING:
+    from cuelog.simulate.season import SeasonConfig
 
 COLOURS = ("yellow", "green", "brown", "blue", "pink", "black")
 VALUE = {"red": 1, "yellow": 2, "green": 3, "brown": 4, "blue": 5, "pink": 6, "black": 7}
@@ -30,6 +35,23 @@ MISTAKES = Mistakes(
 COLOUR_WEIGHTS = {"black": 55, "pink": 22, "blue": 14, "brown": 4, "green": 3, "yellow": 2}
 _INDEX = {"A": 0, "B": 1}
 Fix = tuple[tuple[str, ...], tuple[str, ...]]
+# Share of each tier in a season's roster.
+TIERS = (("pro", 0.75), ("amateur", 0.25))
+
+
+def match_settings(config: SeasonConfig, rs: Ruleset, tier: str, rng: random.Random) -> tuple[int, dict[str, object]]:
+    """Best of 7 with 15 reds unless the season says otherwise; a ``reds`` of 0 draws a
+    short frame for the match."""
+    extra: dict[str, object] = {}
+    best_of = config.best_of if config.best_of is not None else 7
+    reds = config.reds
+    if reds is None and rs.edition == "six-reds-2024":
+        reds = 6  # S3 R19: written in the match so that the table model and the engine agree
+    if reds == 0:
+        reds = rng.choice((3, 6, 6, 10, 15))
+    if reds is not None and (reds != 15 or rs.edition == "six-reds-2024"):
+        extra["reds"] = reds
+    return best_of, extra
 
 
 @dataclass(frozen=True, slots=True)

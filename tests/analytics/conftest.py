@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from cuelog.analytics.results import write_results
 from cuelog.cli import app
 from cuelog.replay.model import MatchResult
 from cuelog.store import connect
+from cuelog.store.results import write_results
 from tests.analytics import kit
 from tests.analytics import outcomes as o
 

@@ -7,9 +7,9 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from cuelog.analytics.results import REPLAY_TABLES, write_results
 from cuelog.replay.model import CONDONED_FOUL, Finding
 from cuelog.store import connect
+from cuelog.store.results import REPLAY_TABLES, write_results
 from tests.analytics import kit
 from tests.analytics import outcomes as o
 
@@ -85,7 +85,7 @@ def test_a_failed_write_leaves_the_old_results(tmp_path: Path) -> None:
         write_results(con, ["m1-maximum"], [broken])
     con.close()
     counts = [_rows(db, f"SELECT count(*) FROM {t}")[0][0] for t in REPLAY_TABLES]
-    assert counts == [1, 37, 1, 0, 0]  # frames, strokes, breaks, findings, corrections
+    assert counts == [1, 37, 1, 0, 0, 0]  # frames, strokes, breaks, findings, corrections, details
 
 
 def test_replaying_every_match_leaves_no_stale_rows(tmp_path: Path) -> None:
@@ -124,9 +124,31 @@ def test_a_database_made_before_the_reasons_column_gets_it(tmp_path: Path) -> No
     assert _rows(db, "SELECT count(*), count(reasons), count(free_ball) FROM replay_strokes") == [(37, 37, 37)]
 
 
+def test_a_disciplines_own_stroke_facts_and_finding_kinds_are_stored(tmp_path: Path) -> None:
+    """Outcome.detail: facts beyond the common core go to replay_stroke_details, one row a
+    fact; a finding kind beyond docs/format.md's sorts after them, by name, and is stored."""
+    db = kit.load(tmp_path / "t.duckdb", kit.miss_sequence())
+    own = Finding(n=1, kind="warning_missing", rule="WPA 6.14", side="A", points=0, message="third foul not warned")
+    common = Finding(n=1, kind=CONDONED_FOUL, rule="S3 R10", side="A", points=4, message="foul not called")
+    fr = o.frame(1, [o.S("A"), o.S("B")], [own, common])
+    fr.outcomes[0] = msgspec.structs.replace(fr.outcomes[0], detail=(("ball_in_hand", True), ("push_out", False)))
+    result = o.match("m3-misses", "snooker/wpbsa-2024", "Ann", "Bob", fr)
+    assert sorted([own, common], key=Finding.sort_key) == [common, own]
+    con = connect(db)
+    write_results(con, ["m3-misses"], [result])
+    con.close()
+    assert _rows(db, "SELECT frame, n, name, CAST(value AS VARCHAR) FROM replay_stroke_details ORDER BY name") == [
+        (1, 1, "ball_in_hand", "true"),
+        (1, 1, "push_out", "false"),
+    ]
+    assert _rows(db, "SELECT kind FROM replay_findings ORDER BY n, kind") == [("condoned_foul",), ("warning_missing",)]
+    # Snooker and billiards fill no detail: their replay_strokes rows are as before.
+    assert _rows(db, "SELECT count(*) FROM replay_strokes") == [(2,)]
+
+
 def test_default_workers_is_one_unless_a_large_replay_has_idle_cores():
     """docs/analytics.md "Workers": the default is never slower than one worker."""
-    from cuelog.analytics.results import PARALLEL_FROM, default_workers
+    from cuelog.pipeline import PARALLEL_FROM, default_workers
 
     assert default_workers(70_000, cores=2, load=0.0) == 1  # small: start-up costs more than it saves
     assert default_workers(PARALLEL_FROM * 4, cores=2, load=8.0) == 1  # busy cores: a second process only waits

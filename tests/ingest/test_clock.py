@@ -159,3 +159,26 @@ def test_aligned_clock_records_in_the_log_are_stored_as_shots(tmp_path):
     rows = con.execute("SELECT match_id, frame, n, shot_s, paused_s, limit_s, source FROM shot_clock").fetchall()
     con.close()
     assert rows == [("t-1", 1, 1, 9.4, 1.5, 15.0, "record")]
+
+
+def test_a_stop_equally_near_two_strokes_goes_to_the_later_and_a_taken_stroke_is_reported(tmp_path):
+    """As-of alignment (docs/format.md section 5): the nearest stroke; between two equally near,
+    the later (the stroke it can have started); a second stop nearest the same stroke is
+    reported ``stroke_taken``, never silently dropped."""
+    strokes = [stroke(1, t=T.format("00:10.000")), stroke(2, striker="B", t=T.format("00:12.000"))]
+    log = write(tmp_path / "m.jsonl", [match(table="7"), frame(), *strokes])
+    device = tmp_path / "table7.csv"
+    device.write_text(
+        "table,ts,event\n"
+        "7,2026-05-01T14:00:05.000Z,start\n"
+        "7,2026-05-01T14:00:11.000Z,stop\n"  # 1 s from stroke 1 and from stroke 2
+        "7,2026-05-01T14:00:11.200Z,start\n"
+        "7,2026-05-01T14:00:11.500Z,stop\n"  # nearer to stroke 2 still: takes it
+    )
+    db = tmp_path / "db.duckdb"
+    result = cli("ingest", log, "--db", db, "--clock", device, "--json")
+    assert result.exit_code == 0, result.stderr
+    clock = json.loads(result.stdout)["clocks"][0]
+    assert (clock["shots"], clock["aligned"], clock["unplaced"]) == (2, 1, 1)
+    assert [(u["line"], u["reason"]) for u in clock["first_unplaced"]] == [(3, "stroke_taken")]
+    assert [(n, round(s, 3)) for n, s, _, _ in _shots(db)] == [(2, 0.3)]

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from cuelog.replay.billiards import Geometry, replay_frame
+from cuelog.replay.billiards import Geometry
+from cuelog.replay.engine import engine_for
 from cuelog.replay.model import FrameResult, Outcome
 from cuelog.schemas.records import (
     Call,
@@ -94,8 +95,11 @@ def end(winner: str | None, reason: str, score: list[int] | None = None) -> Fram
 def replay(
     *records: FrameRecord, rules: str = "billiards/wpbsa-2024", breaker: str = "A", **match_kw: Any
 ) -> tuple[FrameResult, list[Outcome]]:
-    """Replay one game; the result and every stroke's due call."""
-    result = replay_frame(match(rules, **match_kw), Frame(frame=1, breaker=breaker), list(records), None)
+    """Replay one game through the engine the ruleset registry names; the result and every
+    stroke's due call."""
+    result = engine_for(rules).replay_frame(
+        match(rules, **match_kw), Frame(frame=1, breaker=breaker), list(records), None
+    )
     return result, result.outcomes
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from cuelog.replay.engine import engine_for
 from cuelog.replay.model import FrameResult, Outcome
-from cuelog.replay.snooker import apply, finish, new_frame
 from cuelog.schemas.records import (
     Call,
     Choice,
@@ -89,14 +89,16 @@ def replay(
     previous: FrameResult | None = None,
     aggregate: bool | None = None,
 ) -> tuple[FrameResult, list[Outcome]]:
-    """Replay one frame through the public fold; the result and every stroke's due call."""
-    state = new_frame(match(rules, reds, aggregate), Frame(frame=1, breaker=breaker), previous)
+    """Replay one frame through the engine protocol's public fold (the engine the ruleset
+    registry names for ``rules``); the result and every stroke's due call."""
+    engine = engine_for(rules)
+    state = engine.new_frame(match(rules, reds, aggregate), Frame(frame=1, breaker=breaker), previous)
     outcomes: list[Outcome] = []
     for r in records:
-        state, outcome, _ = apply(state, r)
+        state, outcome, _ = engine.apply(state, r)
         if outcome is not None:
             outcomes.append(outcome)
-    return finish(state), outcomes
+    return engine.finish(state), outcomes
 
 
 def kinds(result: FrameResult) -> list[tuple[int, str]]:

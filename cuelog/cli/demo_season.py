@@ -53,10 +53,11 @@ def examples_dir() -> Path | None:
 
 def run_demo(db: Path, out: Path, seed: int = 2026, workers: int | None = None, step: Step | None = None) -> DemoResult:
     """Run the whole pipeline; ``out`` receives the season's files and the plots."""
-    from cuelog.analytics.results import replay_db
     from cuelog.ingest.clock import ingest_clock
     from cuelog.ingest.load import ingest_paths
+    from cuelog.pipeline import replay_db
     from cuelog.store import connect
+    from cuelog.store.reads import findings_by_kind, worst_frames
 
     def say(name: str, done: float) -> None:
         if step is not None:
@@ -98,13 +99,8 @@ def run_demo(db: Path, out: Path, seed: int = 2026, workers: int | None = None, 
             truth |= truth_keys(f)
         result.accuracy = compare(truth, found)
         say("audit summary and statistics", 0.75)
-        result.findings_by_kind = [
-            (str(k), int(n), int(p))
-            for k, n, p in con.execute(
-                "SELECT kind, count(*) AS n, sum(points) FROM replay_findings GROUP BY kind ORDER BY n DESC, kind"
-            ).fetchall()
-        ]
-        result.worst_frames = _worst_frames(con)
+        result.findings_by_kind = findings_by_kind(con)
+        result.worst_frames = worst_frames(con)
         result.headlines = _headlines(con)
         say("drawing plots", 0.85)
         out.mkdir(parents=True, exist_ok=True)
@@ -113,23 +109,6 @@ def run_demo(db: Path, out: Path, seed: int = 2026, workers: int | None = None, 
         con.close()
     say("done", 1.0)
     return result
-
-
-def _worst_frames(con: Any, limit: int = 5) -> list[dict[str, Any]]:
-    rows = con.execute(
-        """
-        SELECT f.match_id, f.frame, m.rules, m.side_a, m.side_b, count(*) AS findings,
-               sum(f.points) AS points, string_agg(DISTINCT f.kind, ', ' ORDER BY f.kind) AS kinds
-        FROM replay_findings f JOIN matches m USING (match_id)
-        WHERE f.frame IS NOT NULL
-        GROUP BY f.match_id, f.frame, m.rules, m.side_a, m.side_b
-        ORDER BY findings DESC, points DESC, f.match_id, f.frame
-        LIMIT ?
-        """,
-        [limit],
-    ).fetchall()
-    keys = ("match", "frame", "rules", "side_a", "side_b", "findings", "points", "kinds")
-    return [dict(zip(keys, r, strict=True)) for r in rows]
 
 
 def _headlines(con: Any) -> list[tuple[str, str]]:
@@ -173,14 +152,9 @@ def _plots(con: Any, out: Path, worst: list[dict[str, Any]]) -> list[Path]:
     from cuelog.analytics.reports import ReportError, Scope, load
 
     written: list[Path] = []
-    jobs: list[tuple[str, str, Callable[[Any], Any]]] = [
-        ("breaks", "breaks.png", plots.breaks_distribution),
-        ("misses", "miss-sequences.png", plots.miss_sequences),
-        ("clock", "shot-times.png", plots.shot_times),
-    ]
     # The worst frame drawn is the one the worst-frames table ranks first, whatever its discipline.
     first = worst[0] if worst else None
-    for kind, name, draw in jobs:
+    for kind, name, draw in plots.SEASON_PLOTS:
         try:
             written.append(plots.save(draw(load(con, kind)), out / name))
         except (ReportError, plots.NothingToPlot):

@@ -1,0 +1,263 @@
+"""Replay the matches loaded in a cuelog database and store what the rules make of them.
+
+``replay_db`` reads the loaded records back from the store (raw JSON, one query,
+:mod:`cuelog.store.reads`), applies the officials' corrections, replays each match in a
+pool of worker processes (matches are independent), and writes per-stroke outcomes, frame
+results, breaks and findings into the ``replay_*`` tables (:mod:`cuelog.store.results`).
+Each replayed match's rows are replaced in one transaction: a reader sees either the old
+results or the new ones.
+
+The results come back sorted by match id and every table is written in a fixed order, so
+the output and the stored rows are the same whatever the number of workers.
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import itertools
+import multiprocessing
+import os
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+
+import duckdb
+import msgspec
+import pyarrow as pa
+
+from cuelog.errors import CuelogError, InputError, Problem
+from cuelog.ingest.corrections import Located, apply_corrections
+from cuelog.ingest.reader import decode_problem
+from cuelog.replay import NoEngine, UnknownRuleset, replay_match
+from cuelog.replay.derived import Derived, under
+from cuelog.replay.model import MatchResult
+from cuelog.schemas.records import Correction, Match, Record, decode
+from cuelog.store.reads import LoadedMatch, NoMatches, UnknownMatch, loaded_matches, record_count, select_matches
+from cuelog.store.results import REPLAY_TABLES, result_tables, write_results
+
+__all__ = [
+    "REPLAY_TABLES",
+    "LoadedMatch",
+    "NoMatches",
+    "ReplayFailed",
+    "UnknownMatch",
+    "replay_all",
+    "replay_db",
+    "replay_loaded",
+    "write_results",
+]
+
+
+class ReplayFailed(CuelogError):
+    """A loaded match could not be replayed (unknown ruleset, no engine, broken stream)."""
+
+
+# -- replaying -------------------------------------------------------------------------
+
+PARALLEL_FROM = 250_000
+"""Records below which one worker is the default: measured (docs/analytics.md, "Workers"),
+two worker processes cost more to start and feed than they save on a smaller replay."""
+
+
+def default_workers(records: int, cores: int | None = None, load: float | None = None) -> int:
+    """The ``--workers`` default: never slower than one worker.
+
+    One worker unless the replay is large (``PARALLEL_FROM`` records or more) and the
+    machine has idle cores: a worker process on a core other work already holds only adds
+    its start-up and the copying of records to and from it (measured: 1.4x slower at 74k
+    and 308k strokes with two workers on two busy cores). Then one worker per idle core.
+    """
+    if cores is None:
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    if load is None:
+        load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float(cores)
+    idle = int(cores - load + 0.5)
+    if records < PARALLEL_FROM or idle < 2:
+        return 1
+    return min(cores, idle)
+
+
+def _decode(loaded: LoadedMatch) -> tuple[Match, list[Record]]:
+    problems: list[Problem] = []
+    records: list[Record] = []
+    for line, body in loaded.lines:
+        try:
+            records.append(decode(body))
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            problems.append(decode_problem(loaded.file, line, exc))
+    if problems:
+        raise InputError(problems)
+    if not records or not isinstance(records[0], Match):
+        line = loaded.lines[0][0] if loaded.lines else 0
+        raise InputError(
+            [Problem(loaded.file, line, "type", "no_match_record", "no match record", "the match record first")]
+        )
+    return records[0], records[1:]
+
+
+def replay_loaded(loaded: LoadedMatch, rules: str | Derived | None = None) -> MatchResult | InputError | ReplayFailed:
+    """Replay one loaded match, under ``rules`` instead of the recorded ruleset when given.
+
+    Errors are returned, not raised, so a worker pool keeps order.
+    """
+    try:
+        match, body = _decode(loaded)
+        applied: list[Correction] = []
+        if loaded.corrections:
+            corrected, applied = apply_corrections([match, *body], loaded.corrections)
+            body = corrected[1:]
+    except InputError as exc:
+        return exc
+    try:
+        if rules is not None:
+            match = under(match, rules)
+        result = replay_match(match, body)
+        result.corrections = applied
+        return result
+    except (UnknownRuleset, NoEngine, ValueError, ImportError) as exc:
+        # ImportError: the discipline's engine module is not installed in this tree.
+        return ReplayFailed(
+            f"match {loaded.match_id!r} ({loaded.file}): {exc}; nothing was stored "
+            f"(name the matches to replay with --match)"
+        )
+
+
+Tabulated = tuple[list[MatchResult | InputError | ReplayFailed], dict[str, pa.Table] | None]
+"""The outcomes of some matches, and the rows of every replay table for them when all replayed."""
+
+
+def replay_all(
+    loaded: Iterable[LoadedMatch],
+    workers: int | None = None,
+    progress: Callable[[int], None] | None = None,
+    batch: int = 256,
+    rules: str | Derived | None = None,
+) -> list[MatchResult]:
+    """Replay matches, in ``workers`` processes (default: every core), results by match id.
+
+    Matches are read and handed to the workers a few at a time, so only the raw records
+    of the matches in flight are in memory. ``progress(records)`` is called as each match
+    is done. Raises InputError (every unreadable record of every match) or ReplayFailed
+    (the first match, by id, that cannot be replayed). ``rules`` replaces every match's
+    recorded ruleset (same discipline).
+    """
+    return _replay_tabulated(loaded, workers, progress, max(1, batch // 32), rules)[0]
+
+
+def _replay_chunk(items: list[LoadedMatch], rules: str | Derived | None = None) -> Tabulated:
+    """Replay a few matches and build their replay table rows, in the worker that replayed them
+    (the rows cost as much to build as a fast engine takes to replay)."""
+    outcomes = [replay_loaded(item, rules) for item in items]
+    results = [o for o in outcomes if isinstance(o, MatchResult)]
+    return outcomes, (result_tables(results) if len(results) == len(outcomes) else None)
+
+
+def _replay_tabulated(
+    loaded: Iterable[LoadedMatch],
+    workers: int | None,
+    progress: Callable[[int], None] | None,
+    chunk: int = 8,
+    rules: str | Derived | None = None,
+) -> tuple[list[MatchResult], dict[str, pa.Table] | None]:
+    """:func:`replay_all`, plus the replay tables of the results (None when they must be
+    built afresh: matches that did not come in id order).
+
+    ``chunk`` matches go to a worker at a time, and at most four chunks per worker are in
+    flight: the parent reads the next matches while the workers replay, and no more raw
+    records are held than the chunks in flight.
+    """
+    n = max(1, workers if workers is not None else (os.cpu_count() or 1))
+    source = iter(loaded)
+    chunks = iter(lambda: list(itertools.islice(source, chunk)), [])
+    outcomes: list[MatchResult | InputError | ReplayFailed] = []
+    parts: list[dict[str, pa.Table] | None] = []
+
+    def collect(items: list[LoadedMatch], done: Tabulated) -> None:
+        outcomes.extend(done[0])
+        parts.append(done[1])
+        if progress:
+            for item in items:
+                progress(len(item.lines))
+
+    if n == 1:
+        for items in chunks:
+            collect(items, _replay_chunk(items, rules))
+    else:
+        # spawn, not fork: the parent holds an open DuckDB connection and rich consoles.
+        with ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("spawn")) as pool:
+            # Results are collected in input order, whichever worker ends first.
+            pending: collections.deque[tuple[list[LoadedMatch], Future[Tabulated]]] = collections.deque()
+            for items in chunks:
+                pending.append((items, pool.submit(_replay_chunk, items, rules)))
+                if len(pending) >= 4 * n:
+                    first, future = pending.popleft()
+                    collect(first, future.result())
+            while pending:
+                first, future = pending.popleft()
+                collect(first, future.result())
+    problems = [p for o in outcomes if isinstance(o, InputError) for p in o.problems]
+    if problems:
+        raise InputError(problems)
+    for o in outcomes:
+        if isinstance(o, ReplayFailed):
+            raise o
+    results = [o for o in outcomes if isinstance(o, MatchResult)]
+    ids = [r.match for r in results]
+    in_order = ids == sorted(ids)
+    results.sort(key=lambda r: r.match)
+    if not in_order or not parts or any(part is None for part in parts):
+        return results, None
+    tables = {name: pa.concat_tables([part[name] for part in parts if part is not None]) for name in REPLAY_TABLES}
+    return results, tables
+
+
+def replay_db(
+    con: duckdb.DuckDBPyConnection,
+    ids: Sequence[str] | None = None,
+    workers: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    corrections: Sequence[Located] = (),
+    rules: str | Derived | None = None,
+) -> list[MatchResult]:
+    """Replay the loaded matches (all, or ``ids``), store the results, and return them.
+
+    With ``rules`` the matches replay under that ruleset instead of the recorded one, and
+    nothing is stored: the stored results stay those of the rules the matches were played under.
+
+    ``progress(done, total)`` counts records replayed out of the records to replay.
+    ``corrections`` are applied to their matches before the replay (docs/format.md section 6);
+    one that names a match not being replayed is an InputError, like one that names no stroke.
+    """
+    chosen = select_matches(con, ids)
+    by_match: dict[str, list[Located]] = {}
+    for item in corrections:
+        by_match.setdefault(item[2].match, []).append(item)
+    replayed = set(chosen)
+    stray = [
+        Problem(f, line, "match", "no_such_stroke", f"match {c.match!r}", "a loaded match being replayed")
+        for m, items in sorted(by_match.items())
+        if m not in replayed
+        for f, line, c in items
+    ]
+    if stray:
+        raise InputError(stray)
+    step: Callable[[int], None] | None = None
+    total = record_count(con, chosen)
+    if progress is not None:
+        state = {"done": 0}
+
+        def step(k: int) -> None:
+            state["done"] += k
+            progress(state["done"], total)
+
+    # No more workers than matches: starting a process costs more than a short match.
+    n = min(workers if workers is not None else default_workers(total), max(len(chosen), 1))
+    loaded = (
+        dataclasses.replace(lm, corrections=tuple(by_match[lm.match_id])) if lm.match_id in by_match else lm
+        for lm in loaded_matches(con, chosen)
+    )
+    results, tables = _replay_tabulated(loaded, n, step, rules=rules)
+    if rules is not None:
+        return results
+    write_results(con, chosen, results, every_match=not ids, tables=tables)
+    return results

@@ -1,0 +1,343 @@
+"""Ingest's writes: a file's rows staged, then published in one transaction; shot-clock rows.
+
+A file's rows are streamed into staging tables (invisible to readers, outside any
+transaction, so memory stays flat) and published with the file's ``matches`` rows and its
+``ingest_log`` entry in one transaction: a file is loaded completely or not at all. A
+replaced match's rows go in the same transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+
+from cuelog.schemas.records import Match
+
+# Tables that hold a match's rows; a replaced match is removed from each of them. The
+# replay tables are derived from the records, so they go too (a new replay rebuilds them).
+MATCH_TABLES = (
+    "records",
+    "strokes",
+    "shot_clock",
+    "replay_frames",
+    "replay_strokes",
+    "replay_breaks",
+    "replay_findings",
+    "replay_stroke_details",
+    "matches",
+)
+
+RECORDS_SCHEMA = pa.schema(
+    [
+        ("match_id", pa.string()),
+        ("seq", pa.int32()),
+        ("line", pa.int32()),
+        ("type", pa.string()),
+        ("frame", pa.int32()),
+        ("n", pa.int32()),
+        ("body", pa.string()),
+    ]
+)
+STROKES_SCHEMA = pa.schema(
+    [
+        ("match_id", pa.string()),
+        ("frame", pa.int32()),
+        ("n", pa.int32()),
+        ("striker", pa.string()),
+        ("t", pa.timestamp("us", tz="UTC")),
+        ("first", pa.list_(pa.string())),
+        ("potted", pa.list_(pa.string())),
+        ("nominated", pa.string()),
+        ("foul_called", pa.bool_()),
+        ("points_called", pa.int32()),
+        ("miss_called", pa.bool_()),
+        ("free_ball_called", pa.bool_()),
+        ("score_a", pa.int32()),
+        ("score_b", pa.int32()),
+        ("break_", pa.int32()),
+    ]
+)
+SHOT_CLOCK_SCHEMA = pa.schema(
+    [
+        ("match_id", pa.string()),
+        ("frame", pa.int32()),
+        ("n", pa.int32()),
+        ("shot_s", pa.float64()),
+        ("paused_s", pa.float64()),
+        ("limit_s", pa.float64()),
+        ("source", pa.string()),
+    ]
+)
+
+
+def first_row(con: duckdb.DuckDBPyConnection, sql: str, params: list[Any]) -> tuple[Any, ...] | None:
+    """The first row of a query, or None. Fetches the whole result: DuckDB 2 refuses new
+    work on a connection while a result is still unfinished."""
+    rows = con.execute(sql, params).fetchall()
+    return rows[0] if rows else None
+
+
+def insert_arrow(con: duckdb.DuckDBPyConnection, table: str, data: pa.Table) -> None:
+    """Append an Arrow table to a store table, by column name."""
+    cols = ", ".join(data.schema.names)
+    con.register("cuelog_batch", data)
+    try:
+        con.execute(f"INSERT INTO {table} ({cols}) SELECT {cols} FROM cuelog_batch")
+    finally:
+        con.unregister("cuelog_batch")
+
+
+def delete_match(con: duckdb.DuckDBPyConnection, match_id: str) -> None:
+    """Remove every row of one match (inside the caller's transaction)."""
+    for table in MATCH_TABLES:
+        con.execute(f"DELETE FROM {table} WHERE match_id = ?", [match_id])
+    # The file that loaded it no longer stands for it: loading that file again must be
+    # treated as a new claim on the match id, not as a no-op.
+    con.execute("DELETE FROM ingest_log WHERE list_contains(matches, ?)", [match_id])
+
+
+MATCHES_SCHEMA = pa.schema(
+    [
+        ("match_id", pa.string()),
+        ("rules", pa.string()),
+        ("side_a", pa.string()),
+        ("side_b", pa.string()),
+        ("best_of", pa.int32()),
+        ("event", pa.string()),
+        ("date", pa.string()),
+        ("venue", pa.string()),
+        ("table_no", pa.string()),
+        ("referee", pa.string()),
+        ("file_hash", pa.string()),
+        ("body", pa.string()),
+    ]
+)
+
+
+def _match_row(m: Match, text: str, file_hash: str) -> tuple[Any, ...]:
+    return (
+        m.match,
+        m.rules,
+        m.sides.get("A", ""),
+        m.sides.get("B", ""),
+        m.best_of,
+        m.event,
+        m.date,
+        m.venue,
+        m.table,
+        m.referee,
+        file_hash,
+        text,
+    )
+
+
+def _insert_match_rows(con: duckdb.DuckDBPyConnection, rows: list[tuple[Any, ...]]) -> None:
+    if rows:
+        columns = [pa.array(v, type=f.type) for v, f in zip(zip(*rows, strict=True), MATCHES_SCHEMA, strict=True)]
+        insert_arrow(con, "matches", pa.Table.from_arrays(columns, schema=MATCHES_SCHEMA))
+
+
+def insert_matches(con: duckdb.DuckDBPyConnection, matches: list[tuple[Match, str]], file_hash: str) -> None:
+    """One ``matches`` row per match record (with its text), in one statement."""
+    _insert_match_rows(con, [_match_row(m, text, file_hash) for m, text in matches])
+
+
+STAGE = {"records": "cuelog_stage_records", "strokes": "cuelog_stage_strokes", "shot_clock": "cuelog_stage_shot_clock"}
+"""Staging tables a file's rows are streamed into before they are published in one transaction."""
+
+
+def drop_stage(con: duckdb.DuckDBPyConnection) -> None:
+    for stage in STAGE.values():
+        con.execute(f"DROP TABLE IF EXISTS {stage}")
+
+
+def create_stage(con: duckdb.DuckDBPyConnection) -> None:
+    drop_stage(con)  # left over from an interrupted load
+    for table, stage in STAGE.items():
+        con.execute(f"CREATE TABLE {stage} AS SELECT * FROM {table} LIMIT 0")
+
+
+def publish(
+    con: duckdb.DuckDBPyConnection,
+    name: str,
+    file_hash: str,
+    matches: list[tuple[Match, str]],
+    records: int,
+    last: Mapping[str, list[tuple[Any, ...]]],
+    staged: bool,
+) -> None:
+    """Move a file's staged rows and its last batch into the store in one transaction."""
+    con.begin()
+    try:
+        ids = [m.match for m, _ in matches]
+        # Conflicts were refused while checking; a match id already loaded is a replacement.
+        # Only those are deleted: a DELETE scans its table, so one per new match would make
+        # loading slower as the store grows.
+        for (match_id,) in con.execute(
+            "SELECT match_id FROM matches WHERE list_contains(?, match_id) ORDER BY match_id", [ids]
+        ).fetchall():
+            delete_match(con, match_id)
+        if matches:
+            insert_matches(con, matches, file_hash)
+        if staged:
+            for table, stage in STAGE.items():
+                con.execute(f"INSERT INTO {table} SELECT * FROM {stage}")
+        insert_rows(con, last, {table: table for table in STAGE})
+        con.execute(
+            "INSERT INTO ingest_log VALUES (?, ?, ?, ?, now())",
+            [file_hash, name, [m.match for m, _ in matches], records],
+        )
+        con.commit()
+    except BaseException:
+        con.rollback()
+        raise
+
+
+ROW_SCHEMAS: dict[str, pa.Schema] = {
+    "records": RECORDS_SCHEMA,
+    "strokes": STROKES_SCHEMA,
+    "shot_clock": SHOT_CLOCK_SCHEMA,
+}
+"""The columns of the rows ingest builds for each table it fills, in order."""
+
+
+def insert_rows(
+    con: duckdb.DuckDBPyConnection, rows: Mapping[str, list[tuple[Any, ...]]], tables: Mapping[str, str]
+) -> None:
+    """Insert rows (tuples in :data:`ROW_SCHEMAS` column order) of each store table into
+    ``tables[table]`` (the table itself, or its staging table), as Arrow, and clear them."""
+    for table, schema in ROW_SCHEMAS.items():
+        batch = rows.get(table)
+        if batch:
+            columns = [
+                pa.array(values, type=f.type) for values, f in zip(zip(*batch, strict=True), schema, strict=True)
+            ]
+            insert_arrow(con, tables[table], pa.Table.from_arrays(columns, schema=schema))
+            batch.clear()
+
+
+def loaded_file(con: duckdb.DuckDBPyConnection, file_hash: str) -> tuple[list[str], int] | None:
+    """The matches and record count of a file already loaded with this content hash, or None."""
+    seen = first_row(con, "SELECT matches, records FROM ingest_log WHERE file_hash = ?", [file_hash])
+    return None if seen is None else (list(seen[0]), int(seen[1]))
+
+
+def held_matches(con: duckdb.DuckDBPyConnection, ids: Sequence[str]) -> dict[str, tuple[str, str | None]]:
+    """For each of ``ids`` already loaded: the content hash and path of the file that loaded it.
+
+    One query for a whole file: a statement costs milliseconds, a file holds many matches.
+    """
+    return {
+        str(row[0]): (str(row[1]), row[2])
+        for row in con.execute(
+            "SELECT m.match_id, m.file_hash, l.path FROM matches m "
+            "LEFT JOIN ingest_log l ON l.file_hash = m.file_hash WHERE list_contains(?, m.match_id)",
+            [sorted(set(ids))],
+        ).fetchall()
+    }
+
+
+def clock_strokes(con: duckdb.DuckDBPyConnection) -> pa.Table:
+    """Every loaded stroke with a time at a known table: ``table, t`` (epoch microseconds),
+    ``match_id, frame, n``, in time order: what a shot-clock log is aligned with."""
+    return con.sql(
+        """
+        SELECT m.table_no AS table, epoch_us(s.t) AS t, s.match_id, s.frame, s.n
+        FROM strokes s JOIN matches m USING (match_id)
+        WHERE s.t IS NOT NULL AND m.table_no IS NOT NULL
+        ORDER BY t, match_id, frame, n
+        """
+    ).to_arrow_table()
+
+
+def save_shots(con: duckdb.DuckDBPyConnection, shots: pa.Table, file_hash: str, name: str, lines: int) -> None:
+    """Store a clock log's aligned shots (``shot_clock`` rows) and record the file, inside the
+    caller's transaction. A newer reading of a stroke replaces the older one (PRIMARY KEY
+    match_id, frame, n)."""
+    if shots.num_rows:
+        con.register("cuelog_keys", shots.select(["match_id", "frame", "n"]))
+        try:
+            con.execute(
+                "DELETE FROM shot_clock USING cuelog_keys k WHERE shot_clock.match_id = k.match_id"
+                " AND shot_clock.frame = k.frame AND shot_clock.n = k.n"
+            )
+        finally:
+            con.unregister("cuelog_keys")
+        insert_arrow(con, "shot_clock", shots.cast(SHOT_CLOCK_SCHEMA))
+    match_ids = sorted(set(shots.column("match_id").to_pylist()))
+    known = first_row(con, "SELECT matches FROM ingest_log WHERE file_hash = ?", [file_hash])
+    if known is None:
+        con.execute("INSERT INTO ingest_log VALUES (?, ?, ?, ?, now())", [file_hash, name, match_ids, lines])
+    elif sorted(known[0]) != match_ids:
+        con.execute("UPDATE ingest_log SET matches = ? WHERE file_hash = ?", [match_ids, file_hash])
+
+
+def loaded_files(con: duckdb.DuckDBPyConnection, hashes: Sequence[str]) -> dict[str, tuple[list[str], int]]:
+    """For each content hash already loaded: its matches and record count (one query)."""
+    if not hashes:
+        return {}
+    return {
+        str(h): (list(m), int(n))
+        for h, m, n in con.execute(
+            "SELECT file_hash, matches, records FROM ingest_log WHERE list_contains(?, file_hash)",
+            [sorted(set(hashes))],
+        ).fetchall()
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class FileRows:
+    """A checked file's rows, ready to publish: the match records with their text, and the
+    rows of each table in :data:`ROW_SCHEMAS` column order."""
+
+    name: str
+    file_hash: str
+    matches: list[tuple[Match, str]]
+    records: int
+    rows: Mapping[str, list[tuple[Any, ...]]]
+
+
+_INGEST_LOG_SCHEMA = pa.schema(
+    [("file_hash", pa.string()), ("path", pa.string()), ("matches", pa.list_(pa.string())), ("records", pa.int64())]
+)
+
+
+def publish_files(con: duckdb.DuckDBPyConnection, files: Sequence[FileRows]) -> None:
+    """Publish several checked files in one transaction: a statement per table for all of
+    them, instead of a transaction and a dozen statements per file.
+
+    Matches already loaded are replaced (the caller refused the conflicts). If anything
+    fails, nothing of any of the files is left (the caller may retry file by file).
+    """
+    con.begin()
+    try:
+        ids = [m.match for f in files for m, _ in f.matches]
+        for (match_id,) in con.execute(
+            "SELECT match_id FROM matches WHERE list_contains(?, match_id) ORDER BY match_id", [ids]
+        ).fetchall():
+            delete_match(con, match_id)
+        _insert_match_rows(con, [_match_row(m, text, f.file_hash) for f in files for m, text in f.matches])
+        merged = {table: [row for f in files for row in f.rows.get(table, ())] for table in ROW_SCHEMAS}
+        insert_rows(con, merged, {table: table for table in ROW_SCHEMAS})
+        log = pa.table(
+            [
+                pa.array([f.file_hash for f in files], type=pa.string()),
+                pa.array([f.name for f in files], type=pa.string()),
+                pa.array([[m.match for m, _ in f.matches] for f in files], type=pa.list_(pa.string())),
+                pa.array([f.records for f in files], type=pa.int64()),
+            ],
+            schema=_INGEST_LOG_SCHEMA,
+        )
+        con.register("cuelog_files", log)
+        try:
+            con.execute("INSERT INTO ingest_log SELECT file_hash, path, matches, records, now() FROM cuelog_files")
+        finally:
+            con.unregister("cuelog_files")
+        con.commit()
+    except BaseException:
+        con.rollback()
+        raise

@@ -1,0 +1,297 @@
+"""The reads of the store that the replay and the commands need.
+
+The loaded records come back as stored (raw JSON with its file line), match by match in
+id order; the summaries are what ``cuelog matches`` and the demo print.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+
+from cuelog.errors import CuelogError
+from cuelog.schemas.records import Correction, Record, decode
+
+
+class NoMatches(CuelogError, LookupError):
+    """The database holds no loaded match."""
+
+    def __str__(self) -> str:
+        return "the database has no loaded matches; load logs first with `cuelog ingest LOGS --db FILE`"
+
+
+class UnknownMatch(CuelogError, LookupError):
+    """A match id was asked for that the database does not hold."""
+
+    def __init__(self, missing: Sequence[str], loaded: int) -> None:
+        super().__init__(", ".join(missing))
+        self.missing = list(missing)
+        self.loaded = loaded
+
+    def __str__(self) -> str:
+        names = ", ".join(repr(m) for m in self.missing)
+        return f"no loaded match with id {names} ({self.loaded} match(es) in the database)"
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedMatch:
+    """The records of one loaded match as stored: ``(line, json)`` pairs, the match first."""
+
+    match_id: str
+    file: str
+    lines: tuple[tuple[int, str], ...]
+    corrections: tuple[tuple[str, int, Correction], ...] = ()
+    """Officials' corrections of this match, applied before its replay (docs/format.md section 6)."""
+
+
+def select_matches(con: duckdb.DuckDBPyConnection, ids: Sequence[str] | None) -> list[str]:
+    """The match ids to replay, sorted: all loaded ones, or the named ones (all must exist)."""
+    loaded = [r[0] for r in con.execute("SELECT match_id FROM matches ORDER BY match_id").fetchall()]
+    if not loaded:
+        raise NoMatches()
+    if not ids:
+        return loaded
+    known = set(loaded)
+    missing = sorted({i for i in ids if i not in known})
+    if missing:
+        raise UnknownMatch(missing, len(loaded))
+    return sorted(set(ids))
+
+
+def loaded_matches(con: duckdb.DuckDBPyConnection, ids: Sequence[str], batch: int = 65_536) -> Iterator[LoadedMatch]:
+    """The stored records of each match, in file order, match by match in id order.
+
+    One query streams every record as Arrow batches (a query per match would cost more
+    than the replay for a season of short matches).
+    """
+    files = dict(
+        con.execute(
+            "SELECT m.match_id, coalesce(l.path, m.file_hash) FROM matches m "
+            "LEFT JOIN ingest_log l ON l.file_hash = m.file_hash"
+        ).fetchall()
+    )
+    con.register("chosen_matches", pa.table({"match_id": pa.array(list(ids), type=pa.string())}))
+    seen: set[str] = set()
+    try:
+        rel = con.sql(
+            "SELECT r.match_id, r.line, CAST(r.body AS VARCHAR) AS body FROM records r "
+            "SEMI JOIN chosen_matches c ON c.match_id = r.match_id ORDER BY r.match_id, r.seq"
+        )
+        current: str | None = None
+        lines: list[tuple[int, str]] = []
+        for chunk in rel.to_arrow_reader(batch):
+            for match_id, line, body in zip(*(chunk.column(i).to_pylist() for i in range(3)), strict=True):
+                if match_id != current:
+                    if current is not None:
+                        yield LoadedMatch(current, str(files.get(current, current)), tuple(lines))
+                    current, lines = match_id, []
+                    seen.add(match_id)
+                lines.append((line, body))
+        if current is not None:
+            yield LoadedMatch(current, str(files.get(current, current)), tuple(lines))
+    finally:
+        con.unregister("chosen_matches")
+    # A match row without records is reported (no match record), not silently skipped.
+    for match_id in ids:
+        if match_id not in seen:
+            yield LoadedMatch(match_id, str(files.get(match_id, match_id)), ())
+
+
+def record_count(con: duckdb.DuckDBPyConnection, ids: Sequence[str]) -> int:
+    """The number of stored records of these matches."""
+    con.register("count_ids", pa.table({"match_id": pa.array(list(ids), type=pa.string())}))
+    try:
+        rows = con.execute("SELECT count(*) FROM records WHERE match_id IN (SELECT match_id FROM count_ids)").fetchall()
+    finally:
+        con.unregister("count_ids")
+    return int(rows[0][0])
+
+
+def match_ids(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """Every loaded match id, sorted."""
+    return [row[0] for row in con.execute("SELECT match_id FROM matches ORDER BY match_id").fetchall()]
+
+
+def match_records(
+    con: duckdb.DuckDBPyConnection, matches: Sequence[str] | None = None
+) -> Iterator[tuple[str, list[Record]]]:
+    """The records of each loaded match (the match record first), in file order, by match id."""
+    ids = match_ids(con) if matches is None else sorted(matches)
+    for match_id in ids:
+        rows = con.execute(
+            "SELECT body FROM records WHERE match_id = ? ORDER BY seq",
+            [match_id],
+        ).fetchall()
+        yield match_id, [decode(row[0]) for row in rows]
+
+
+_SUMMARIES = """
+SELECT m.match_id, m.rules, m.side_a, m.side_b, m.event, m.date,
+       (SELECT count(*) FROM records r WHERE r.match_id = m.match_id AND r.type = 'frame') AS frames,
+       (SELECT count(*) FROM strokes s WHERE s.match_id = m.match_id) AS strokes,
+       (SELECT count(*) FROM shot_clock c WHERE c.match_id = m.match_id) AS clocked
+FROM matches m
+ORDER BY m.match_id
+"""
+
+
+def loaded_summaries(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
+    """One summary per loaded match, by match id."""
+    return [
+        {
+            "match": row[0],
+            "rules": row[1],
+            "sides": {"A": row[2], "B": row[3]},
+            "event": row[4],
+            "date": row[5],
+            "frames": row[6],
+            "strokes": row[7],
+            "clocked": row[8],
+        }
+        for row in con.execute(_SUMMARIES).fetchall()
+    ]
+
+
+def findings_by_kind(con: duckdb.DuckDBPyConnection) -> list[tuple[str, int, int]]:
+    """``(kind, findings, points at stake)`` of the stored replay, most frequent first."""
+    return [
+        (str(k), int(n), int(p))
+        for k, n, p in con.execute(
+            "SELECT kind, count(*) AS n, sum(points) FROM replay_findings GROUP BY kind ORDER BY n DESC, kind"
+        ).fetchall()
+    ]
+
+
+def worst_frames(con: duckdb.DuckDBPyConnection, limit: int = 5) -> list[dict[str, Any]]:
+    """The frames with the most findings (then the most points at stake), with their match."""
+    rows = con.execute(
+        """
+        SELECT f.match_id, f.frame, m.rules, m.side_a, m.side_b, count(*) AS findings,
+               sum(f.points) AS points, string_agg(DISTINCT f.kind, ', ' ORDER BY f.kind) AS kinds
+        FROM replay_findings f JOIN matches m USING (match_id)
+        WHERE f.frame IS NOT NULL
+        GROUP BY f.match_id, f.frame, m.rules, m.side_a, m.side_b
+        ORDER BY findings DESC, points DESC, f.match_id, f.frame
+        LIMIT ?
+        """,
+        [limit],
+    ).fetchall()
+    keys = ("match", "frame", "rules", "side_a", "side_b", "findings", "points", "kinds")
+    return [dict(zip(keys, r, strict=True)) for r in rows]
+
+
+# -- what the reports read ------------------------------------------------------------------
+
+# The matches in scope, with the discipline of their rules.
+_MATCHES = """
+CREATE OR REPLACE TEMP TABLE scope_matches AS
+SELECT match_id, rules, split_part(rules, '/', 1) AS discipline, side_a, side_b, event, date
+FROM matches
+WHERE ($discipline IS NULL OR split_part(rules, '/', 1) = $discipline)
+  AND (len($matches) = 0 OR list_contains($matches, match_id))
+  AND (len($events) = 0 OR list_contains($events, event))
+"""
+
+_SIDES = """
+SELECT m.match_id, m.event, s.side, CASE s.side WHEN 'A' THEN m.side_a ELSE m.side_b END AS player
+FROM scope_matches m CROSS JOIN (VALUES ('A'), ('B')) s(side)
+"""
+
+# `condoned`: the facts show a foul nobody called before the next stroke; it stands (S3 R10(c)),
+# so its penalty was never given and any pot in it scored. The replay says so in a finding.
+_STROKES = f"""
+SELECT r.match_id, p.event, r.frame, r.n, r.striker AS side, p.player, r.scored, r.credited, r.penalty, r.foul, r.miss,
+       r.ball_on, r.break_id, r.visit_id, r.score_a, r.score_b,
+       EXISTS (SELECT 1 FROM replay_findings x WHERE x.match_id = r.match_id AND x.frame = r.frame
+               AND x.n = r.n AND x.kind = 'condoned_foul') AS condoned
+FROM replay_strokes r JOIN ({_SIDES}) p ON p.match_id = r.match_id AND p.side = r.striker
+ORDER BY r.match_id, r.frame, r.n
+"""
+
+_FRAMES = f"""
+SELECT f.match_id, p.event, f.frame, p.side, p.player,
+       CASE p.side WHEN 'A' THEN f.visits_a ELSE f.visits_b END AS visits,
+       CASE p.side WHEN 'A' THEN f.score_a ELSE f.score_b END AS score,
+       f.winner
+FROM replay_frames f JOIN ({_SIDES}) p ON p.match_id = f.match_id
+ORDER BY f.match_id, f.frame, p.side
+"""
+
+_BREAKS = f"""
+SELECT b.match_id, p.event, b.frame, b.side, p.player, b.points, b.from_n, b.to_n
+FROM replay_breaks b JOIN ({_SIDES}) p ON p.match_id = b.match_id AND p.side = b.side
+ORDER BY b.match_id, b.frame, b.from_n
+"""
+
+# Shot times belong to the striker the replay gives the stroke.
+_CLOCK = f"""
+SELECT c.match_id, p.event, c.frame, c.n, p.side, p.player, c.shot_s, c.limit_s
+FROM shot_clock c
+JOIN replay_strokes r ON r.match_id = c.match_id AND r.frame = c.frame AND r.n = c.n
+JOIN ({_SIDES}) p ON p.match_id = c.match_id AND p.side = r.striker
+WHERE c.shot_s IS NOT NULL
+ORDER BY c.match_id, c.frame, c.n
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class ReportTables:
+    """The replay results of the matches in a report's scope, as Arrow tables with the
+    players' names: what ``cuelog report`` and the plots summarise."""
+
+    in_scope: list[str]
+    replayed: set[str]
+    strokes: pa.Table
+    frames: pa.Table
+    breaks: pa.Table
+    clock: pa.Table
+
+
+def report_tables(
+    con: duckdb.DuckDBPyConnection, discipline: str | None, matches: Sequence[str], events: Sequence[str]
+) -> ReportTables:
+    """The replay results of the matches of ``discipline`` (None: every one), restricted to
+    ``matches`` and ``events`` when given."""
+    con.execute(_MATCHES, {"discipline": discipline, "matches": list(matches), "events": list(events)})
+    in_scope = [r[0] for r in con.execute("SELECT match_id FROM scope_matches ORDER BY match_id").fetchall()]
+    replayed = {
+        r[0]
+        for r in con.execute(
+            "SELECT DISTINCT match_id FROM replay_frames WHERE match_id IN (SELECT match_id FROM scope_matches)"
+        ).fetchall()
+    }
+    return ReportTables(
+        in_scope=in_scope,
+        replayed=replayed,
+        strokes=con.sql(_STROKES).to_arrow_table(),
+        frames=con.sql(_FRAMES).to_arrow_table(),
+        breaks=con.sql(_BREAKS).to_arrow_table(),
+        clock=con.sql(_CLOCK).to_arrow_table(),
+    )
+
+
+def match_count(con: duckdb.DuckDBPyConnection) -> int:
+    """The number of loaded matches."""
+    return int(con.execute("SELECT count(*) FROM matches").fetchall()[0][0])
+
+
+@dataclass(frozen=True, slots=True)
+class Names:
+    """Every player, match id and event the database knows."""
+
+    players: set[str]
+    matches: set[str]
+    events: set[str]
+
+
+def known_names(con: duckdb.DuckDBPyConnection) -> Names:
+    """The players, match ids and events of the loaded matches."""
+    return Names(
+        players={r[0] for r in con.execute("SELECT side_a FROM matches UNION SELECT side_b FROM matches").fetchall()},
+        matches={r[0] for r in con.execute("SELECT match_id FROM matches").fetchall()},
+        events={r[0] for r in con.execute("SELECT DISTINCT event FROM matches WHERE event IS NOT NULL").fetchall()},
+    )

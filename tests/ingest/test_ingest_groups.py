@@ -1,0 +1,101 @@
+"""Many small files per transaction: each file is still loaded or refused exactly as on its own."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pytest
+
+from cuelog.ingest import load
+from cuelog.store import connect, loads
+from cuelog.store.loads import FileRows
+from tests.ingest.conftest import cli, frame, match, snapshot, stroke, write
+
+
+def _season(folder: Path, n: int) -> list[Path]:
+    """``n`` one-match files, as ``cuelog simulate`` writes them."""
+    folder.mkdir()
+    return [
+        write(folder / f"m-{i:03d}.jsonl", [match(match=f"m-{i:03d}"), frame(), stroke(1), stroke(2, striker="B")])
+        for i in range(n)
+    ]
+
+
+def _without_load_times(db: Path) -> dict[str, list[tuple[Any, ...]]]:
+    snap = snapshot(db)
+    snap["ingest_log"] = [row[:4] for row in snap["ingest_log"]]
+    return snap
+
+
+def test_a_season_loaded_in_groups_is_the_season_loaded_file_by_file(tmp_path: Path) -> None:
+    files = _season(tmp_path / "logs", 40)
+    grouped, single = tmp_path / "grouped.duckdb", tmp_path / "single.duckdb"
+    result = cli("ingest", tmp_path / "logs", "--db", grouped, "--json")
+    assert result.exit_code == 0, result.stderr
+    assert [f["status"] for f in json.loads(result.stdout)["files"]] == ["loaded"] * 40
+    con = connect(single)
+    assert [load.ingest_file(con, f).status for f in files] == ["loaded"] * 40
+    con.close()
+    assert _without_load_times(grouped) == _without_load_times(single)
+
+
+def test_two_files_claiming_one_match_in_one_run_the_second_is_refused(tmp_path: Path) -> None:
+    """docs/format.md: a match id belongs to one file; the second claim names the first file."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    first = write(logs / "a.jsonl", [match(), frame(), stroke(1)])
+    second = write(logs / "b.jsonl", [match(event="Again"), frame(), stroke(1), stroke(2)])
+    result = cli("ingest", logs, "--db", tmp_path / "db.duckdb", "--json")
+    assert result.exit_code == 2
+    a, b = json.loads(result.stdout)["files"]
+    assert (a["path"], a["status"]) == (str(first), "loaded")
+    assert (b["path"], b["status"]) == (str(second), "rejected")
+    [problem] = b["problems"]
+    assert (problem["line"], problem["code"]) == (1, "match_exists") and str(first) in problem["found"]
+
+
+def test_a_bad_file_in_a_group_is_refused_with_its_lines_and_claims(tmp_path: Path) -> None:
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    write(logs / "a.jsonl", [match(), frame(), stroke(1)])
+    write(logs / "b.jsonl", [match(), frame(), "{not json"])
+    result = cli("ingest", logs, "--db", tmp_path / "db.duckdb", "--json")
+    assert result.exit_code == 2
+    _, bad = json.loads(result.stdout)["files"]
+    assert [(p["line"], p["code"]) for p in bad["problems"]] == [(1, "match_exists"), (3, "invalid_json")]
+
+
+def test_the_same_bytes_twice_in_one_run_load_once(tmp_path: Path) -> None:
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    records = [match(), frame(), stroke(1)]
+    write(logs / "a.jsonl", records)
+    write(logs / "copy.jsonl", records)
+    result = cli("ingest", logs, "--db", tmp_path / "db.duckdb", "--json")
+    assert result.exit_code == 0, result.stderr
+    assert [f["status"] for f in json.loads(result.stdout)["files"]] == ["loaded", "unchanged"]
+
+
+def test_a_group_that_cannot_be_published_is_published_file_by_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each file all or nothing: when the store refuses one file of a group, the others load."""
+    files = _season(tmp_path / "logs", 5)
+    publish = loads.publish_files
+
+    def refuse_m002(con: duckdb.DuckDBPyConnection, rows: list[FileRows]) -> None:
+        if any(r.name.endswith("m-002.jsonl") for r in rows):
+            raise duckdb.ConstraintException("refused by the store")
+        publish(con, rows)
+
+    monkeypatch.setattr(loads, "publish_files", refuse_m002)
+    con = connect(tmp_path / "db.duckdb")
+    results = load.ingest_paths(con, [tmp_path / "logs"])
+    loaded = sorted(r[0] for r in con.execute("SELECT match_id FROM matches").fetchall())
+    con.close()
+    assert [r.status for r in results] == ["loaded", "loaded", "rejected", "loaded", "loaded"]
+    assert results[2].path == str(files[2]) and results[2].problems[0].code == "load_failed"
+    assert loaded == ["m-000", "m-001", "m-003", "m-004"]

@@ -1,0 +1,115 @@
+"""The engine protocol (cuelog/replay/engine.py): every registered engine implements it,
+is found through the ruleset registry, and its pure fold gives what its replay gives."""
+
+from __future__ import annotations
+
+import inspect
+from pathlib import Path
+
+import pytest
+
+from cuelog.ingest.reader import read_records
+from cuelog.replay import replay_matches
+from cuelog.replay.engine import Engine, NoEngine, engine_for, fold_frame
+from cuelog.schemas.records import Frame, FrameRecord, Match, Record
+from cuelog.schemas.rulesets import DISCIPLINES, ENGINES, RULESETS, UnknownRuleset
+from cuelog.simulate import SeasonConfig, simulate_season
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+PROTOCOL = ("editions", "new_frame", "apply", "finish", "replay_frame")
+ENGINE_RULES = sorted(r for r, rs in RULESETS.items() if rs.engine is not None)
+
+
+def _frames(records: list[Record]) -> list[tuple[Match, Frame, list[FrameRecord]]]:
+    """Each frame of a log with its match and its records."""
+    out: list[tuple[Match, Frame, list[FrameRecord]]] = []
+    match: Match | None = None
+    for r in records:
+        if isinstance(r, Match):
+            match = r
+        elif isinstance(r, Frame):
+            assert match is not None
+            out.append((match, r, []))
+        else:
+            out[-1][2].append(r)
+    return out
+
+
+@pytest.mark.parametrize("rules", ENGINE_RULES)
+def test_every_registered_ruleset_has_an_engine_with_the_whole_protocol(rules: str) -> None:
+    engine = engine_for(rules)
+    for name in PROTOCOL:
+        assert hasattr(engine, name), f"{rules}: engine has no {name}"
+    # The edition of the ruleset id is one of the engine's editions.
+    assert RULESETS[rules].edition in engine.editions
+    assert list(inspect.signature(engine.replay_frame).parameters)[:4] == ["match", "frame", "records", "previous"]
+    assert list(inspect.signature(engine.apply).parameters)[:2] == ["state", "record"]
+
+
+def test_engines_are_registered_by_discipline_in_the_ruleset_registry() -> None:
+    assert {"snooker", "billiards"} <= set(ENGINES)
+    assert {name: d.engine for name, d in DISCIPLINES.items()} == ENGINES
+    assert engine_for("snooker/classic") is engine_for("snooker/wpbsa-2024")
+    assert engine_for("billiards/one-red").__name__ == ENGINES["billiards"]
+
+
+def test_unknown_ruleset_and_missing_engine_are_told_apart(monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(UnknownRuleset, match="unknown rules 'snooker/1900'"):
+        engine_for("snooker/1900")
+    # A discipline registered before its module exists: no engine yet, not an ImportError.
+    monkeypatch.setitem(ENGINES, "nineball", "cuelog.replay.not_written_yet")
+    with pytest.raises(NoEngine, match="no rules engine for 'nineball/wpa' yet"):
+        engine_for("nineball/wpa")
+
+
+def _fold_agrees(engine: Engine, records: list[Record]) -> int:
+    """Every frame of ``records``: the pure fold gives the replay's score, winner, breaks,
+    findings and outcomes. Returns the number of strokes compared."""
+    strokes = 0
+    previous = None
+    for match, frame, body in _frames(records):
+        replayed = engine.replay_frame(match, frame, body, previous)
+        folded = fold_frame(engine, match, frame, body, previous)
+        assert (folded.score, folded.winner, folded.breaks) == (replayed.score, replayed.winner, replayed.breaks)
+        assert folded.findings == replayed.findings
+        assert folded.outcomes == replayed.outcomes
+        strokes += len(replayed.outcomes)
+        previous = replayed
+    return strokes
+
+
+@pytest.mark.parametrize("log", ["snooker-maximum.jsonl", "snooker-officiating.jsonl", "billiards-game.jsonl"])
+def test_fold_gives_the_replay_of_the_examples(log: str) -> None:
+    records = [r for _, r in read_records(EXAMPLES / log)]
+    match = records[0]
+    assert isinstance(match, Match)
+    assert _fold_agrees(engine_for(match.rules), records) > 0
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        SeasonConfig("snooker/wpbsa-2024", 2, seed=11, errors=0.05, best_of=3),
+        SeasonConfig("billiards/wpbsa-2024", 3, seed=5, errors=0.05, target=150),
+    ],
+    ids=lambda c: c.rules,
+)
+def test_fold_gives_the_replay_of_a_simulated_season_with_errors(config: SeasonConfig) -> None:
+    """Officiating errors included: every finding the replay raises, the fold raises too."""
+    season = list(simulate_season(config))
+    engine = engine_for(config.rules)
+    for sim in season:
+        assert _fold_agrees(engine, sim.records) > 0
+    results = replay_matches(r for sim in season for r in sim.records)
+    assert sum(len(f.findings) for m in results for f in m.frames) > 0
+
+
+def test_replay_goes_through_the_protocol() -> None:
+    """``replay_matches`` replays each frame with the engine the registry names."""
+    records = [r for _, r in read_records(EXAMPLES / "billiards-game.jsonl")]
+    match = records[0]
+    assert isinstance(match, Match)
+    (result,) = replay_matches(records)
+    engine = engine_for(match.rules)
+    (match_, frame, body) = _frames(records)[0]
+    assert result.frames[0] == engine.replay_frame(match_, frame, body, None)
