@@ -43,7 +43,20 @@ app = typer.Typer(
 )
 
 # The command modules, in the order --help lists them.
-COMMANDS = ("demo", "simulate", "validate", "ingest", "matches", "schema", "replay", "rules", "diff", "report", "plot")
+COMMANDS = (
+    "demo",
+    "simulate",
+    "validate",
+    "ingest",
+    "matches",
+    "schema",
+    "replay",
+    "audit",
+    "rules",
+    "diff",
+    "report",
+    "plot",
+)
 
 
 def _version(value: bool) -> None:
