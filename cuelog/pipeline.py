@@ -29,6 +29,7 @@ from cuelog.errors import CuelogError, InputError, Problem
 from cuelog.ingest.corrections import Located, apply_corrections
 from cuelog.ingest.reader import decode_problem
 from cuelog.replay import NoEngine, UnknownRuleset, replay_match
+from cuelog.replay.derived import Derived, under
 from cuelog.replay.model import MatchResult
 from cuelog.schemas.records import Correction, Match, Record, decode
 from cuelog.store.reads import LoadedMatch, NoMatches, UnknownMatch, loaded_matches, record_count, select_matches
@@ -94,8 +95,11 @@ def _decode(loaded: LoadedMatch) -> tuple[Match, list[Record]]:
     return records[0], records[1:]
 
 
-def replay_loaded(loaded: LoadedMatch) -> MatchResult | InputError | ReplayFailed:
-    """Replay one loaded match. Errors are returned, not raised, so a worker pool keeps order."""
+def replay_loaded(loaded: LoadedMatch, rules: str | Derived | None = None) -> MatchResult | InputError | ReplayFailed:
+    """Replay one loaded match, under ``rules`` instead of the recorded ruleset when given.
+
+    Errors are returned, not raised, so a worker pool keeps order.
+    """
     try:
         match, body = _decode(loaded)
         applied: list[Correction] = []
@@ -105,6 +109,8 @@ def replay_loaded(loaded: LoadedMatch) -> MatchResult | InputError | ReplayFaile
     except InputError as exc:
         return exc
     try:
+        if rules is not None:
+            match = under(match, rules)
         result = replay_match(match, body)
         result.corrections = applied
         return result
@@ -125,21 +131,23 @@ def replay_all(
     workers: int | None = None,
     progress: Callable[[int], None] | None = None,
     batch: int = 256,
+    rules: str | Derived | None = None,
 ) -> list[MatchResult]:
     """Replay matches, in ``workers`` processes (default: every core), results by match id.
 
     Matches are read and handed to the workers a few at a time, so only the raw records
     of the matches in flight are in memory. ``progress(records)`` is called as each match
     is done. Raises InputError (every unreadable record of every match) or ReplayFailed
-    (the first match, by id, that cannot be replayed).
+    (the first match, by id, that cannot be replayed). ``rules`` replaces every match's
+    recorded ruleset (same discipline).
     """
-    return _replay_tabulated(loaded, workers, progress, max(1, batch // 32))[0]
+    return _replay_tabulated(loaded, workers, progress, max(1, batch // 32), rules)[0]
 
 
-def _replay_chunk(items: list[LoadedMatch]) -> Tabulated:
+def _replay_chunk(items: list[LoadedMatch], rules: str | Derived | None = None) -> Tabulated:
     """Replay a few matches and build their replay table rows, in the worker that replayed them
     (the rows cost as much to build as a fast engine takes to replay)."""
-    outcomes = [replay_loaded(item) for item in items]
+    outcomes = [replay_loaded(item, rules) for item in items]
     results = [o for o in outcomes if isinstance(o, MatchResult)]
     return outcomes, (result_tables(results) if len(results) == len(outcomes) else None)
 
@@ -149,6 +157,7 @@ def _replay_tabulated(
     workers: int | None,
     progress: Callable[[int], None] | None,
     chunk: int = 8,
+    rules: str | Derived | None = None,
 ) -> tuple[list[MatchResult], dict[str, pa.Table] | None]:
     """:func:`replay_all`, plus the replay tables of the results (None when they must be
     built afresh: matches that did not come in id order).
@@ -172,14 +181,14 @@ def _replay_tabulated(
 
     if n == 1:
         for items in chunks:
-            collect(items, _replay_chunk(items))
+            collect(items, _replay_chunk(items, rules))
     else:
         # spawn, not fork: the parent holds an open DuckDB connection and rich consoles.
         with ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("spawn")) as pool:
             # Results are collected in input order, whichever worker ends first.
             pending: collections.deque[tuple[list[LoadedMatch], Future[Tabulated]]] = collections.deque()
             for items in chunks:
-                pending.append((items, pool.submit(_replay_chunk, items)))
+                pending.append((items, pool.submit(_replay_chunk, items, rules)))
                 if len(pending) >= 4 * n:
                     first, future = pending.popleft()
                     collect(first, future.result())
@@ -208,8 +217,12 @@ def replay_db(
     workers: int | None = None,
     progress: Callable[[int, int], None] | None = None,
     corrections: Sequence[Located] = (),
+    rules: str | Derived | None = None,
 ) -> list[MatchResult]:
     """Replay the loaded matches (all, or ``ids``), store the results, and return them.
+
+    With ``rules`` the matches replay under that ruleset instead of the recorded one, and
+    nothing is stored: the stored results stay those of the rules the matches were played under.
 
     ``progress(done, total)`` counts records replayed out of the records to replay.
     ``corrections`` are applied to their matches before the replay (docs/format.md section 6);
@@ -243,6 +256,8 @@ def replay_db(
         dataclasses.replace(lm, corrections=tuple(by_match[lm.match_id])) if lm.match_id in by_match else lm
         for lm in loaded_matches(con, chosen)
     )
-    results, tables = _replay_tabulated(loaded, n, step)
+    results, tables = _replay_tabulated(loaded, n, step, rules=rules)
+    if rules is not None:
+        return results
     write_results(con, chosen, results, every_match=not ids, tables=tables)
     return results

@@ -35,6 +35,10 @@ ALLOWED: dict[str, frozenset[str]] = {
     # cuelog watch: the engines' fold over a followed file, the reader's decoding, the
     # ingest's shot-clock pairing; no store.
     "cuelog.live": frozenset({"cuelog.schemas", "cuelog.errors", "cuelog.replay", "cuelog.ingest"}),
+    # Ruleset files check a derivation against the engines' editions; the rule makers' diff
+    # replays the database twice through the pipeline.
+    "cuelog.rulesfile": frozenset({"cuelog.schemas", "cuelog.errors", "cuelog.replay"}),
+    "cuelog.diff": frozenset({"cuelog.schemas", "cuelog.errors", "cuelog.replay", "cuelog.store", "cuelog.pipeline"}),
     "cuelog.cli": frozenset(
         {
             "cuelog",

@@ -53,6 +53,8 @@ COMMANDS = (
     "replay",
     "watch",
     "audit",
+    "rules",
+    "diff",
     "report",
     "plot",
     "export",

@@ -33,9 +33,11 @@ from cuelog.errors import InputError
 from cuelog.ingest.corrections import Located, apply_corrections, read_corrections
 from cuelog.ingest.reader import is_clock_csv, log_files, read_records
 from cuelog.replay import NoEngine, UnknownRuleset, replay_matches
+from cuelog.replay.derived import Derived, under
 from cuelog.replay.model import Finding, FrameResult, MatchResult
 from cuelog.replay.output import count_findings, document, dumps
-from cuelog.schemas.records import Correction, Record
+from cuelog.rulesfile import resolve_rules
+from cuelog.schemas.records import Correction, Match, Record
 
 
 def _score(score: tuple[int, int] | None) -> str:
@@ -136,11 +138,13 @@ def _streamed(files: list[Path], bar: Progress, task: TaskID) -> Iterator[Record
         bar.update(task, advance=1, records=count)
 
 
-def _replay_files(paths: list[Path], corrections: list[Located]) -> list[MatchResult]:
+def _replay_files(paths: list[Path], corrections: list[Located], rules: str | Derived | None) -> list[MatchResult]:
     files = log_files(paths)
     with _file_progress() as bar:
         task = bar.add_task("replay", total=len(files), records=0)
         records: Iterable[Record] = _streamed(files, bar, task)
+        if rules is not None:
+            records = (under(r, rules) if isinstance(r, Match) else r for r in records)
         applied: list[Correction] = []
         if corrections:
             records, applied = apply_corrections(records, corrections)
@@ -150,7 +154,9 @@ def _replay_files(paths: list[Path], corrections: list[Located]) -> list[MatchRe
     return results
 
 
-def _replay_db(db: Path, matches: list[str], workers: int | None, corrections: list[Located]) -> list[MatchResult]:
+def _replay_db(
+    db: Path, matches: list[str], workers: int | None, corrections: list[Located], rules: str | Derived | None
+) -> list[MatchResult]:
     # Imported here: the DuckDB/Arrow side is only needed with --db.
     from cuelog.pipeline import NoMatches, ReplayFailed, UnknownMatch, replay_db
     from cuelog.store import connect
@@ -177,7 +183,7 @@ def _replay_db(db: Path, matches: list[str], workers: int | None, corrections: l
 
     try:
         with bar:
-            return replay_db(con, matches or None, workers, advance, corrections)
+            return replay_db(con, matches or None, workers, advance, corrections, rules=rules)
     except NoMatches as exc:
         fail(str(exc), "no_matches")
     except UnknownMatch as exc:
@@ -237,6 +243,12 @@ def replay(
         None, "--scheduler", help="With --parquet: local, local:N (N worker processes) or a scheduler address."
     ),
     out: str | None = typer.Option(None, "--out", help="With --parquet: the results dataset (path or fsspec URL)."),
+    rules: str | None = typer.Option(
+        None,
+        "--rules",
+        help="Replay under this ruleset (an id or a ruleset file, same discipline) instead of the "
+        "recorded one; with --db nothing is stored.",
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print the cuelog-replay/1 JSON document."),
 ) -> None:
     """Replay stroke logs through the rules and list every finding.
@@ -253,10 +265,13 @@ def replay(
 
     Examples: cuelog replay examples/snooker-officiating.jsonl --json;
     cuelog replay --db cuelog.duckdb --workers 4 --corrections fixes.jsonl;
-    cuelog replay --parquet archive/ --scheduler local:2 --out results/
+    cuelog replay --parquet archive/ --scheduler local:2 --out results/;
+    cuelog replay --db cuelog.duckdb --rules draft.toml
     """
     json_errors(as_json)
     if parquet is not None or scheduler is not None or out is not None:
+        if rules is not None:
+            fail("--rules is not available with --parquet yet: replay the loaded matches with --db")
         _dispatch_parquet(paths, db, matches, workers, corrections, parquet, scheduler, out, as_json)
     if db is not None and paths:
         fail("give log files or --db, not both")
@@ -271,8 +286,12 @@ def replay(
             f"`cuelog ingest LOGS --clock {csvs[0]}` and replay with --db"
         )
     try:
+        chosen = resolve_rules(rules) if rules is not None else None
         fixes = [item for path in corrections or [] for item in read_corrections(path)]
-        results = _replay_db(db, matches or [], workers, fixes) if db is not None else _replay_files(paths or [], fixes)
+        if db is not None:
+            results = _replay_db(db, matches or [], workers, fixes, chosen)
+        else:
+            results = _replay_files(paths or [], fixes, chosen)
     except InputError as exc:
         print_problems(exc.problems, as_json=as_json)
         raise typer.Exit(2) from None

@@ -43,6 +43,7 @@ from cuelog.replay.model import (
     FrameResult,
     Outcome,
 )
+from cuelog.replay.params import param, required
 from cuelog.schemas.records import Choice, Event, Frame, FrameEnd, FrameRecord, Match, Respot, Stroke, other
 
 Pos: TypeAlias = tuple[float, float]
@@ -86,27 +87,44 @@ class Edition:
     """What differs between the billiards rule books, as data."""
 
     name: str
-    fouls: Mapping[str, str]
-    """Foul code -> citation; a code absent here is not a foul in this edition."""
-    cite: Mapping[str, str]
-    """Concept -> citation (scoring, miss, spotting, ...)."""
-    miss_is_foul: bool = False
-    """1R 2.11(15): missing all object balls is a foul; no non-foul miss."""
-    baulk_line: bool | None = False
-    """The baulk-line crossing rule: ``None`` absent from the edition; ``False`` applied when
-    the match says ``baulk_line: true``; ``True`` applied unless the match says false."""
-    crossing_on_line_counts: bool = False
-    """B24 S3 R8(b): resting centrally on the line is not a crossing; 1R 2.13.1: it is."""
-    sequence_fallback_resets: bool = True
-    """B24 S3 R9(b)(ii): the Red put back on the Spot when Centre and Pyramid are occupied
-    is not part of a sequence. The older text says nothing of it."""
-    concede_striker_only: bool = False
-    """OB S4 R6: only the striker may concede; B24 S4 R4: any player."""
-    wrong_ball_opening_void: bool = False
-    """OB S3 R2: an opening stroke with the wrong white is void; B24 S3 R2(c): the striker's
-    responsibility, so a foul (S3 R15(a))."""
-    touching_by_consent: bool = False
-    """1R 2.10: the touching-ball re-spot is made "with the consent of both players"."""
+    fouls: Mapping[str, str] = required(
+        rule="S3 R15", meaning="Foul code -> citation; a code absent here is not a foul in this edition."
+    )
+    cite: Mapping[str, str] = required(rule="-", meaning="Concept -> citation (scoring, miss, spotting, ...).")
+    miss_is_foul: bool = param(
+        False, rule="1R 2.11(15)", meaning="Missing all object balls is a foul; no non-foul miss."
+    )
+    baulk_line: bool | None = param(
+        False,
+        rule="S3 R8",
+        meaning="The baulk-line crossing rule: None absent from the edition; false applied when the match"
+        " says baulk_line: true; true applied unless the match says false.",
+    )
+    crossing_on_line_counts: bool = param(
+        False,
+        rule="S3 R8(b)",
+        meaning="Resting centrally on the line counts as a crossing (B24 S3 R8(b): it does not; 1R 2.13.1: it does).",
+    )
+    sequence_fallback_resets: bool = param(
+        True,
+        rule="S3 R9(b)(ii)",
+        meaning="The Red put back on the Spot when Centre and Pyramid are occupied is not part of a"
+        " sequence. The older text says nothing of it.",
+    )
+    concede_striker_only: bool = param(
+        False, rule="older S4 R6", meaning="Only the striker may concede (B24 S4 R4: any player)."
+    )
+    wrong_ball_opening_void: bool = param(
+        False,
+        rule="older S3 R2",
+        meaning="An opening stroke with the wrong white is void (B24 S3 R2(c): the striker's"
+        " responsibility, so a foul, S3 R15(a)).",
+    )
+    touching_by_consent: bool = param(
+        False,
+        rule="1R 2.10",
+        meaning='The touching-ball re-spot is made "with the consent of both players".',
+    )
 
 
 _B24_FOULS: Final = {

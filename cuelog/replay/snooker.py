@@ -56,6 +56,7 @@ from cuelog.replay.model import (
     FrameResult,
     Outcome,
 )
+from cuelog.replay.params import param
 from cuelog.schemas.records import (
     Choice,
     Clock,
@@ -192,81 +193,162 @@ class Edition:
     """The parameters in which the snooker editions differ. The defaults are WPBSA 2024."""
 
     name: str
-    reds: int = 15
-    """Reds at the start of a frame unless the match or frame says otherwise (S3 R21(c))."""
-    pen: str = "S3 R11"
-    """Where the penalty values are (the older edition numbers them S3 R12)."""
-    free_ball: str = "S3 R12"
-    minimum: int = 4
-    """The minimum penalty (S3 R11 "four penalty points unless higher")."""
-    miss_rule: bool = True
-    """FOUL AND A MISS exists (S3 R14; not in the shootout, SO 19(i))."""
-    miss_award: bool = True
-    """A further failure after the Warning loses the frame (S3 R14(d)(ii))."""
-    warn_after: int = 2
-    """Failures from the original position after which the Warning is given."""
-    miss_cap: int | None = None
-    """Most consecutive FOUL AND A MISS calls from the original position (six reds: 5)."""
-    miss_black_only: bool = True
-    """FOUL AND A MISS may be called with only the Black left (not in the older edition)."""
-    play_again: bool = True
-    """The non-offender may ask the offender to play again (S3 R10(h)(ii); not SO 15)."""
-    in_hand_after_foul: bool = False
-    """After every foul the incoming player has the cue-ball in hand anywhere (SO 15)."""
-    replace_after_event_foul: bool = True
-    """Replacing all balls after a foul before the stroke (S3 R10(i); not in the older edition)."""
-    award_non_striker: bool = True
-    """Black only and the non-striker more than seven ahead: the frame is theirs (S2 R1(c))."""
-    respot_black_on_tie: bool = True
-    """A tie on the last Black is played off with a re-spotted Black (S3 R4(b); not SO 13)."""
-    concede_striker_only: bool = False
-    """Only the striker may concede (older edition S4 R5(a))."""
-    no_cushion_foul: bool = False
-    """Every stroke must send a ball to a cushion or a pocket (SO 17)."""
-    time_foul: bool = False
-    """Shot-clock time fouls (SO 16)."""
-    out_of_turn_foul: bool = False
-    """Playing out of turn is a foul worth the ball on (older S3 R12(a)(iv); 2024: four-handed only)."""
-    snooker_behind_nominated: bool = False
-    """After a Red, leaving the opponent snookered behind the nominated colour is a foul (S3 R19(d))."""
-    deferred_points: bool = True
-    """Points for re-potting a colour spotted in error count only after the next stroke or
-    infringement (S3 R7(b); the older edition has no such proviso, DIFF A17)."""
-    declare_when_snookered: bool = False
-    """Failing to declare the ball on when snookered is worth seven (older S3 R12(d)(v),
-    DIFF A14; 2024 S3 R11(d)(v): only when the referee asks)."""
-    cushion_face_unsnookers: bool = False
-    """A curved cushion face nearer than the obstructing ball means not snookered (older
-    S2 R17(e), DIFF A16)."""
-    touching_starts_sequence: bool = True
-    """A miss with the cue-ball touching a ball that could be on starts the FOUL AND A MISS
-    sequence of S3 R14(d) (not in the older edition, DIFF A5)."""
-    non_striker_penalty: bool = True
-    """A non-striker's infringement is a PENALTY under S3 R11(e)-(g); the older edition
-    penalises it as if they were the striker (older S3 R2(b)(ii), R14(h), DIFF A15)."""
-    warning_survives_event_foul: bool = False
-    """A foul before the stroke during a FOUL AND A MISS sequence keeps the Warning and the
-    sequence whatever the non-offender chooses (older S3 R14(d)(vi), DIFF A7); 2024 keeps
-    it only when all balls are replaced (S3 R14(e))."""
-    replace_cue_ball_only: bool = False
-    """Replacing after a FOUL AND A MISS puts back the cue-ball (and the ball on) but leaves
-    the object balls to the referee's discretion (older S3 R14(f), DIFF A8)."""
-    fb_snooker_after_scoring: bool = False
-    """The free-ball snooker foul applies after a scoring stroke too (older S3 R10(b)(ii), DIFF A10)."""
-    fb_snooker_black_and_any: bool = True
-    """The free-ball snooker is no foul with Black and any one other colour left (S3 R12(b)(ii));
-    the older edition excepts Pink and Black only (older S3 R10(b)(ii), DIFF A10)."""
-    forfeit_points: bool = False
-    """A frame awarded for conduct forfeits the offender's points and gives the
-    non-offender the balls left (older S4 R2(a)(ii); 2024 S4 R4(a)(ii) only in aggregate, DIFF A19)."""
-    time_wasting_warning_first: bool = True
-    """A frame is awarded for time wasting only after a Warning (S4 R3; older S4 R1 lets
-    the referee award it at once, DIFF A20)."""
-    rerack_respotted_black_only: bool = True
-    """A stalemate during a re-spotted Black re-spots the Black only (S3 R17(d); older S3 R16
-    re-racks the frame, DIFF A21)."""
-    renumber: tuple[tuple[str, str], ...] = ()
-    """Citation fix-ups where an edition numbers an item differently."""
+    reds: int = param(
+        15, rule="S3 R21(c)", meaning="Reds at the start of a frame unless the match or frame says otherwise."
+    )
+    pen: str = param(
+        "S3 R11", rule="S3 R11", meaning="Where the penalty values are (the older edition numbers them S3 R12)."
+    )
+    free_ball: str = param(
+        "S3 R12", rule="S3 R12", meaning="Where the free-ball rule is (the older edition numbers it S3 R10)."
+    )
+    minimum: int = param(4, rule="S3 R11", meaning='The minimum penalty ("four penalty points unless higher").')
+    miss_rule: bool = param(True, rule="S3 R14", meaning="FOUL AND A MISS exists (not in the shootout, SO 19(i)).")
+    miss_award: bool = param(True, rule="S3 R14(d)(ii)", meaning="A further failure after the Warning loses the frame.")
+    warn_after: int = param(
+        2, rule="S3 R14(d)", meaning="Failures from the original position after which the Warning is given."
+    )
+    miss_waived_behind: int | None = param(
+        None,
+        rule="S3 R14(a)",
+        meaning="FOUL AND A MISS is not called when the offender was more than this many points"
+        " behind before the stroke (a rule change under study; no edition has it).",
+    )
+    miss_cap: int | None = param(
+        None,
+        rule="S3 R19(a)",
+        meaning="Most consecutive FOUL AND A MISS calls from the original position (six reds: 5).",
+    )
+    miss_black_only: bool = param(
+        True,
+        rule="S3 R14",
+        meaning="FOUL AND A MISS may be called with only the Black left (not in the older edition).",
+    )
+    play_again: bool = param(
+        True, rule="S3 R10(h)(ii)", meaning="The non-offender may ask the offender to play again (not SO 15)."
+    )
+    in_hand_after_foul: bool = param(
+        False, rule="SO 15", meaning="After every foul the incoming player has the cue-ball in hand anywhere."
+    )
+    replace_after_event_foul: bool = param(
+        True,
+        rule="S3 R10(i)",
+        meaning="Replacing all balls after a foul before the stroke (not in the older edition).",
+    )
+    award_non_striker: bool = param(
+        True,
+        rule="S2 R1(c)",
+        meaning="Black only and the non-striker more than seven ahead: the frame is theirs.",
+    )
+    respot_black_on_tie: bool = param(
+        True,
+        rule="S3 R4(b)",
+        meaning="A tie on the last Black is played off with a re-spotted Black (not SO 13).",
+    )
+    concede_striker_only: bool = param(
+        False, rule="older S4 R5(a)", meaning="Only the striker may concede (older edition)."
+    )
+    no_cushion_foul: bool = param(
+        False, rule="SO 17", meaning="Every stroke must send a ball to a cushion or a pocket."
+    )
+    time_foul: bool = param(False, rule="SO 16", meaning="Shot-clock time fouls.")
+    shot_clock_s: float | None = param(
+        None,
+        rule="SO 2(i)",
+        meaning="The shot-clock limit before the last five minutes (15 s in the shootout); none: the"
+        " limit each clock record carries. A record whose limit is 10 s or less is in the last five"
+        " minutes (SO 2(ii)).",
+    )
+    shot_clock_late_s: float | None = param(
+        None,
+        rule="SO 2(ii)",
+        meaning="The shot-clock limit in the last five minutes (10 s in the shootout); none: the"
+        " limit each clock record carries.",
+    )
+    out_of_turn_foul: bool = param(
+        False,
+        rule="older S3 R12(a)(iv)",
+        meaning="Playing out of turn is a foul worth the ball on (2024: four-handed only).",
+    )
+    snooker_behind_nominated: bool = param(
+        False,
+        rule="S3 R19(d)",
+        meaning="After a Red, leaving the opponent snookered behind the nominated colour is a foul.",
+    )
+    deferred_points: bool = param(
+        True,
+        rule="S3 R7(b)",
+        meaning="Points for re-potting a colour spotted in error count only after the next stroke or"
+        " infringement (the older edition has no such proviso, DIFF A17).",
+    )
+    declare_when_snookered: bool = param(
+        False,
+        rule="older S3 R12(d)(v)",
+        meaning="Failing to declare the ball on when snookered is worth seven (DIFF A14; 2024"
+        " S3 R11(d)(v): only when the referee asks).",
+    )
+    cushion_face_unsnookers: bool = param(
+        False,
+        rule="older S2 R17(e)",
+        meaning="A curved cushion face nearer than the obstructing ball means not snookered (DIFF A16).",
+    )
+    touching_starts_sequence: bool = param(
+        True,
+        rule="S3 R14(d)",
+        meaning="A miss with the cue-ball touching a ball that could be on starts the FOUL AND A MISS"
+        " sequence (not in the older edition, DIFF A5).",
+    )
+    non_striker_penalty: bool = param(
+        True,
+        rule="S3 R11(e)-(g)",
+        meaning="A non-striker's infringement is a PENALTY; the older edition penalises it as if"
+        " they were the striker (older S3 R2(b)(ii), R14(h), DIFF A15).",
+    )
+    warning_survives_event_foul: bool = param(
+        False,
+        rule="older S3 R14(d)(vi)",
+        meaning="A foul before the stroke during a FOUL AND A MISS sequence keeps the Warning and the"
+        " sequence whatever the non-offender chooses (DIFF A7); 2024 keeps it only when all balls"
+        " are replaced (S3 R14(e)).",
+    )
+    replace_cue_ball_only: bool = param(
+        False,
+        rule="older S3 R14(f)",
+        meaning="Replacing after a FOUL AND A MISS puts back the cue-ball (and the ball on) but leaves"
+        " the object balls to the referee's discretion (DIFF A8).",
+    )
+    fb_snooker_after_scoring: bool = param(
+        False,
+        rule="older S3 R10(b)(ii)",
+        meaning="The free-ball snooker foul applies after a scoring stroke too (DIFF A10).",
+    )
+    fb_snooker_black_and_any: bool = param(
+        True,
+        rule="S3 R12(b)(ii)",
+        meaning="The free-ball snooker is no foul with Black and any one other colour left; the older"
+        " edition excepts Pink and Black only (older S3 R10(b)(ii), DIFF A10).",
+    )
+    forfeit_points: bool = param(
+        False,
+        rule="older S4 R2(a)(ii)",
+        meaning="A frame awarded for conduct forfeits the offender's points and gives the non-offender"
+        " the balls left (2024 S4 R4(a)(ii) only in aggregate, DIFF A19).",
+    )
+    time_wasting_warning_first: bool = param(
+        True,
+        rule="S4 R3",
+        meaning="A frame is awarded for time wasting only after a Warning (older S4 R1 lets the"
+        " referee award it at once, DIFF A20).",
+    )
+    rerack_respotted_black_only: bool = param(
+        True,
+        rule="S3 R17(d)",
+        meaning="A stalemate during a re-spotted Black re-spots the Black only (older S3 R16 re-racks"
+        " the frame, DIFF A21).",
+    )
+    renumber: tuple[tuple[str, str], ...] = param(
+        (), rule="-", meaning="Citation fix-ups where an edition numbers an item differently."
+    )
 
     def cite(self, where: str, item: str = "") -> str:
         """The citation of ``item`` in the rule ``where`` of this edition."""
@@ -1107,6 +1189,8 @@ class _Play:
     findings_before: int = 0
     needed_before: bool = False
     miss_called: bool = False
+    waived: bool = False
+    """The edition waives FOUL AND A MISS for an offender this far behind (``miss_waived_behind``)."""
     frame_ends: bool = False
     tie: bool = False
     due_spots: list[tuple[str, str]] = field(default_factory=list)
@@ -1602,6 +1686,7 @@ def _miss_called(state: State, play: _Play) -> None:
     ed, n, striker, call = state.edition, play.n, play.striker, play.stroke.call
     play.needed_before = (play.due_foul or play.foul_stands) and penalty_points_required(state)
     play.miss_called = bool(call is not None and call.foul and call.miss)
+    play.waived = _miss_waived(state, striker)
     if not play.miss_called:
         return
     if not ed.miss_rule:
@@ -1613,6 +1698,16 @@ def _miss_called(state: State, play: _Play) -> None:
             side=striker,
             points=0,
             message="FOUL AND A MISS called but the rule does not apply",
+        )
+    elif play.waived:
+        _add(
+            state,
+            n=n,
+            kind=MISS_ERROR,
+            rule="S3 R14(a)",
+            side=striker,
+            points=0,
+            message=f"FOUL AND A MISS called with the offender more than {ed.miss_waived_behind} points behind",
         )
     elif play.due_foul and not play.miss_type:
         _add(
@@ -1796,6 +1891,7 @@ def _miss_due(state: State, play: _Play) -> bool:
         play.due_foul
         and play.miss_type
         and ed.miss_rule
+        and not play.waived
         and not play.needed_before
         and not penalty_points_required(state)
         and (ed.miss_black_only or not state.black_only)
@@ -2476,12 +2572,31 @@ _FRAME_EVENTS: Final[dict[str, Callable[[State, Event], None]]] = {
 """Events that end the frame (need a side)."""
 
 
+def _miss_waived(state: State, striker: str) -> bool:
+    """The edition waives FOUL AND A MISS for an offender this far behind (``miss_waived_behind``)."""
+    limit = state.edition.miss_waived_behind
+    if limit is None:
+        return False
+    a, b = state.ledger.official
+    behind = b - a if striker == "A" else a - b
+    return behind > limit
+
+
+def _shot_limit(ed: Edition, recorded: float) -> float:
+    """The limit of a stroke: the edition's for the phase of the match the recorded limit
+    shows (SO 2: 10 s or less is the last five minutes), else the recorded one."""
+    late = recorded <= 10 + 1e-9
+    limit = ed.shot_clock_late_s if late else ed.shot_clock_s
+    return recorded if limit is None else limit
+
+
 def _clock(state: State, c: Clock) -> None:
     """Shot clock (SO 2-3, 16): a stroke begun after the limit is a time foul."""
     if not state.edition.time_foul or c.limit_s is None or c.elapsed_s is None:
         return
+    limit = _shot_limit(state.edition, c.limit_s)
     # elapsed_s is what the clock showed: it does not run while paused (docs/format.md 4, clock).
-    if c.elapsed_s > c.limit_s + 1e-9 and (c.n - 1) not in state.time_fouls:
+    if c.elapsed_s > limit + 1e-9 and (c.n - 1) not in state.time_fouls:
         # A time foul is recorded as an event after the stroke before; look for it.
         _add(
             state,
@@ -2490,7 +2605,7 @@ def _clock(state: State, c: Clock) -> None:
             rule="SO 16",
             side=None,
             points=5,
-            message=f"stroke began after {c.elapsed_s:.1f} s on the clock, limit {c.limit_s:.0f} s",
+            message=f"stroke began after {c.elapsed_s:.1f} s on the clock, limit {limit:.0f} s",
         )
 
 

@@ -67,6 +67,16 @@ def test_billiards_averages(stats_db: Path, monkeypatch: pytest.MonkeyPatch) -> 
     assert images == 1
 
 
+@pytest.mark.disciplines("snooker")
+def test_rule_change(stats_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rule maker's session on the hand-built matches: Bob's three misses of m3 are
+    two too many before a Warning under the draft (S3 R14(d), warn_after = 1)."""
+    text, images = outputs(execute("rule-change.ipynb", stats_db, monkeypatch))
+    assert "minimum: 4 -> 5  (S3 R11)" in text and "warn_after: 2 -> 1  (S3 R14(d))" in text
+    assert "frames compared: 3," in text and "not compared (another discipline): 1 match(es)" in text
+    assert images == 1
+
+
 def test_notebooks_run_on_the_demo_database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The simulated season of ``cuelog demo``: many players, findings, shot clocks."""
     demo = subprocess.run(
@@ -88,3 +98,6 @@ def test_notebooks_run_on_the_demo_database(tmp_path: Path, monkeypatch: pytest.
     assert "most centuries:" in text and images == 3
     text, images = outputs(execute("billiards-averages.ipynb", db, monkeypatch))
     assert images == 1
+    # The rule maker's session on the simulated season: the draft changes some frames.
+    text, images = outputs(execute("rule-change.ipynb", db, monkeypatch))
+    assert "frames compared:" in text and ", with a difference: 0," not in text and images == 1
