@@ -65,6 +65,10 @@ def test_demo_loads_replays_reports_and_plots_on_the_default_paths(tmp_path: Pat
         data = (out / name).read_bytes()
         assert data.startswith(PNG) and len(data) > 10_000
     assert sorted((out / "season" / "snooker" / "logs").glob("*.jsonl"))
+    # The audit report of the match with the most findings, as an official would open it.
+    report = (out / "audit-report.html").read_text(encoding="utf-8")
+    assert "audit-report.html" in r.stdout
+    assert report.startswith("<!DOCTYPE html>") and '<tr class="finding"' in report and "<script" not in report
 
 
 def test_demo_twice_changes_nothing(tmp_path: Path) -> None:

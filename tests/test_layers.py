@@ -27,7 +27,8 @@ ALLOWED: dict[str, frozenset[str]] = {
     "cuelog.ingest": frozenset({"cuelog.schemas", "cuelog.errors", "cuelog.store"}),
     "cuelog.pipeline": frozenset({"cuelog.schemas", "cuelog.errors", "cuelog.replay", "cuelog.ingest", "cuelog.store"}),
     "cuelog.simulate": frozenset({"cuelog.schemas", "cuelog.errors", "cuelog.replay", "cuelog.ingest.reader"}),
-    "cuelog.analytics": frozenset({"cuelog.schemas", "cuelog.errors", "cuelog.store"}),
+    # replay.model: the result types the audit report renders (a replayed match), as the store writes them.
+    "cuelog.analytics": frozenset({"cuelog.schemas", "cuelog.errors", "cuelog.store", "cuelog.replay.model"}),
     "cuelog.cli": frozenset(
         {
             "cuelog",

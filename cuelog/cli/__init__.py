@@ -43,7 +43,7 @@ app = typer.Typer(
 )
 
 # The command modules, in the order --help lists them.
-COMMANDS = ("demo", "simulate", "validate", "ingest", "matches", "schema", "replay", "report", "plot")
+COMMANDS = ("demo", "simulate", "validate", "ingest", "matches", "schema", "replay", "audit", "report", "plot")
 
 
 def _version(value: bool) -> None:

@@ -59,7 +59,7 @@ def fail(message: str, code: str = "usage") -> NoReturn:
 
     ``code`` is stable, for scripts: ``usage``, ``no_logs``, ``no_database``, ``bad_database``,
     ``unknown_match``, ``unknown_report``, ``bad_selection``, ``unknown_rules``, ``cannot_write``,
-    ``nothing_to_plot``, ``no_matches``, ``replay_failed``, ``bad_input``.
+    ``nothing_to_plot``, ``no_matches``, ``replay_failed``, ``bad_input``, ``pdf_unavailable``.
     """
     if _json_errors.get():
         sys.stdout.write(json.dumps(error_document(code, message), indent=1, ensure_ascii=False) + "\n")

@@ -26,7 +26,8 @@ def demo(
 ) -> None:
     """Simulate a small season of snooker and billiards with officiating errors, load it with
     the bundled examples and the shot clocks into DuckDB, replay every stroke through the
-    rules, and print the audit summary and headline statistics; plots go to --out.
+    rules, and print the audit summary and headline statistics; plots and the audit report
+    of the match with the most findings go to --out.
 
     Example: cuelog demo --db cuelog.duckdb --out cuelog-demo
     """
@@ -88,6 +89,8 @@ def show(r: DemoResult, db: Path, out: Path, console: Console) -> None:
             console.print(f"plot: {p} (match {w0['match']} frame {w0['frame']}, the worst frame, findings marked)")
         else:
             console.print(f"plot: {p}")
+    if r.report is not None:
+        console.print(f"audit report of the match with the most findings: {escape(str(r.report))}")
     console.print(f"next: cuelog report breaks --db {db}   |   cuelog replay --db {db}   |   open {out}/*.png")
 
 

@@ -43,6 +43,8 @@ class DemoResult:
     accuracy: Accuracy | None = None
     headlines: list[tuple[str, str]] = field(default_factory=list)
     plots: list[Path] = field(default_factory=list)
+    report: Path | None = None
+    """The audit report (HTML) of the match with the most findings."""
 
 
 def examples_dir() -> Path | None:
@@ -105,6 +107,8 @@ def run_demo(db: Path, out: Path, seed: int = 2026, workers: int | None = None, 
         say("drawing plots", 0.85)
         out.mkdir(parents=True, exist_ok=True)
         result.plots = _plots(con, out, result.worst_frames)
+        say("writing the audit report", 0.95)
+        result.report = _audit_report(con, out)
     finally:
         con.close()
     say("done", 1.0)
@@ -144,6 +148,21 @@ def _headlines(con: Any) -> list[tuple[str, str]]:
     except ReportError:
         pass
     return out
+
+
+def _audit_report(con: Any, out: Path) -> Path | None:
+    """The audit report of the match with the most findings (ties: the lowest id)."""
+    from cuelog.analytics.audit_report import render
+    from cuelog.cli.audit_source import audit_from_db
+
+    row = con.execute(
+        "SELECT match_id FROM replay_findings GROUP BY match_id ORDER BY count(*) DESC, match_id LIMIT 1"
+    ).fetchone()
+    if row is None:
+        return None
+    path = out / "audit-report.html"
+    path.write_text(render(audit_from_db(con, str(row[0]))), encoding="utf-8")
+    return path
 
 
 def _plots(con: Any, out: Path, worst: list[dict[str, Any]]) -> list[Path]:
