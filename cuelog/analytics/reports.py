@@ -3,7 +3,8 @@
 Every figure comes from what the rules make of the strokes (the ``replay_*`` tables written
 by ``cuelog replay --db``), never from the recorded calls or scoreboards: a condoned foul
 or a wrong scoreboard does not change a player's statistics. The tables are read from
-DuckDB as Arrow and summarised with Polars.
+DuckDB as Arrow (only the tables a report needs; the strokes summed per side and match in
+DuckDB first) and summarised with Polars.
 
 Players are the names in the match records' ``sides``. A report groups by player (the
 default), by match or by event; each group is one row with the keys the report names.
