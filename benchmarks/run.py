@@ -246,10 +246,10 @@ def report_query(db: Path) -> dict[str, Any] | None:
         return None
     con = connect(db, read_only=True)
     try:
-        t, frame = timed(lambda: reports.breaks(reports.load(con, "breaks")))
+        t, frame = timed(lambda: reports.report(con, "breaks"))
     finally:
         con.close()
-    return {"report": "breaks by player", "seconds": round(t, 4), "rows": frame.height}
+    return {"report": "breaks by player", "seconds": round(t, 4), "rows": frame.frame.height}
 
 
 def measure(size: int, base: Base, root: Path, workers: int, store: bool, per_file: int) -> dict[str, Any]:

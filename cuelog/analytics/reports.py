@@ -4,7 +4,8 @@ pool racks.
 Every figure comes from what the rules make of the strokes (the ``replay_*`` tables written
 by ``cuelog replay --db``), never from the recorded calls or scoreboards: a condoned foul
 or a wrong scoreboard does not change a player's statistics. The tables are read from
-DuckDB as Arrow and summarised with Polars.
+DuckDB as Arrow (only the tables a report needs; the strokes summed per side and match in
+DuckDB first) and summarised with Polars.
 
 Players are the names in the match records' ``sides``. A report groups by player (the
 default), by match or by event; each group is one row with the keys the report names.
@@ -12,6 +13,7 @@ default), by match or by event; each group is one row with the keys the report n
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
@@ -32,6 +34,15 @@ GROUPS: Final = {"player": "players", "match": "matches", "event": "events"}
 # (cuelog.schemas.rulesets.DISCIPLINES), or every match.
 DISCIPLINE: Final[dict[str, str | None]] = {
     kind: next((d.name for d in DISCIPLINES.values() if kind in d.reports), None) for kind in KINDS
+}
+
+# The tables each report summarises (cuelog.store.reads.TABLES); the others are not read.
+# ``totals`` holds each side's stroke figures per match, summed in DuckDB.
+NEEDS: Final[dict[str, frozenset[str]]] = {
+    "breaks": frozenset({"frames", "breaks"}),
+    "billiards": frozenset({"frames", "breaks", "totals"}),
+    "misses": frozenset({"frames", "totals"}),
+    "clock": frozenset({"frames", "clock"}),
 }
 
 FIFTY: Final = 50
@@ -59,20 +70,27 @@ class Data:
 
     ``strokes``: one row per replayed stroke (``player`` is the striker's name);
     ``frames``: one row per player and replayed frame (with the player's visits);
-    ``breaks``: one row per break; ``clock``: one row per stroke with a shot time.
+    ``breaks``: one row per break; ``clock``: one row per stroke with a shot time;
+    ``totals``: one row per side and match with its stroke figures summed (points credited,
+    fouls, misses, the longest FOUL AND A MISS sequence). A table the caller did not ask
+    for has its columns and no rows.
     """
 
     strokes: pl.DataFrame
     frames: pl.DataFrame
     breaks: pl.DataFrame
     clock: pl.DataFrame
+    totals: pl.DataFrame
     unreplayed: list[str] = field(default_factory=list)
     push_outs: pl.DataFrame | None = None
     """Nine-ball: push outs declared (a recorded fact, WPA 2.4), one row per player and rack."""
 
 
-def load(con: duckdb.DuckDBPyConnection, kind: str, scope: Scope = Scope()) -> Data:
-    """The replay results a report of ``kind`` reads, restricted to ``scope``.
+def load(
+    con: duckdb.DuckDBPyConnection, kind: str, scope: Scope = Scope(), needs: Collection[str] = reads.TABLES
+) -> Data:
+    """The replay results a report of ``kind`` reads, restricted to ``scope``: the tables in
+    ``needs`` (every one by default, as the plots want them).
 
     Raises ReportError for an empty database, no replay results, or a name in the scope
     that the database does not know.
@@ -83,7 +101,7 @@ def load(con: duckdb.DuckDBPyConnection, kind: str, scope: Scope = Scope()) -> D
         raise ReportError("the database has no matches; load logs first with `cuelog ingest`")
     _check_names(reads.known_names(con), scope)
     discipline = DISCIPLINE[kind]
-    tables = reads.report_tables(con, discipline, scope.matches, scope.events)
+    tables = reads.report_tables(con, discipline, scope.matches, scope.events, needs)
     if not tables.in_scope:
         what = f"{discipline} matches" if discipline else "matches"
         raise ReportError(f"no {what} in the database match the selection (report {kind!r})")
@@ -94,6 +112,7 @@ def load(con: duckdb.DuckDBPyConnection, kind: str, scope: Scope = Scope()) -> D
         frames=_polars(tables.frames),
         breaks=_polars(tables.breaks),
         clock=_polars(tables.clock),
+        totals=_polars(tables.totals),
         unreplayed=[m for m in tables.in_scope if m not in tables.replayed],
         push_outs=_polars(reads.push_outs(con)) if kind == "nineball" else None,
     )
@@ -105,6 +124,7 @@ def load(con: duckdb.DuckDBPyConnection, kind: str, scope: Scope = Scope()) -> D
         data.frames = data.frames.filter(pl.col("player").is_in(names))
         data.breaks = data.breaks.filter(pl.col("player").is_in(names))
         data.clock = data.clock.filter(pl.col("player").is_in(names))
+        data.totals = data.totals.filter(pl.col("player").is_in(names))
         if data.frames.is_empty():
             who, what = ", ".join(names), f"{discipline} " if discipline else ""
             raise ReportError(f"{who} played no replayed {what}frame in the selection")
@@ -190,7 +210,7 @@ def billiards(data: Data, by: str = "player") -> pl.DataFrame:
     Points are what the official score credited to each stroke (the calls as made: a
     foul nobody called stands with its pots, S3 R16(d); a game target caps them, S3 R5(d))."""
     key = _key(by)
-    points = data.strokes.group_by(key).agg(points=pl.col("credited").sum().cast(pl.Int64))
+    points = data.totals.group_by(key).agg(points=pl.col("credited").sum().cast(pl.Int64))
     per = data.breaks.group_by(key).agg(
         highest_break=pl.col("points").max().cast(pl.Int64),
         centuries=(pl.col("points") >= CENTURY).sum().cast(pl.Int64),
@@ -244,17 +264,11 @@ def misses(data: Data, by: str = "player") -> pl.DataFrame:
     ``fouls`` counts every foul the facts show, ``condoned_fouls`` those nobody called
     (they stand, S3 R10(c): no points were conceded for them and no miss was called)."""
     key = _key(by)
-    called = pl.col("foul") & ~pl.col("condoned")
-    miss = called_misses()
-    fouls = data.strokes.group_by(key).agg(
-        miss_calls=miss.sum().cast(pl.Int64),
-        miss_points_conceded=pl.col("penalty").filter(miss).sum().cast(pl.Int64),
-        fouls=pl.col("foul").sum().cast(pl.Int64),
-        foul_points_conceded=pl.col("penalty").filter(called).sum().cast(pl.Int64),
-        condoned_fouls=(pl.col("foul") & pl.col("condoned")).sum().cast(pl.Int64),
-    )
-    longest = miss_runs(data.strokes).group_by(key).agg(longest_miss_sequence=pl.col("length").max())
     counts = ["miss_calls", "miss_points_conceded", "fouls", "foul_points_conceded", "condoned_fouls"]
+    # The per-match figures DuckDB summed (reads._TOTALS) add up per group; a sequence never
+    # spans two frames, so the longest is the longest of any match.
+    fouls = data.totals.group_by(key).agg(*(pl.col(c).sum().cast(pl.Int64) for c in counts))
+    longest = data.totals.group_by(key).agg(longest_miss_sequence=pl.col("longest_miss_sequence").max())
     out = (
         _groups(data, by)
         .select(key, "frames")
@@ -452,5 +466,5 @@ class Report:
 def report(con: duckdb.DuckDBPyConnection, kind: str, scope: Scope = Scope(), by: str = "player") -> Report:
     """Make one report from the replay results in ``con``. Raises ReportError."""
     _key(by)
-    data = load(con, kind, scope)
+    data = load(con, kind, scope, NEEDS[kind])
     return Report(kind, by, REPORTS[kind](data, by), tuple(data.unreplayed))

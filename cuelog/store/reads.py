@@ -6,9 +6,9 @@ id order; the summaries are what ``cuelog matches`` and the demo print.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 import duckdb
 import pyarrow as pa
@@ -255,6 +255,53 @@ def push_outs(con: duckdb.DuckDBPyConnection) -> pa.Table:
     return con.sql(_PUSH_OUTS).to_arrow_table()
 
 
+# Each side's stroke figures in each match, summed in DuckDB so a report never holds a row per
+# stroke: what the billiards points (S3 R16(d)) and the snooker fouls and misses (S3 R10, R14)
+# are built from. A FOUL AND A MISS sequence is consecutive called misses of one striker in one
+# frame; another striker's stroke or a stroke that is not a called miss ends it (R14(d)(iii)).
+_TOTALS = f"""
+WITH s AS (
+    SELECT r.match_id, r.frame, r.n, r.striker AS side, r.credited, r.penalty, r.foul,
+           EXISTS (SELECT 1 FROM replay_findings x WHERE x.match_id = r.match_id AND x.frame = r.frame
+                   AND x.n = r.n AND x.kind = 'condoned_foul') AS condoned, r.miss
+    FROM replay_strokes r SEMI JOIN scope_matches m ON m.match_id = r.match_id
+), marked AS (
+    SELECT *, miss AND NOT condoned AS is_miss,
+           CASE WHEN (miss AND NOT condoned) IS DISTINCT FROM
+                     lag(miss AND NOT condoned) OVER (PARTITION BY match_id, frame ORDER BY n)
+                  OR side IS DISTINCT FROM lag(side) OVER (PARTITION BY match_id, frame ORDER BY n)
+                THEN 1 ELSE 0 END AS starts
+    FROM s
+), runs AS (
+    SELECT *, sum(starts) OVER (PARTITION BY match_id, frame ORDER BY n ROWS UNBOUNDED PRECEDING) AS run
+    FROM marked
+), run_lengths AS (
+    SELECT match_id, side, max(length) AS longest_miss_sequence
+    FROM (SELECT match_id, frame, side, run, count(*) AS length FROM runs WHERE is_miss GROUP BY ALL)
+    GROUP BY ALL
+), totals AS (
+    SELECT match_id, side,
+           CAST(coalesce(sum(credited), 0) AS BIGINT) AS credited,
+           CAST(count(*) FILTER (WHERE is_miss) AS BIGINT) AS miss_calls,
+           CAST(coalesce(sum(penalty) FILTER (WHERE is_miss), 0) AS BIGINT) AS miss_points_conceded,
+           CAST(count(*) FILTER (WHERE foul) AS BIGINT) AS fouls,
+           CAST(coalesce(sum(penalty) FILTER (WHERE foul AND NOT condoned), 0) AS BIGINT) AS foul_points_conceded,
+           CAST(count(*) FILTER (WHERE foul AND condoned) AS BIGINT) AS condoned_fouls
+    FROM marked GROUP BY ALL
+)
+SELECT t.match_id, p.event, t.side, p.player, t.credited, t.miss_calls, t.miss_points_conceded, t.fouls,
+       t.foul_points_conceded, t.condoned_fouls, CAST(coalesce(l.longest_miss_sequence, 0) AS BIGINT)
+       AS longest_miss_sequence
+FROM totals t
+JOIN ({_SIDES}) p ON p.match_id = t.match_id AND p.side = t.side
+LEFT JOIN run_lengths l ON l.match_id = t.match_id AND l.side = t.side
+ORDER BY t.match_id, t.side
+"""
+
+TABLES: Final = ("strokes", "frames", "breaks", "clock", "totals")
+_QUERIES: Final = {"strokes": _STROKES, "frames": _FRAMES, "breaks": _BREAKS, "clock": _CLOCK, "totals": _TOTALS}
+
+
 @dataclass(frozen=True, slots=True)
 class ReportTables:
     """The replay results of the matches in a report's scope, as Arrow tables with the
@@ -266,13 +313,19 @@ class ReportTables:
     frames: pa.Table
     breaks: pa.Table
     clock: pa.Table
+    totals: pa.Table
 
 
 def report_tables(
-    con: duckdb.DuckDBPyConnection, discipline: str | None, matches: Sequence[str], events: Sequence[str]
+    con: duckdb.DuckDBPyConnection,
+    discipline: str | None,
+    matches: Sequence[str],
+    events: Sequence[str],
+    needs: Collection[str] = TABLES,
 ) -> ReportTables:
     """The replay results of the matches of ``discipline`` (None: every one), restricted to
-    ``matches`` and ``events`` when given."""
+    ``matches`` and ``events`` when given. A table not in ``needs`` comes with its columns
+    and no rows, so a report reads only what it summarises."""
     con.execute(_MATCHES, {"discipline": discipline, "matches": list(matches), "events": list(events)})
     in_scope = [r[0] for r in con.execute("SELECT match_id FROM scope_matches ORDER BY match_id").fetchall()]
     replayed = {
@@ -284,11 +337,17 @@ def report_tables(
     return ReportTables(
         in_scope=in_scope,
         replayed=replayed,
-        strokes=con.sql(_STROKES).to_arrow_table(),
-        frames=con.sql(_FRAMES).to_arrow_table(),
-        breaks=con.sql(_BREAKS).to_arrow_table(),
-        clock=con.sql(_CLOCK).to_arrow_table(),
+        strokes=_table(con, "strokes", needs),
+        frames=_table(con, "frames", needs),
+        breaks=_table(con, "breaks", needs),
+        clock=_table(con, "clock", needs),
+        totals=_table(con, "totals", needs),
     )
+
+
+def _table(con: duckdb.DuckDBPyConnection, name: str, needs: Collection[str]) -> pa.Table:
+    relation = con.sql(_QUERIES[name])
+    return (relation if name in needs else relation.limit(0)).to_arrow_table()
 
 
 def match_count(con: duckdb.DuckDBPyConnection) -> int:
