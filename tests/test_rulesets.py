@@ -121,7 +121,6 @@ def test_ruleset_file_problems_name_file_line_key_and_choices(tmp_path: Path) ->
     ("text", "field", "code"),
     [
         ('name = "x"\nbase = "snooker/nope"\n', "base", "unknown_base"),
-        ('name = "x"\nbase = "eightball/wpa"\n', "base", "no_engine"),
         ('name = "wpbsa-2024"\nbase = "snooker/wpbsa-2024"\n', "name", "name_taken"),
         ('base = "snooker/wpbsa-2024"\n', "name", "missing_key"),
         ('name = "x"\nbase = "snooker/wpbsa-2024"\nbasis = 1\n', "basis", "unknown_key"),

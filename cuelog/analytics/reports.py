@@ -43,6 +43,10 @@ NEEDS: Final[dict[str, frozenset[str]]] = {
     "billiards": frozenset({"frames", "breaks", "totals"}),
     "misses": frozenset({"frames", "totals"}),
     "clock": frozenset({"frames", "clock"}),
+    # Pool racks are judged from each rack's last visit, so the pool reports read the strokes.
+    "pool": frozenset({"frames", "strokes"}),
+    "nineball": frozenset({"frames", "strokes"}),
+    "straight-pool": frozenset({"frames", "strokes", "breaks"}),
 }
 
 FIFTY: Final = 50
