@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 from cuelog.cli import app
 from cuelog.replay import billiards, snooker
 from cuelog.replay.params import BadParameter, override, parameters
+from cuelog.replay.pool import eightball
 
 ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()
@@ -166,3 +167,22 @@ def test_a_table_parameter_cannot_be_set_from_a_file(tmp_path: Path) -> None:
     (problem,) = json.loads(result.stdout)["problems"]
     assert (problem["line"], problem["field"], problem["code"]) == (4, "params.fouls", "wrong_type")
     assert "cannot be set" in problem["found"]
+
+
+def test_eightball_edition_parameters_carry_their_rule_and_meaning() -> None:
+    # The citation style and the lookup tables are not rules a ruleset file can change.
+    names = [f.name for f in dataclasses.fields(eightball.Edition) if f.name not in {"name", "prefix", "fouls", "cite"}]
+    listed = parameters(eightball.Edition)
+    assert [p.name for p in listed] == names
+    assert all(p.rule and p.meaning for p in listed)
+    wpa = {p.name: p for p in parameters(eightball.EDITIONS["wpa"])}
+    assert wpa["penalty"].value == "ball_in_hand" and wpa["penalty"].default == "two_visits"
+    assert "WPA 3.9" in wpa["penalty"].rule
+
+
+def test_a_ruleset_file_derives_an_eightball_ruleset(tmp_path: Path) -> None:
+    # WE I(1): the time allowed for a shot, here a league's draft of 30 s instead of 60.
+    path = ruleset_file(tmp_path, 'name = "league-30s"\nbase = "eightball/world-2015"\n[params]\nshot_clock_s = 30\n')
+    doc = json.loads(runner.invoke(app, ["rules", "show", str(path), "--json"]).stdout)
+    changed = {p["name"]: p["value"] for p in doc["parameters"] if p["changed"]}
+    assert changed == {"shot_clock_s": 30.0}
