@@ -15,9 +15,9 @@ calls as made.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, TypeVar
 
 from cuelog.replay.model import (
     CONDONED_FOUL,
@@ -28,8 +28,10 @@ from cuelog.replay.model import (
     UNSUPPORTED_FOUL,
     VISITS_ERROR,
     Finding,
+    FrameResult,
+    Outcome,
 )
-from cuelog.schemas.records import Call, Cushions, Respot, Stroke
+from cuelog.schemas.records import Call, Cushions, FrameEnd, FrameRecord, Respot, Stroke
 
 CUE: Final = "white"
 FOOT: Final = "foot"
@@ -351,3 +353,31 @@ _WORDS: Final[Mapping[str, str]] = {
 
 def describe(code: str) -> str:
     return _WORDS.get(code, code.replace("_", " "))
+
+
+RackState = TypeVar("RackState")
+
+
+def replay_rack(
+    state: RackState,
+    records: Sequence[FrameRecord],
+    fold: Callable[[RackState, FrameRecord], tuple[Outcome | None, list[Finding]]],
+    finish: Callable[[RackState, FrameEnd | None], FrameResult],
+) -> FrameResult:
+    """Fold a rack's records into ``state`` (a fresh state of the game's own engine) and
+    return its result, with the recorded ``frame_end`` given to ``finish``: the replay loop
+    every pool game shares (docs/format.md section 7)."""
+    findings: list[Finding] = []
+    outcomes: list[Outcome] = []
+    end: FrameEnd | None = None
+    for record in records:
+        outcome, raised = fold(state, record)
+        if outcome is not None:
+            outcomes.append(outcome)
+        if isinstance(record, FrameEnd):
+            end = record
+        findings.extend(raised)
+    result = finish(state, end)
+    result.findings = sorted(findings, key=Finding.sort_key)
+    result.outcomes = outcomes
+    return result

@@ -34,6 +34,7 @@ from cuelog.replay.pool.common import (
     objects_off_table,
     objects_potted,
     rail_after_contact,
+    replay_rack,
 )
 from cuelog.schemas.records import Choice, Event, Frame, FrameEnd, FrameRecord, Match, Stroke, other
 
@@ -358,21 +359,7 @@ def replay_frame(
     match: Match, frame: Frame, records: Sequence[FrameRecord], previous: FrameResult | None
 ) -> FrameResult:
     """Replay one rack and return its result (docs/format.md section 7)."""
-    st = new_frame(match, frame, previous)
-    findings: list[Finding] = []
-    outcomes: list[Outcome] = []
-    end: FrameEnd | None = None
-    for r in records:
-        outcome, fs = _fold(st, r)
-        if outcome is not None:
-            outcomes.append(outcome)
-        if isinstance(r, FrameEnd):
-            end = r
-        findings.extend(fs)
-    result = finish(st, end)
-    result.findings = sorted(findings, key=Finding.sort_key)
-    result.outcomes = outcomes
-    return result
+    return replay_rack(new_frame(match, frame, previous), records, _fold, finish)
 
 
 def finish(state: State, end: FrameEnd | None = None) -> FrameResult:
