@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final, TypeAlias
 
-from cuelog.replay.common import check_choice, check_frame_end, leader, parse_time, stroke_gap
+from cuelog.replay.common import alternating_breaker, check_choice, check_frame_end, leader, parse_time, stroke_gap
 from cuelog.replay.ledger import Ledger
 from cuelog.replay.model import (
     CONDONED_FOUL,
@@ -442,10 +442,7 @@ def new_frame(match: Match, frame: Frame, previous: FrameResult | None = None) -
     table: dict[str, Pos | None] = {RED: geo.spots["spot"]}
     if frame.positions:
         table = {b: (x, y) for b, x, y in frame.positions}
-    breaker = frame.breaker
-    if breaker is None and previous is not None and previous.breaker is not None:
-        # S3 R2(d)(ii): the order of starting alternates from game to game.
-        breaker = other(previous.breaker)
+    breaker = alternating_breaker(frame, previous)
     state = State(match, frame.frame, ed, geo, cue, match.target, match.time_limit_s, bool(applies), table, breaker)
     state.breaker = breaker
     red = table.get(RED)

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from cuelog.replay.model import FRAME_END_ERROR, INVALID_RECORD, Finding
-from cuelog.schemas.records import Choice, FrameEnd
+from cuelog.replay.model import FRAME_END_ERROR, INVALID_RECORD, Finding, FrameResult
+from cuelog.schemas.records import Choice, Frame, FrameEnd, other
 
 
 def parse_time(t: str | None) -> float | None:
@@ -19,6 +19,14 @@ def parse_time(t: str | None) -> float | None:
         return datetime.fromisoformat(t).timestamp()
     except ValueError:
         return None
+
+
+def alternating_breaker(frame: Frame, previous: FrameResult | None) -> str | None:
+    """The side to break: the one the frame record names, else the other side from the
+    previous frame's breaker (billiards S3 R2(d)(ii), WPA 2.1: the break alternates)."""
+    if frame.breaker is None and previous is not None and previous.breaker is not None:
+        return other(previous.breaker)
+    return frame.breaker
 
 
 def leader(score: tuple[int, int]) -> str | None:

@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final, TypeAlias
 
-from cuelog.replay.common import check_choice
+from cuelog.replay.common import alternating_breaker, check_choice
 from cuelog.replay.ledger import Ledger
 from cuelog.replay.model import (
     FRAME_END_ERROR,
@@ -474,9 +474,7 @@ def new_frame(match: Match, frame: Frame, previous: FrameResult | None = None) -
         for b, _, _ in frame.positions:
             if b != CUE:
                 table[b] = table.get(b, 0) + 1
-    breaker = frame.breaker
-    if breaker is None and previous is not None and previous.breaker is not None:
-        breaker = other(previous.breaker)
+    breaker = alternating_breaker(frame, previous)
     return State(match, frame.frame, ed, table, breaker, striker=breaker)
 
 

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final, TypeAlias
 
-from cuelog.replay.common import check_choice
+from cuelog.replay.common import alternating_breaker, check_choice
 from cuelog.replay.ledger import Ledger
 from cuelog.replay.model import FRAME_END_ERROR, PUSH_OUT_ERROR, WRONG_STRIKER, Finding, FrameResult, Outcome
 from cuelog.replay.pool.common import (
@@ -109,9 +109,7 @@ _SCALARS: Final = (
 def new_frame(match: Match, frame: Frame, previous: FrameResult | None = None) -> State:
     """The nine balls racked, the breaker in hand behind the head string (WPA 2.2, 2.3(a));
     the break alternates (WPA 2.1)."""
-    breaker = frame.breaker
-    if breaker is None and previous is not None and previous.breaker is not None:
-        breaker = other(previous.breaker)
+    breaker = alternating_breaker(frame, previous)
     return State(match, frame.frame, set(BALLS), breaker, striker=breaker)
 
 

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final, TypeAlias
 
-from cuelog.replay.common import check_choice
+from cuelog.replay.common import alternating_breaker, check_choice
 from cuelog.replay.ledger import Ledger
 from cuelog.replay.model import (
     CONDONED_FOUL,
@@ -106,9 +106,7 @@ _SCALARS: Final = (
 
 def new_frame(match: Match, frame: Frame, previous: FrameResult | None = None) -> State:
     """Fifteen balls racked, the breaker in hand behind the head string (WPA 4.2, 4.3(a))."""
-    breaker = frame.breaker
-    if breaker is None and previous is not None and previous.breaker is not None:
-        breaker = other(previous.breaker)
+    breaker = alternating_breaker(frame, previous)
     return State(match, frame.frame, set(BALLS), breaker, match.target, striker=breaker)
 
 
