@@ -2,24 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from cuelog.replay.model import FrameResult, Outcome
 from cuelog.replay.pool.eightball import State, apply, finish, new_frame
 from cuelog.schemas.records import (
     Call,
-    Choice,
     Clock,
-    Cushions,
     Event,
     Frame,
     FrameEnd,
     FrameRecord,
-    Infringement,
     Match,
-    Respot,
     Stroke,
 )
+from tests.rules.pool_build import choice as choice
+from tests.rules.pool_build import event as event
+from tests.rules.pool_build import fold_rack, replay_rack, stroke
+from tests.rules.pool_build import kinds as kinds
 
 WORLD = "eightball/world-2015"
 WEPF = "eightball/wepf"
@@ -33,49 +31,8 @@ def match(rules: str = WORLD) -> Match:
     return Match(format="cuelog/1", match="t", rules=rules, sides={"A": "a", "B": "b"})
 
 
-def stroke(
-    n: int,
-    striker: str,
-    first: list[str],
-    potted: list[str] | None = None,
-    *,
-    call: Call | None = None,
-    cushions: int | None = None,
-    rail: bool | None = None,
-    respots: list[str] | None = None,
-    spot: str = "foot",
-    infringements: list[str] | None = None,
-    **kw: Any,
-) -> Stroke:
-    """A stroke; ``cushions`` counts object balls to a cushion, ``rail`` says whether any
-    ball reached a cushion after the first contact (``None``: not recorded)."""
-    c = None
-    if cushions is not None or rail is not None:
-        c = Cushions(objects=cushions, after_contact=rail)
-    return Stroke(
-        frame=1,
-        n=n,
-        striker=striker,
-        first=first,
-        potted=potted or [],
-        call=call,
-        cushions=c,
-        respots=None if respots is None else [Respot(ball=b, spot=spot) for b in respots],
-        infringements=None if infringements is None else [Infringement(code=i) for i in infringements],
-        **kw,
-    )
-
-
 def foul(visits: int | None = None, *, in_hand: bool | None = None, loss: bool | None = None) -> Call:
     return Call(foul=True, visits=visits, ball_in_hand=in_hand, loss_of_frame=loss)
-
-
-def choice(after: int, side: str, option: str) -> Choice:
-    return Choice(frame=1, after=after, side=side, option=option)
-
-
-def event(after: int, kind: str, side: str | None = None, **kw: Any) -> Event:
-    return Event(frame=1, after=after, kind=kind, side=side, **kw)
 
 
 def nominate(after: int, side: str, group: str) -> Event:
@@ -101,29 +58,12 @@ def start(rules: str = WORLD, breaker: str = "A") -> State:
 
 def replay(*records: FrameRecord, rules: str = WORLD, breaker: str = "A") -> tuple[FrameResult, list[Outcome]]:
     """Replay one rack through the public fold; the result and every stroke's due call."""
-    state = start(rules, breaker)
-    outcomes: list[Outcome] = []
-    findings = []
-    for r in records:
-        state, outcome, fs = apply(state, r)
-        findings.extend(fs)
-        if outcome is not None:
-            outcomes.append(outcome)
-    result = finish(state)
-    result.findings = findings
-    return result, outcomes
+    return replay_rack(start(rules, breaker), records, apply, finish)
 
 
 def fold(*records: FrameRecord, rules: str = WORLD, breaker: str = "A") -> State:
     """The state after the records."""
-    state = start(rules, breaker)
-    for r in records:
-        state, _, _ = apply(state, r)
-    return state
-
-
-def kinds(result: FrameResult) -> list[tuple[int, str]]:
-    return [(f.n, f.kind) for f in result.findings]
+    return fold_rack(start(rules, breaker), records, apply)
 
 
 def own(rules: str, side: str) -> str:

@@ -2,51 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from cuelog.replay.model import FrameResult, Outcome
 from cuelog.replay.pool.straight_pool import State, apply, finish, new_frame
-from cuelog.schemas.records import Call, Choice, Cushions, Event, Frame, FrameEnd, FrameRecord, Match, Respot, Stroke
+from cuelog.schemas.records import Call, Frame, FrameEnd, FrameRecord, Match, Stroke
+from tests.rules.pool_build import choice as choice
+from tests.rules.pool_build import event as event
+from tests.rules.pool_build import fold_rack, replay_rack, stroke
+from tests.rules.pool_build import kinds as kinds
 
 RULES = "straight-pool/wpa"
 
 
-def stroke(
-    n: int,
-    striker: str,
-    first: list[str],
-    potted: list[str] | None = None,
-    *,
-    call: Call | None = None,
-    cushions: int | None = None,
-    rail: bool | None = None,
-    respots: list[str] | None = None,
-    **kw: Any,
-) -> Stroke:
-    c = None if cushions is None and rail is None else Cushions(objects=cushions, after_contact=rail)
-    return Stroke(
-        frame=1,
-        n=n,
-        striker=striker,
-        first=first,
-        potted=potted or [],
-        call=call,
-        cushions=c,
-        respots=None if respots is None else [Respot(ball=b, spot="foot") for b in respots],
-        **kw,
-    )
-
-
 def foul(points: int | None = None) -> Call:
     return Call(foul=True, points=points)
-
-
-def choice(after: int, side: str, option: str) -> Choice:
-    return Choice(frame=1, after=after, side=side, option=option)
-
-
-def event(after: int, kind: str, side: str | None = None, **kw: Any) -> Event:
-    return Event(frame=1, after=after, kind=kind, side=side, **kw)
 
 
 def end(winner: str, reason: str = "target", score: list[int] | None = None) -> FrameEnd:
@@ -64,25 +32,8 @@ def start(target: int | None = 100) -> State:
 
 
 def replay(*records: FrameRecord, target: int | None = 100) -> tuple[FrameResult, list[Outcome]]:
-    state = start(target)
-    outcomes: list[Outcome] = []
-    findings = []
-    for r in records:
-        state, outcome, fs = apply(state, r)
-        findings.extend(fs)
-        if outcome is not None:
-            outcomes.append(outcome)
-    result = finish(state)
-    result.findings = findings
-    return result, outcomes
+    return replay_rack(start(target), records, apply, finish)
 
 
 def fold(*records: FrameRecord, target: int | None = 100) -> State:
-    state = start(target)
-    for r in records:
-        state, _, _ = apply(state, r)
-    return state
-
-
-def kinds(result: FrameResult) -> list[tuple[int, str]]:
-    return [(f.n, f.kind) for f in result.findings]
+    return fold_rack(start(target), records, apply)
