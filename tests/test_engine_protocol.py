@@ -11,7 +11,7 @@ import pytest
 from cuelog.ingest.reader import read_records
 from cuelog.replay import replay_matches
 from cuelog.replay.engine import Engine, NoEngine, engine_for, fold_frame
-from cuelog.schemas.records import Frame, FrameRecord, Match, Record
+from cuelog.schemas.records import Frame, FrameEnd, FrameRecord, Match, Record
 from cuelog.schemas.rulesets import DISCIPLINES, ENGINES, RULESETS, UnknownRuleset
 from cuelog.simulate import SeasonConfig, simulate_season
 
@@ -42,8 +42,11 @@ def test_every_registered_ruleset_has_an_engine_with_the_whole_protocol(rules: s
         assert hasattr(engine, name), f"{rules}: engine has no {name}"
     # The edition of the ruleset id is one of the engine's editions.
     assert RULESETS[rules].edition in engine.editions
-    assert list(inspect.signature(engine.replay_frame).parameters)[:4] == ["match", "frame", "records", "previous"]
-    assert list(inspect.signature(engine.apply).parameters)[:2] == ["state", "record"]
+    # Exactly the protocol's parameters: a caller that knows only Engine can call each one.
+    assert list(inspect.signature(engine.new_frame).parameters) == ["match", "frame", "previous"]
+    assert list(inspect.signature(engine.apply).parameters) == ["state", "record"]
+    assert list(inspect.signature(engine.finish).parameters) == ["state"]
+    assert list(inspect.signature(engine.replay_frame).parameters) == ["match", "frame", "records", "previous"]
 
 
 def test_engines_are_registered_by_discipline_in_the_ruleset_registry() -> None:
@@ -63,27 +66,64 @@ def test_unknown_ruleset_and_missing_engine_are_told_apart(monkeypatch: pytest.M
 
 
 def _fold_agrees(engine: Engine, records: list[Record]) -> int:
-    """Every frame of ``records``: the pure fold gives the replay's score, winner, breaks,
-    findings and outcomes. Returns the number of strokes compared."""
+    """Every frame of ``records``: the pure fold (``new_frame``, ``apply``, ``finish``)
+    gives the whole result the replay gives: score, recorded score and winner, winner,
+    breaks, visits, end, breaker, findings and outcomes. Returns the strokes compared."""
     strokes = 0
     previous = None
     for match, frame, body in _frames(records):
         replayed = engine.replay_frame(match, frame, body, previous)
         folded = fold_frame(engine, match, frame, body, previous)
-        assert (folded.score, folded.winner, folded.breaks) == (replayed.score, replayed.winner, replayed.breaks)
         assert folded.findings == replayed.findings
         assert folded.outcomes == replayed.outcomes
+        assert folded == replayed
+        ends = [r for r in body if isinstance(r, FrameEnd)]
+        assert folded.recorded_winner == (ends[-1].winner if ends else None)
         strokes += len(replayed.outcomes)
         previous = replayed
     return strokes
 
 
-@pytest.mark.parametrize("log", ["snooker-maximum.jsonl", "snooker-officiating.jsonl", "billiards-game.jsonl"])
+EXAMPLE_LOGS = sorted(p.name for p in EXAMPLES.glob("*.jsonl") if not p.name.endswith(".corrections.jsonl"))
+
+
+@pytest.mark.parametrize("log", EXAMPLE_LOGS)
 def test_fold_gives_the_replay_of_the_examples(log: str) -> None:
     records = [r for _, r in read_records(EXAMPLES / log)]
     match = records[0]
     assert isinstance(match, Match)
     assert _fold_agrees(engine_for(match.rules), records) > 0
+    # The examples record their winners: the fold has them too.
+    winners = [r.winner for r in records if isinstance(r, FrameEnd)]
+    assert winners and all(winners)
+
+
+def test_finish_gives_the_recorded_winner_before_and_after_the_frame_end() -> None:
+    """``finish`` of a state before the ``frame_end`` has no recorded winner; after, the
+    one recorded (billiards once left it empty in the fold)."""
+    records = [r for _, r in read_records(EXAMPLES / "billiards-game.jsonl")]
+    (match, frame, body) = _frames(records)[0]
+    engine = engine_for(match.rules)
+    state = engine.new_frame(match, frame, None)
+    for record in body:
+        if isinstance(record, FrameEnd):
+            assert engine.finish(state).recorded_winner is None
+        state, _, _ = engine.apply(state, record)
+    end = body[-1]
+    assert isinstance(end, FrameEnd) and end.winner
+    assert engine.finish(state).recorded_winner == end.winner
+
+
+@pytest.mark.parametrize("discipline", sorted(DISCIPLINES))
+def test_every_discipline_folds_to_its_replay_on_a_simulated_season(discipline: str) -> None:
+    """Each registered discipline, each of its rulesets: a short simulated season with
+    officiating errors, the fold against the replay frame by frame."""
+    rulesets = [r for r in ENGINE_RULES if RULESETS[r].discipline == discipline]
+    assert rulesets
+    for rules in rulesets:
+        config = SeasonConfig(rules, 2, seed=13, errors=0.05, best_of=3, reds=0 if discipline == "snooker" else None)
+        engine = engine_for(rules)
+        assert sum(_fold_agrees(engine, sim.records) for sim in simulate_season(config)) > 0, rules
 
 
 @pytest.mark.parametrize(

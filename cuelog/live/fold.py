@@ -11,7 +11,6 @@ refolds the game so far with every call known, exactly as the replay of the file
 
 from __future__ import annotations
 
-import inspect
 from typing import Any
 
 from cuelog.replay.engine import engine_for
@@ -82,11 +81,7 @@ class LiveFrame:
 
     def result(self) -> FrameResult:
         """The frame's result as the replay of the records so far gives it."""
-        finish = self.module.finish
-        if "end" in inspect.signature(finish).parameters:
-            result: FrameResult = finish(self.state, self.end)
-        else:
-            result = finish(self.state)
+        result: FrameResult = self.module.finish(self.state)
         # An engine's finish may leave the findings and due calls of the fold to its caller
         # (billiards) or give them whole, with any it finds only at the frame's end (snooker).
         if not result.findings:

@@ -377,6 +377,8 @@ class State:
     (docs/rulings.md 32)."""
     gap_scored: bool = False
     """After a gap, the official score has been taken from a recorded scoreboard."""
+    recorded_winner: str | None = None
+    """The winner the ``frame_end`` record gives (``None`` before it)."""
 
     def copy(self) -> State:
         c = State(
@@ -425,6 +427,7 @@ _SCALARS: Final = (
     "seen_n",
     "resync",
     "gap_scored",
+    "recorded_winner",
 )
 
 
@@ -1426,6 +1429,7 @@ def _fold(state: State, record: FrameRecord) -> tuple[Outcome | None, list[Findi
     if isinstance(record, Event):
         return None, gap + _event(state, record)
     if isinstance(record, FrameEnd):
+        state.recorded_winner = record.winner
         if state.resync:
             _resync_end(state, record)
         return None, _frame_end(state, record)
@@ -1496,7 +1500,6 @@ def replay_frame(
     )
     findings: list[Finding] = []
     outcomes: list[Outcome] = []
-    end: FrameEnd | None = None
     for r in records:
         if type(r) is Stroke and r.n == state.seen_n + 1 and not state.resync:
             # The common case first (the hot loop): what _fold does for such a stroke.
@@ -1516,17 +1519,16 @@ def replay_frame(
             outcome, fs = _fold(state, r)
             if outcome is not None:
                 outcomes.append(outcome)
-        if isinstance(r, FrameEnd):
-            end = r
         findings.extend(fs)
-    result = finish(state, end)
+    result = finish(state)
     result.findings = sorted(findings, key=Finding.sort_key)
     result.outcomes = outcomes
     return result
 
 
-def finish(state: State, end: FrameEnd | None = None) -> FrameResult:
-    """The result of a game from its final state (the break in progress is closed)."""
+def finish(state: State) -> FrameResult:
+    """The result of a game from its final state (the break in progress is closed on a
+    copy; the state given is left unchanged)."""
     ledger = state.ledger.copy()
     ledger.close()
     recorded = ledger.recorded
@@ -1539,7 +1541,7 @@ def finish(state: State, end: FrameEnd | None = None) -> FrameResult:
         [],
         [],
         (ledger.visits[0], ledger.visits[1]),
-        end.winner if end is not None else None,
+        state.recorded_winner,
         state.end_reason,
         state.breaker,
     )

@@ -31,7 +31,7 @@ from cuelog.replay.model import (
     FrameResult,
     Outcome,
 )
-from cuelog.schemas.records import Call, Cushions, FrameEnd, FrameRecord, Respot, Stroke
+from cuelog.schemas.records import Call, Cushions, FrameRecord, Respot, Stroke
 
 CUE: Final = "white"
 FOOT: Final = "foot"
@@ -362,22 +362,18 @@ def replay_rack(
     state: RackState,
     records: Sequence[FrameRecord],
     fold: Callable[[RackState, FrameRecord], tuple[Outcome | None, list[Finding]]],
-    finish: Callable[[RackState, FrameEnd | None], FrameResult],
+    finish: Callable[[RackState], FrameResult],
 ) -> FrameResult:
     """Fold a rack's records into ``state`` (a fresh state of the game's own engine) and
-    return its result, with the recorded ``frame_end`` given to ``finish``: the replay loop
-    every pool game shares (docs/format.md section 7)."""
+    return its result: the replay loop every pool game shares (docs/format.md section 7)."""
     findings: list[Finding] = []
     outcomes: list[Outcome] = []
-    end: FrameEnd | None = None
     for record in records:
         outcome, raised = fold(state, record)
         if outcome is not None:
             outcomes.append(outcome)
-        if isinstance(record, FrameEnd):
-            end = record
         findings.extend(raised)
-    result = finish(state, end)
+    result = finish(state)
     result.findings = sorted(findings, key=Finding.sort_key)
     result.outcomes = outcomes
     return result

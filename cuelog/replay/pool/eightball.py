@@ -417,6 +417,8 @@ class State:
     end_rule: str = ""
     """The rule that ended the frame (a win on the black, a loss-of-frame foul)."""
     recorded: tuple[int, int] | None = None
+    recorded_winner: str | None = None
+    """The winner the ``frame_end`` record gives (``None`` before it)."""
     rest: tuple[tuple[str, float, float], ...] | None = None
     """Rest positions after the last stroke, when recorded and nothing was spotted since."""
 
@@ -461,6 +463,7 @@ _SCALARS: Final = (
     "end_rule",
     "recorded",
     "rest",
+    "recorded_winner",
 )
 
 
@@ -543,6 +546,7 @@ def _fold(st: State, record: FrameRecord) -> tuple[Outcome | None, list[Finding]
     if isinstance(record, Event):
         return None, _event(st, record)
     if isinstance(record, FrameEnd):
+        st.recorded_winner = record.winner
         return None, _frame_end(st, record)
     if isinstance(record, Clock):
         return None, _clock(st, record)
@@ -1240,7 +1244,7 @@ def replay_frame(
     return replay_rack(new_frame(match, frame, previous), records, _fold, finish)
 
 
-def finish(state: State, end: FrameEnd | None = None) -> FrameResult:
+def finish(state: State) -> FrameResult:
     """The rack's result: 1-0 to its winner; visits per side; no points, no breaks."""
     ledger = state.ledger.copy()
     ledger.close()
@@ -1253,7 +1257,7 @@ def finish(state: State, end: FrameEnd | None = None) -> FrameResult:
         findings=[],
         outcomes=[],
         visits=(ledger.visits[0], ledger.visits[1]),
-        recorded_winner=end.winner if end is not None else None,
+        recorded_winner=state.recorded_winner,
         end_reason=state.end_reason,
         breaker=state.breaker,
     )

@@ -76,6 +76,8 @@ class State:
     end_n: int = 0
     end_reported: bool = False
     recorded: tuple[int, int] | None = None
+    recorded_winner: str | None = None
+    """The winner the ``frame_end`` record gives (``None`` before it)."""
 
     def copy(self) -> State:
         c = State(self.match, self.frame, set(self.table), self.breaker)
@@ -103,6 +105,7 @@ _SCALARS: Final = (
     "end_n",
     "end_reported",
     "recorded",
+    "recorded_winner",
 )
 
 
@@ -131,6 +134,7 @@ def _fold(st: State, record: FrameRecord) -> tuple[Outcome | None, list[Finding]
     if isinstance(record, Event):
         return None, _event(st, record)
     if isinstance(record, FrameEnd):
+        st.recorded_winner = record.winner
         return None, _frame_end(st, record)
     return None, []
 
@@ -360,7 +364,7 @@ def replay_frame(
     return replay_rack(new_frame(match, frame, previous), records, _fold, finish)
 
 
-def finish(state: State, end: FrameEnd | None = None) -> FrameResult:
+def finish(state: State) -> FrameResult:
     """The rack's result: 1-0 to its winner, visits per side."""
     ledger = state.ledger.copy()
     ledger.close()
@@ -370,7 +374,7 @@ def finish(state: State, end: FrameEnd | None = None) -> FrameResult:
         recorded=state.recorded,
         winner=state.winner,
         visits=(ledger.visits[0], ledger.visits[1]),
-        recorded_winner=end.winner if end is not None else None,
+        recorded_winner=state.recorded_winner,
         end_reason=state.end_reason,
         breaker=state.breaker,
     )

@@ -89,6 +89,8 @@ class State:
     end_reason: str | None = None
     end_n: int = 0
     end_reported: bool = False
+    recorded_winner: str | None = None
+    """The winner the ``frame_end`` record gives (``None`` before it)."""
 
     def copy(self) -> State:
         c = State(self.match, self.frame, set(self.table), self.breaker, self.target)
@@ -101,6 +103,7 @@ class State:
 
 _SCALARS: Final = (
     "striker", "opening", "break_fouler", "warned", "last_n", "over", "winner", "end_reason", "end_n", "end_reported",
+    "recorded_winner",
 )  # fmt: skip
 
 
@@ -125,6 +128,7 @@ def _fold(st: State, record: FrameRecord) -> tuple[Outcome | None, list[Finding]
     if isinstance(record, Event):
         return None, _event(st, record)
     if isinstance(record, FrameEnd):
+        st.recorded_winner = record.winner
         return None, _frame_end(st, record)
     return None, []
 
@@ -365,7 +369,7 @@ def replay_frame(
     return replay_rack(new_frame(match, frame, previous), records, _fold, finish)
 
 
-def finish(state: State, end: FrameEnd | None = None) -> FrameResult:
+def finish(state: State) -> FrameResult:
     """The game's result: the points, the runs (``breaks``: balls in one inning), visits."""
     ledger = state.ledger.copy()
     ledger.close()
@@ -377,7 +381,7 @@ def finish(state: State, end: FrameEnd | None = None) -> FrameResult:
         winner=state.winner,
         breaks=list(ledger.breaks),
         visits=(ledger.visits[0], ledger.visits[1]),
-        recorded_winner=end.winner if end is not None else None,
+        recorded_winner=state.recorded_winner,
         end_reason=state.end_reason,
         breaker=state.breaker,
     )
