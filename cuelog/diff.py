@@ -36,7 +36,7 @@ from cuelog.replay.derived import Derived, install, parameters_of, under
 from cuelog.replay.model import FINDING_KINDS, Finding, FrameResult, MatchResult, Outcome
 from cuelog.replay.output import finding_doc
 from cuelog.replay.rulesets import ruleset
-from cuelog.store.reads import LoadedMatch, loaded_matches, select_matches
+from cuelog.store.reads import LoadedMatch, loaded_matches, match_index, select_matches
 
 FORMAT = "cuelog-diff/1"
 COUNTERFACTUAL = (
@@ -254,8 +254,7 @@ def select(
     """The loaded matches to compare: ``ids`` (all must exist) or all, of ``events`` when
     given, and of the new ruleset's discipline (the others are listed, not dropped silently)."""
     chosen = select_matches(con, ids)
-    rows = con.execute("SELECT match_id, rules, event FROM matches ORDER BY match_id").fetchall()
-    info = {r[0]: (r[1], r[2]) for r in rows}
+    info = match_index(con)
     if events:
         wanted = set(events)
         chosen = [m for m in chosen if info[m][1] in wanted]
@@ -349,8 +348,7 @@ def diff_baseline(
     n = max(1, min(workers if workers is not None else (os.cpu_count() or 1), len(selection.compared)))
     loaded = loaded_matches(con, selection.compared)
     today = replay_all(loaded, n, rules=new) if selection.compared else []
-    rows = con.execute("SELECT match_id, event FROM matches").fetchall()
-    event_of: dict[str, str | None] = {r[0]: r[1] for r in rows}
+    event_of: dict[str, str | None] = {m: event for m, (_, event) in match_index(con).items()}
     chosen = set(selection.compared)
     whole = not (ids or events)
     kept = [m for m in stored if m.match in chosen or (whole and m.match not in event_of)]

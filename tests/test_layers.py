@@ -3,65 +3,125 @@
 From the bottom: the record types and the ruleset registry (``cuelog.schemas``); the rules
 engines (``cuelog.replay``: only the schemas and the standard library); ingest and the
 store; the pipeline that replays the database; the simulator and analytics; the commands
-on top. Every import in every module is read from its source (imports inside functions
-too), so a lazy import cannot slip past.
+on top. Every module under ``cuelog/`` belongs to exactly one named layer, and each layer
+lists what of cuelog it may import; a module in no layer fails. Every import in every
+module is read from its source (imports inside functions too), so a lazy import cannot
+slip past. Only the store (and the cluster's Parquet side) runs SQL.
 """
 
 from __future__ import annotations
 
 import ast
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "cuelog"
 
-# What each part of cuelog may import of cuelog (itself always). A part is a module or a
-# package; the longest matching name applies.
-ALLOWED: dict[str, frozenset[str]] = {
-    "cuelog.errors": frozenset(),
-    "cuelog.schemas": frozenset(),
-    "cuelog.replay": frozenset({"cuelog.schemas"}),
-    "cuelog.store": frozenset({"cuelog.schemas", "cuelog.errors", "cuelog.replay.model"}),
-    "cuelog.ingest": frozenset({"cuelog.schemas", "cuelog.errors", "cuelog.store"}),
-    "cuelog.pipeline": frozenset({"cuelog.schemas", "cuelog.errors", "cuelog.replay", "cuelog.ingest", "cuelog.store"}),
-    "cuelog.simulate": frozenset({"cuelog.schemas", "cuelog.errors", "cuelog.replay", "cuelog.ingest.reader"}),
-    # replay.model: the result types the audit report renders (a replayed match), as the store writes them.
-    "cuelog.analytics": frozenset({"cuelog.schemas", "cuelog.errors", "cuelog.store", "cuelog.replay.model"}),
-    "cuelog.distributed": frozenset(
-        {"cuelog.schemas", "cuelog.errors", "cuelog.replay", "cuelog.ingest", "cuelog.store", "cuelog.pipeline"}
+
+@dataclass(frozen=True)
+class Layer:
+    """A named layer: its members and what of cuelog it may import besides itself.
+
+    A name ending in ``.*`` stands for a package and every module under it; any other
+    name is that one module (``cuelog`` is the package root, its ``__version__``, only).
+    """
+
+    level: int
+    members: tuple[str, ...]
+    may_import: tuple[str, ...] = ()
+
+
+LAYERS: dict[str, Layer] = {
+    # 0: the record types, the ruleset registry, the DDL; the error types; the version.
+    "version": Layer(0, ("cuelog",)),
+    "errors": Layer(0, ("cuelog.errors",)),
+    "schemas": Layer(0, ("cuelog.schemas.*",)),
+    # 1: the engines, pure folds over the records.
+    "engines": Layer(1, ("cuelog.replay.*",), ("cuelog.schemas.*",)),
+    # 2: the store (replay.model: the result types it writes); 3: ingest, which loads into it.
+    "store": Layer(2, ("cuelog.store.*",), ("cuelog.schemas.*", "cuelog.errors", "cuelog.replay.model")),
+    "ingest": Layer(3, ("cuelog.ingest.*",), ("cuelog.schemas.*", "cuelog.errors", "cuelog.store.*")),
+    # 4: what replays: the database pipeline, the simulator (its oracle is the engines; it
+    # reads back what it wrote), ruleset files (a derivation is checked against the engines'
+    # editions), cuelog watch (the engines' fold over a followed file; no store).
+    "pipeline": Layer(
+        4,
+        ("cuelog.pipeline",),
+        ("cuelog.schemas.*", "cuelog.errors", "cuelog.replay.*", "cuelog.ingest.*", "cuelog.store.*"),
     ),
-    # cuelog watch: the engines' fold over a followed file, the reader's decoding, the
-    # ingest's shot-clock pairing; no store.
-    "cuelog.live": frozenset({"cuelog.schemas", "cuelog.errors", "cuelog.replay", "cuelog.ingest"}),
-    # Ruleset files check a derivation against the engines' editions; the rule makers' diff
-    # replays the database twice through the pipeline.
-    "cuelog.rulesfile": frozenset({"cuelog.schemas", "cuelog.errors", "cuelog.replay"}),
-    "cuelog.diff": frozenset({"cuelog.schemas", "cuelog.errors", "cuelog.replay", "cuelog.store", "cuelog.pipeline"}),
-    "cuelog.cli": frozenset(
-        {
-            "cuelog",
-            "cuelog.schemas",
+    "simulate": Layer(
+        4, ("cuelog.simulate.*",), ("cuelog.schemas.*", "cuelog.errors", "cuelog.replay.*", "cuelog.ingest.reader")
+    ),
+    "rulesfile": Layer(4, ("cuelog.rulesfile",), ("cuelog.schemas.*", "cuelog.errors", "cuelog.replay.*")),
+    "live": Layer(4, ("cuelog.live.*",), ("cuelog.schemas.*", "cuelog.errors", "cuelog.replay.*", "cuelog.ingest.*")),
+    # 5: over the store and the pipeline: the reports (replay.model: the result types the
+    # audit report renders), the rule makers' diff (the database replayed twice), the
+    # replay past one machine (its Parquet dataset is the cluster's store).
+    "analytics": Layer(
+        5, ("cuelog.analytics.*",), ("cuelog.schemas.*", "cuelog.errors", "cuelog.store.*", "cuelog.replay.model")
+    ),
+    "diff": Layer(
+        5,
+        ("cuelog.diff",),
+        ("cuelog.schemas.*", "cuelog.errors", "cuelog.replay.*", "cuelog.store.*", "cuelog.pipeline"),
+    ),
+    "distributed": Layer(
+        5,
+        ("cuelog.distributed.*",),
+        (
+            "cuelog.schemas.*",
             "cuelog.errors",
-            "cuelog.replay",
-            "cuelog.ingest",
-            "cuelog.store",
+            "cuelog.replay.*",
+            "cuelog.ingest.*",
+            "cuelog.store.*",
             "cuelog.pipeline",
-            "cuelog.simulate",
-            "cuelog.analytics",
-            "cuelog.distributed",
-            "cuelog.live",
-        }
+        ),
     ),
-    "cuelog.__main__": frozenset({"cuelog.cli"}),
-    "cuelog": frozenset(),
+    # 6: the commands, and `python -m cuelog`.
+    "commands": Layer(
+        6,
+        ("cuelog.cli.*", "cuelog.__main__"),
+        (
+            "cuelog",
+            "cuelog.errors",
+            "cuelog.schemas.*",
+            "cuelog.replay.*",
+            "cuelog.store.*",
+            "cuelog.ingest.*",
+            "cuelog.pipeline",
+            "cuelog.simulate.*",
+            "cuelog.rulesfile",
+            "cuelog.live.*",
+            "cuelog.analytics.*",
+            "cuelog.diff",
+            "cuelog.distributed.*",
+        ),
+    ),
 }
 
 # Third-party packages the engines and the record types may use besides the standard
 # library: msgspec is the record types' own (immutable structs decoded from JSON).
-PURE_PARTS = ("cuelog.schemas", "cuelog.replay")
+PURE_LAYERS = ("schemas", "engines")
 PURE_EXTRA = frozenset({"msgspec"})
+
+# Only these layers run SQL: every query is a named read or write of the store
+# (cuelog/store/reads.py, results.py, loads.py), so analytics and the commands never do.
+# The cluster's export and views read the store into Parquet and query that dataset.
+SQL_LAYERS = ("store", "distributed")
+SQL_CALLS = frozenset(
+    {"execute", "executemany", "sql", "query", "fetchall", "fetchone", "fetchmany", "fetch_arrow_table"}
+)
+
+
+def _covers(entry: str, module: str) -> bool:
+    """Whether a layer entry (``pkg.*`` or a module) names ``module``."""
+    if entry.endswith(".*"):
+        package = entry[:-2]
+        return module == package or module.startswith(package + ".")
+    return module == entry
 
 
 def _module_name(path: Path) -> str:
@@ -69,6 +129,22 @@ def _module_name(path: Path) -> str:
     if parts[-1] == "__init__":
         parts.pop()
     return ".".join(parts)
+
+
+SOURCES = sorted(PACKAGE.rglob("*.py"))
+MODULES = frozenset(_module_name(p) for p in SOURCES)
+
+
+def _layers_of(module: str) -> list[str]:
+    return [name for name, layer in LAYERS.items() if any(_covers(m, module) for m in layer.members)]
+
+
+def _layer(module: str) -> str:
+    """The one layer of a module; an unlisted module (or one listed twice) is an error."""
+    found = _layers_of(module)
+    if len(found) != 1:
+        raise LookupError(f"{module} belongs to {found or 'no layer'}: name its layer in tests/test_layers.py")
+    return found[0]
 
 
 def _imports(path: Path) -> list[tuple[int, str]]:
@@ -79,7 +155,8 @@ def _imports(path: Path) -> list[tuple[int, str]]:
 
 
 def _named(source: str, package: str) -> list[tuple[int, str]]:
-    """The modules the import statements of ``source`` (a module of ``package``) name."""
+    """The modules the import statements of ``source`` (a module of ``package``) name;
+    ``from cuelog import diff`` names the module ``cuelog.diff``."""
     tree = ast.parse(source)
     found: list[tuple[int, str]] = []
     for node in ast.walk(tree):
@@ -91,56 +168,74 @@ def _named(source: str, package: str) -> list[tuple[int, str]]:
                 name = ".".join([*base, node.module] if node.module else base)
             else:
                 name = node.module or ""
-            found.append((node.lineno, name))
+            submodules = [f"{name}.{a.name}" for a in node.names if f"{name}.{a.name}" in MODULES]
+            found.extend((node.lineno, s) for s in submodules)
+            if len(submodules) < len(node.names):
+                found.append((node.lineno, name))
     return found
 
 
-def _part(module: str) -> str:
-    """The part of the contract a module belongs to (the longest name in ALLOWED)."""
-    best = ""
-    for part in ALLOWED:
-        if (module == part or module.startswith(part + ".")) and len(part) > len(best):
-            best = part
-    return best
+def _sql_calls(source: str) -> list[tuple[int, str]]:
+    """Calls of a database connection's query methods (``con.execute(...)``, ``.sql(...)``)."""
+    return [
+        (node.lineno, node.func.attr)
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in SQL_CALLS
+    ]
 
 
-def _within(name: str, parts: frozenset[str]) -> bool:
-    return any(name == p or name.startswith(p + ".") for p in parts)
+def _ids(p: Path) -> str:
+    return str(p.relative_to(PACKAGE.parent))
 
 
-SOURCES = sorted(PACKAGE.rglob("*.py"))
-
-
-def test_every_module_belongs_to_a_layer() -> None:
-    orphans = [_module_name(p) for p in SOURCES if not _part(_module_name(p))]
+def test_every_module_belongs_to_one_named_layer() -> None:
+    orphans = []
+    for module in sorted(MODULES):
+        try:
+            _layer(module)
+        except LookupError as exc:
+            orphans.append(str(exc))
     assert orphans == []
 
 
-@pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(PACKAGE.parent)))
-def test_imports_point_down(path: Path) -> None:
-    """A module imports only its own part and the parts below it."""
-    module = _module_name(path)
-    part = _part(module)
-    allowed = ALLOWED[part] | {part}
-    wrong = [
-        f"{path.relative_to(PACKAGE.parent)}:{line} imports {name}"
-        for line, name in _imports(path)
-        if name.split(".")[0] == "cuelog" and not _within(name, allowed) and name != "cuelog"
-    ]
-    if part == "cuelog.cli":
-        wrong = [w for w in wrong if not w.endswith(" imports cuelog")]
+def test_a_module_in_no_layer_is_refused() -> None:
+    """No catch-all: a new module under cuelog/ must be given its layer."""
+    with pytest.raises(LookupError, match=r"cuelog\.newthing belongs to no layer"):
+        _layer("cuelog.newthing")
+    assert _layer("cuelog") == "version" and _layer("cuelog.replay.pool.nineball") == "engines"
+
+
+def test_the_layers_point_down() -> None:
+    """What each layer may import is in a lower layer: the table itself has no arrow going up."""
+    wrong = []
+    for name, layer in LAYERS.items():
+        for entry in layer.may_import:
+            target = _layer(entry.removesuffix(".*"))
+            if LAYERS[target].level >= layer.level:
+                wrong.append(
+                    f"{name} (level {layer.level}) may import {entry} of {target} (level {LAYERS[target].level})"
+                )
     assert wrong == []
 
 
-@pytest.mark.parametrize(
-    "path",
-    [p for p in SOURCES if _part(_module_name(p)) in PURE_PARTS],
-    ids=lambda p: str(p.relative_to(PACKAGE.parent)),
-)
+@pytest.mark.parametrize("path", SOURCES, ids=_ids)
+def test_imports_point_down(path: Path) -> None:
+    """A module imports only its own layer and what its layer lists."""
+    layer = _layer(_module_name(path))
+    allowed = (*LAYERS[layer].members, *LAYERS[layer].may_import)
+    wrong = [
+        f"{_ids(path)}:{line} imports {name}"
+        for line, name in _imports(path)
+        if name.split(".")[0] == "cuelog" and not any(_covers(entry, name) for entry in allowed)
+    ]
+    assert wrong == []
+
+
+@pytest.mark.parametrize("path", [p for p in SOURCES if _layer(_module_name(p)) in PURE_LAYERS], ids=_ids)
 def test_engines_and_schemas_import_only_the_standard_library(path: Path) -> None:
     """The engines do no I/O and know no database: no duckdb, polars, pyarrow (DESIGN.md)."""
     wrong = [
-        f"{path.relative_to(PACKAGE.parent)}:{line} imports {name}"
+        f"{_ids(path)}:{line} imports {name}"
         for line, name in _imports(path)
         if name.split(".")[0] not in sys.stdlib_module_names
         and name.split(".")[0] not in PURE_EXTRA
@@ -150,11 +245,28 @@ def test_engines_and_schemas_import_only_the_standard_library(path: Path) -> Non
     assert wrong == []
 
 
+@pytest.mark.parametrize("path", [p for p in SOURCES if _layer(_module_name(p)) not in SQL_LAYERS], ids=_ids)
+def test_only_the_store_runs_sql(path: Path) -> None:
+    """Analytics, the commands, the pipeline, the simulator: every query is a named read or
+    write of cuelog/store, never SQL of their own."""
+    calls = [f"{_ids(path)}:{line} calls .{name}()" for line, name in _sql_calls(path.read_text(encoding="utf-8"))]
+    assert calls == []
+
+
 def test_the_contract_catches_an_arrow_going_back() -> None:
-    """The checker itself: ingest importing the engines' registry (as it once did), or an
-    engine reaching for the store through a relative import, is refused."""
-    ingest = ALLOWED["cuelog.ingest"] | {"cuelog.ingest"}
+    """The checker itself: ingest importing the engines' registry (as it once did), an
+    engine reaching for the store through a relative import, a command importing a
+    module of the root package that its layer does not list, or analytics running its own
+    query, is refused."""
+    ingest = (*LAYERS["ingest"].members, *LAYERS["ingest"].may_import)
     names = [name for _, name in _named("def f():\n    from cuelog.replay.rulesets import RULESETS\n", "cuelog.ingest")]
-    assert names == ["cuelog.replay.rulesets"] and not _within(names[0], ingest)
+    assert names == ["cuelog.replay.rulesets"] and not any(_covers(e, names[0]) for e in ingest)
+    engines = (*LAYERS["engines"].members, *LAYERS["engines"].may_import)
     names = [name for _, name in _named("from ..store import connect\n", "cuelog.replay")]
-    assert names == ["cuelog.store"] and not _within(names[0], ALLOWED["cuelog.replay"] | {"cuelog.replay"})
+    assert names == ["cuelog.store"] and not any(_covers(e, names[0]) for e in engines)
+    # `from cuelog import diff` names the module, not the root: the root entry allows only the version.
+    names = [name for _, name in _named("from cuelog import __version__, diff\n", "cuelog.analytics")]
+    assert names == ["cuelog.diff", "cuelog"]
+    analytics = (*LAYERS["analytics"].members, *LAYERS["analytics"].may_import)
+    assert not any(_covers(e, "cuelog.diff") for e in analytics)
+    assert _sql_calls("def f(con):\n    return con.sql('SELECT 1').to_arrow_table()\n") == [(2, "sql")]

@@ -6,7 +6,6 @@ match, applies the officials' corrections and replays it, for ``cuelog audit`` a
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -80,13 +79,9 @@ def audit_from_records(
 def stored_corrections(con: duckdb.DuckDBPyConnection, match_id: str, db: str) -> list[Located]:
     """The corrections the last ``cuelog replay --db`` applied to a match, to apply again
     (none in a database made before corrections were stored)."""
-    tables = con.execute("SELECT count(*) FROM information_schema.tables WHERE table_name = 'replay_corrections'")
-    if tables.fetchall()[0][0] == 0:
-        return []
-    rows = con.execute(
-        "SELECT frame, n, fields, note FROM replay_corrections WHERE match_id = ? ORDER BY frame, n", [match_id]
-    ).fetchall()
-    return [(db, 0, Correction(match=match_id, frame=f, n=n, set=json.loads(s), note=note)) for f, n, s, note in rows]
+    from cuelog.store.reads import stored_corrections as stored
+
+    return [(db, 0, c) for c in stored(con, match_id)]
 
 
 def audit_from_db(

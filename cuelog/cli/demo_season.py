@@ -173,21 +173,20 @@ def _audit_report(con: Any, out: Path) -> Path | None:
     """The audit report of the match with the most findings (ties: the lowest id)."""
     from cuelog.analytics.audit_report import render
     from cuelog.cli.audit_source import audit_from_db
+    from cuelog.store.reads import most_findings_match
 
-    row = con.execute(
-        "SELECT match_id FROM replay_findings GROUP BY match_id ORDER BY count(*) DESC, match_id LIMIT 1"
-    ).fetchone()
-    if row is None:
+    match_id = most_findings_match(con)
+    if match_id is None:
         return None
     path = out / "audit-report.html"
-    path.write_text(render(audit_from_db(con, str(row[0]))), encoding="utf-8")
+    path.write_text(render(audit_from_db(con, match_id)), encoding="utf-8")
     return path
 
 
 def _plots(con: Any, out: Path, worst: list[dict[str, Any]]) -> list[Path]:
     import cuelog.analytics.plots as plots
-    from cuelog.analytics.audit import frame_findings
     from cuelog.analytics.reports import ReportError, Scope, load
+    from cuelog.store.reads import frame_findings
 
     written: list[Path] = []
     # The worst frame drawn is the one the worst-frames table ranks first, whatever its discipline.

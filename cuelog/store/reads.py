@@ -6,6 +6,7 @@ id order; the summaries are what ``cuelog matches`` and the demo print.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
@@ -371,3 +372,91 @@ def known_names(con: duckdb.DuckDBPyConnection) -> Names:
         matches={r[0] for r in con.execute("SELECT match_id FROM matches").fetchall()},
         events={r[0] for r in con.execute("SELECT DISTINCT event FROM matches WHERE event IS NOT NULL").fetchall()},
     )
+
+
+# -- what the audit reads: the stored replay of a match, for `cuelog audit`, the demo's report
+# and plots, the audit notebook, and the matches a rule makers' diff compares ----------------
+
+
+def _arrow(con: duckdb.DuckDBPyConnection, sql: str, params: Sequence[object] = ()) -> pa.Table:
+    """A query's result as an Arrow table (the analytics make Polars frames of it)."""
+    relation = con.sql(sql, params=list(params))
+    assert relation is not None
+    return relation.to_arrow_table()
+
+
+def replayed_matches(con: duckdb.DuckDBPyConnection) -> pa.Table:
+    """Every replayed match with its players, frames and number of findings, most findings first."""
+    return _arrow(
+        con,
+        """
+        SELECT m.match_id, m.rules, m.side_a, m.side_b, m.event, m.date,
+               (SELECT count(*) FROM replay_frames f WHERE f.match_id = m.match_id) AS frames,
+               (SELECT count(*) FROM replay_findings x WHERE x.match_id = m.match_id) AS findings
+        FROM matches m
+        WHERE m.match_id IN (SELECT match_id FROM replay_frames)
+        ORDER BY findings DESC, m.match_id
+        """,
+    )
+
+
+def replayed_frames(con: duckdb.DuckDBPyConnection, match_id: str) -> pa.Table:
+    """Each replayed frame of a match: the score the rules give, the recorded score, the winners."""
+    return _arrow(
+        con,
+        """
+        SELECT frame, score_a, score_b, recorded_a, recorded_b, winner, recorded_winner, end_reason,
+               (SELECT count(*) FROM replay_findings x WHERE x.match_id = f.match_id AND x.frame = f.frame) AS findings
+        FROM replay_frames f WHERE match_id = $1
+        ORDER BY frame
+        """,
+        [match_id],
+    )
+
+
+def match_findings(con: duckdb.DuckDBPyConnection, match_id: str) -> pa.Table:
+    """Every stored finding of a match in stroke order: frame, stroke, kind, rule, side, points, message."""
+    return _arrow(
+        con,
+        """
+        SELECT frame, n AS stroke, kind, rule, side, points, message
+        FROM replay_findings WHERE match_id = $1
+        ORDER BY frame NULLS FIRST, n, kind, rule, message
+        """,
+        [match_id],
+    )
+
+
+def frame_findings(con: duckdb.DuckDBPyConnection, match_id: str, frame: int) -> list[tuple[int, str]]:
+    """The stored findings of one frame as ``(stroke, kind)``, in stroke order: what a score worm marks."""
+    rows = con.execute(
+        "SELECT n, kind FROM replay_findings WHERE match_id = $1 AND frame = $2 ORDER BY n, kind",
+        [match_id, frame],
+    ).fetchall()
+    return [(int(n), str(kind)) for n, kind in rows]
+
+
+def most_findings_match(con: duckdb.DuckDBPyConnection) -> str | None:
+    """The match with the most stored findings (ties: the lowest id); ``None`` without findings."""
+    rows = con.execute(
+        "SELECT match_id FROM replay_findings GROUP BY match_id ORDER BY count(*) DESC, match_id LIMIT 1"
+    ).fetchall()
+    return str(rows[0][0]) if rows else None
+
+
+def stored_corrections(con: duckdb.DuckDBPyConnection, match_id: str) -> list[Correction]:
+    """The corrections the last ``cuelog replay --db`` applied to a match, in stroke order
+    (none in a database made before corrections were stored)."""
+    tables = con.execute("SELECT count(*) FROM information_schema.tables WHERE table_name = 'replay_corrections'")
+    if tables.fetchall()[0][0] == 0:
+        return []
+    rows = con.execute(
+        "SELECT frame, n, fields, note FROM replay_corrections WHERE match_id = ? ORDER BY frame, n", [match_id]
+    ).fetchall()
+    return [Correction(match=match_id, frame=f, n=n, set=json.loads(s), note=note) for f, n, s, note in rows]
+
+
+def match_index(con: duckdb.DuckDBPyConnection) -> dict[str, tuple[str, str | None]]:
+    """Every loaded match id with its ruleset id and event, by match id."""
+    rows = con.execute("SELECT match_id, rules, event FROM matches ORDER BY match_id").fetchall()
+    return {str(m): (str(rules), event) for m, rules, event in rows}
