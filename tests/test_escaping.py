@@ -58,3 +58,37 @@ def test_pictures_draw_names_as_written(marked, picture, tmp_path):
         return
     assert result.exit_code == 0, result.output
     assert out.read_bytes()[:4] == b"\x89PNG"
+
+
+MARKUP = ["[bold]x[/bold]", "[/]", "[/red]", "back\\", "[link=file:///etc]y[/link]"]
+
+
+def test_problems_print_every_cell_as_written(capsys: pytest.CaptureFixture[str]) -> None:
+    """A problem's file, field, found and expected come from the input: markup, a closing
+    tag with nothing open, a trailing backslash are printed literally, never read or crashed on."""
+    from cuelog.cli.common import print_problems
+    from cuelog.errors import Problem
+
+    problems = [Problem(f"{m}.jsonl", 3, m, "wrong_type", m, m) for m in MARKUP]
+    print_problems(problems, as_json=False)
+    err = capsys.readouterr().err
+    for m in MARKUP:
+        assert f"{m}.jsonl: 1 problem(s)" in err
+        row = next(line for line in err.splitlines() if line.strip().startswith("3 ") and m in line)
+        assert row.count(m) == 3, row  # field, found and expected
+
+
+def test_validate_prints_a_marked_up_file_name_and_value_as_written(tmp_path) -> None:
+    bad = write(tmp_path / "[red]x[bold].jsonl", [match(match="m"), {"type": "frame", "frame": "[/]"}])
+    result = cli("validate", bad)
+    assert result.exit_code == 2
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert "[red]x[bold].jsonl: 1 problem(s)" in result.stderr
+    assert 'str "[/]"' in result.stderr
+
+
+def test_a_quoted_clock_glob_with_markup_is_named_as_written(tmp_path) -> None:
+    pattern = str(tmp_path / "[bold]*.csv")
+    result = cli("ingest", write(tmp_path / "m.jsonl", [match(), frame()]), "--clock", pattern, "--db", tmp_path / "d")
+    assert result.exit_code == 2
+    assert pattern in " ".join(result.stderr.split())

@@ -92,5 +92,7 @@ def print_problems(problems: list[Problem], as_json: bool) -> None:
         table = folded_table("line", "field", "code", "found", "expected")
         for p in group:
             # Line 0: the problem belongs to no line (a missing file, a frame's end-of-file check).
-            table.add_row(str(p.line) if p.line else "-", p.field, p.code, escape(p.found), escape(p.expected))
+            # Every cell may quote the input (a field path holds a log's keys): text, never markup.
+            cells = (p.field, p.code, p.found, p.expected)
+            table.add_row(str(p.line) if p.line else "-", *(escape(c) for c in cells))
         err_console.print(table)

@@ -53,7 +53,7 @@ def show(r: DemoResult, db: Path, out: Path, console: Console) -> None:
     console.print(
         f"[bold]season[/]: {r.matches} simulated matches, {r.strokes:,} strokes, "
         f"{r.injected} officiating errors injected; {r.files} log files and "
-        f"{r.shots_aligned:,} shot-clock readings loaded into {db}"
+        f"{r.shots_aligned:,} shot-clock readings loaded into {escape(str(db))}"
     )
     t = Table("finding", "kind", "findings", "points at stake", title="audit: findings by kind", title_justify="left")
     for kind, n, points in r.findings_by_kind:
@@ -70,7 +70,7 @@ def show(r: DemoResult, db: Path, out: Path, console: Console) -> None:
             escape(f"{f['side_a']} v {f['side_b']}"),
             str(f["findings"]),
             str(f["points"]),
-            str(f["kinds"]),
+            escape(str(f["kinds"])),
         )
     console.print(w)
     if r.accuracy is not None:
@@ -86,12 +86,14 @@ def show(r: DemoResult, db: Path, out: Path, console: Console) -> None:
     for p in r.plots:
         if p.name == "worst-frame.png" and r.worst_frames:
             w0 = r.worst_frames[0]
-            console.print(f"plot: {p} (match {w0['match']} frame {w0['frame']}, the worst frame, findings marked)")
+            console.print(
+                escape(f"plot: {p} (match {w0['match']} frame {w0['frame']}, the worst frame, findings marked)")
+            )
         else:
-            console.print(f"plot: {p}")
+            console.print(escape(f"plot: {p}"))
     if r.report is not None:
         console.print(f"audit report of the match with the most findings: {escape(str(r.report))}")
-    console.print(f"next: cuelog report breaks --db {db}   |   cuelog replay --db {db}   |   open {out}/*.png")
+    console.print(escape(f"next: cuelog report breaks --db {db}   |   cuelog replay --db {db}   |   open {out}/*.png"))
 
 
 def register(app: typer.Typer) -> None:

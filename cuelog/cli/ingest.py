@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import glob
 import json
 import sys
 import tempfile
@@ -120,10 +121,25 @@ def split_clock_csvs(paths: list[Path]) -> tuple[list[Path], list[Path]]:
     return [p for p in paths if not is_clock_csv(p)], [p for p in paths if is_clock_csv(p)]
 
 
+GLOB_CHARS = frozenset("*?[")
+
+
+def _expand(pattern: Path) -> list[Path]:
+    """A quoted glob (``--clock 'clocks/*.csv'``, the shell left it whole) as the paths it
+    matches, sorted; a path that exists is itself, whatever its name holds."""
+    if pattern.exists() or not GLOB_CHARS & set(str(pattern)):
+        return [pattern]
+    found = sorted(Path(q) for q in glob.glob(str(pattern), recursive=True))
+    if not found:
+        fail(f"--clock {pattern}: no file matches this pattern", "no_logs")
+    return found
+
+
 def clock_files(paths: list[Path]) -> list[Path]:
-    """Clock CSVs, a directory standing for the ``.csv`` files in it (sorted), duplicates once."""
+    """Clock CSVs, a directory standing for the ``.csv`` files in it and a glob for the
+    paths it matches (sorted), duplicates once."""
     out: list[Path] = []
-    for p in paths:
+    for p in (q for given in paths for q in _expand(given)):
         found = sorted(q for q in p.rglob("*") if q.is_file() and is_clock_csv(q)) if p.is_dir() else [p]
         out.extend(q for q in found if q not in out)
     return out
@@ -137,8 +153,9 @@ def ingest(
     clock: list[Path] = typer.Option(
         [],
         "--clock",
-        help="Shot-clock device CSV (table,ts,event) or a directory of them; repeatable. "
-        "CSV files among the PATHS (as a shell glob after --clock gives them) are read as shot-clock logs too.",
+        help="Shot-clock device CSV (table,ts,event), a directory of them or a quoted glob ('clocks/*.csv', "
+        "sorted); repeatable. CSV files among the PATHS (as a shell glob after --clock gives them) are read as "
+        "shot-clock logs too.",
     ),
     clock_tolerance: float = typer.Option(
         DEFAULT_TOLERANCE_S, "--clock-tolerance", min=0.0, help="Seconds a clock stop may be from its stroke's time."
@@ -180,7 +197,7 @@ def ingest(
     logs, clocks_given = split_clock_csvs(paths)
     if clocks_given and not as_json:
         err_console.print(
-            f"note: read as shot-clock logs (as with --clock): {', '.join(str(c) for c in clocks_given)}",
+            f"note: read as shot-clock logs (as with --clock): {escape(', '.join(str(c) for c in clocks_given))}",
             highlight=False,
             soft_wrap=True,
         )

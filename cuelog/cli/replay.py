@@ -38,6 +38,7 @@ from cuelog.replay.model import Finding, FrameResult, MatchResult
 from cuelog.replay.output import count_findings, document, dumps
 from cuelog.rulesfile import resolve_rules
 from cuelog.schemas.records import Correction, Match, Record
+from cuelog.schemas.rulesets import DISCIPLINES
 
 
 def _score(score: tuple[int, int] | None) -> str:
@@ -94,6 +95,24 @@ def _frame_line(fr: FrameResult) -> str:
     return f"  frame {fr.frame}: official {_score(fr.score)}, recorded {_score(fr.recorded)}, {result}"
 
 
+def _rack_line(fr: FrameResult) -> str:
+    """A rack has no points: the winners are compared, the scoreboard (a match tally or a
+    count of balls, as the recorder kept it) is shown as recorded, never as a score the
+    rules give (docs/pool.md)."""
+    parts = [f"winner {fr.winner} by the rules" if fr.winner else "not finished (no winner by the rules)"]
+    parts.append(f"recorded winner {fr.recorded_winner}" if fr.recorded_winner else "no recorded winner")
+    if fr.recorded is not None:
+        parts.append(f"scoreboard {_score(fr.recorded)} (not compared: a rack has no points)")
+    return f"  frame {fr.frame}: {', '.join(parts)}"
+
+
+def _racks(rules: str) -> bool:
+    """Whether a ruleset's games (``discipline/edition``, derived ones too) are won by the
+    rack: the registry says so."""
+    discipline = DISCIPLINES.get(rules.split("/", 1)[0])
+    return discipline is not None and discipline.racks
+
+
 def print_human(results: list[MatchResult], console: Console) -> None:
     for m in results:
         sides = f"{m.sides.get('A', 'A')} v {m.sides.get('B', 'B')}"
@@ -102,8 +121,9 @@ def print_human(results: list[MatchResult], console: Console) -> None:
             console.print(escape(line), highlight=False)
         if m.findings:
             _print_findings(m.findings, console, "  match")
+        said = _rack_line if _racks(m.rules) else _frame_line
         for fr in m.frames:
-            console.print(_frame_line(fr), highlight=False)
+            console.print(escape(said(fr)), highlight=False)
             if fr.findings:
                 _print_findings(fr.findings, console)
     uncertain = count_findings(results, certain=False)

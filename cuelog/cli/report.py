@@ -113,7 +113,7 @@ def report(
         err_console.print(
             f"[yellow]note:[/] {len(unreplayed)} match(es) in the selection not replayed yet "
             f"({escape(', '.join(unreplayed[:5]))}{', ...' if len(unreplayed) > 5 else ''}); "
-            f"run `cuelog replay --db {db}`",
+            f"run `cuelog replay --db {escape(str(db))}`",
             highlight=False,
         )
     for path in (csv, parquet):

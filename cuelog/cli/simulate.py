@@ -93,14 +93,15 @@ def simulate(
     else:
         console = out_console()
         console.print(
-            f"{stats.matches} matches, {stats.strokes} strokes, {stats.errors} injected errors written to {out}"
+            f"{stats.matches} matches, {stats.strokes} strokes, {stats.errors} injected errors written to {out}",
+            markup=False,
         )
         if check:
             console.print(f"audit recall {summary['recall']:.4f}, precision {summary['precision']:.4f}")
             for k in summary["missed"]:  # type: ignore[attr-defined]
-                console.print(f"  missed: {k}")
+                console.print(f"  missed: {k}", markup=False)
             for k in summary["false_alarms"]:  # type: ignore[attr-defined]
-                console.print(f"  false alarm: {k}")
+                console.print(f"  false alarm: {k}", markup=False)
     raise typer.Exit(code)
 
 

@@ -36,6 +36,10 @@ class Discipline:
     """The simulator's player of the discipline (:class:`cuelog.simulate.season.Simulator`)."""
     reports: tuple[str, ...] = ()
     """The ``cuelog report`` kinds that read only this discipline's matches."""
+    racks: bool = False
+    """A game won by the rack, not by points (eight-ball, nine-ball): the replay's score is
+    the rack, 1-0 to its winner, and the recorded scoreboard (kept as the recorder counts,
+    racks in the match or balls) is shown but never compared (docs/pool.md)."""
 
 
 # A new discipline adds its modules and one entry here.
@@ -59,12 +63,14 @@ DISCIPLINES: Final[dict[str, Discipline]] = {
             engine="cuelog.replay.pool.eightball",
             simulator="cuelog.simulate.eightball",
             reports=("pool",),
+            racks=True,
         ),
         Discipline(
             "nineball",
             engine="cuelog.replay.pool.nineball",
             simulator="cuelog.simulate.nineball",
             reports=("nineball",),
+            racks=True,
         ),
         Discipline(
             "straight-pool",

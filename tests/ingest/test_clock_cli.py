@@ -76,3 +76,34 @@ def test_replay_of_a_csv_says_it_is_a_clock_log(tmp_path):
     result = cli("replay", CLOCKS)
     assert result.exit_code == 2
     assert "shot-clock CSV" in result.stderr and "--clock" in result.stderr
+
+
+def test_a_quoted_glob_after_clock_is_expanded_sorted(tmp_path):
+    """`cuelog ingest LOG --clock 'clocks/*.csv'`: the shell left the glob whole; cuelog
+    expands it, in sorted order, as the help says."""
+    d = _split(tmp_path)
+    (d / "0-first.csv").write_text(CLOCKS.read_text().splitlines()[0] + "\n")  # a header only: no rows
+    result = cli("ingest", OFFICIATING, "--clock", str(d / "*.csv"), "--db", tmp_path / "s.duckdb", "--json")
+    assert result.exit_code == 0, result.output
+    clocks = json.loads(result.stdout)["clocks"]
+    assert [c["path"] for c in clocks] == [str(d / "0-first.csv"), str(d / "a.csv"), str(d / "b.csv")]
+    assert sum(c["aligned"] for c in clocks) == 15
+
+
+def test_a_quoted_glob_that_matches_nothing_is_a_clear_error(tmp_path):
+    pattern = str(tmp_path / "clocks" / "*.csv")
+    result = cli("ingest", OFFICIATING, "--clock", pattern, "--db", tmp_path / "s.duckdb")
+    assert result.exit_code == 2
+    assert f"--clock {pattern}: no file matches this pattern" in " ".join(result.stderr.split())
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert not (tmp_path / "s.duckdb").exists()  # nothing loaded on half an instruction
+    as_json = cli("ingest", OFFICIATING, "--clock", pattern, "--db", tmp_path / "s.duckdb", "--json")
+    assert as_json.exit_code == 2 and json.loads(as_json.stdout)["error"]["code"] == "no_logs"
+
+
+def test_a_file_whose_name_holds_glob_characters_is_read_as_itself(tmp_path):
+    odd = tmp_path / "table[1].csv"
+    shutil.copy(CLOCKS, odd)
+    result = cli("ingest", OFFICIATING, "--clock", odd, "--db", tmp_path / "s.duckdb", "--json")
+    assert result.exit_code == 0, result.output
+    assert [c["path"] for c in json.loads(result.stdout)["clocks"]] == [str(odd)]
