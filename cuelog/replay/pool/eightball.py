@@ -546,7 +546,6 @@ def _fold(st: State, record: FrameRecord) -> tuple[Outcome | None, list[Finding]
     if isinstance(record, Event):
         return None, _event(st, record)
     if isinstance(record, FrameEnd):
-        st.recorded_winner = record.winner
         return None, _frame_end(st, record)
     if isinstance(record, Clock):
         return None, _clock(st, record)
@@ -1203,6 +1202,7 @@ def _clock(st: State, c: Clock) -> list[Finding]:
 
 
 def _frame_end(st: State, fe: FrameEnd) -> list[Finding]:
+    st.recorded_winner = fe.winner
     if fe.score is not None and len(fe.score) == 2:
         st.recorded = (fe.score[0], fe.score[1])
     if not st.over:

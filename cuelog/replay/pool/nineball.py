@@ -134,7 +134,6 @@ def _fold(st: State, record: FrameRecord) -> tuple[Outcome | None, list[Finding]
     if isinstance(record, Event):
         return None, _event(st, record)
     if isinstance(record, FrameEnd):
-        st.recorded_winner = record.winner
         return None, _frame_end(st, record)
     return None, []
 
@@ -331,6 +330,7 @@ def _event(st: State, e: Event) -> list[Finding]:
 
 
 def _frame_end(st: State, fe: FrameEnd) -> list[Finding]:
+    st.recorded_winner = fe.winner
     if fe.score is not None and len(fe.score) == 2:
         st.recorded = (fe.score[0], fe.score[1])
     if not st.over:

@@ -128,7 +128,6 @@ def _fold(st: State, record: FrameRecord) -> tuple[Outcome | None, list[Finding]
     if isinstance(record, Event):
         return None, _event(st, record)
     if isinstance(record, FrameEnd):
-        st.recorded_winner = record.winner
         return None, _frame_end(st, record)
     return None, []
 
@@ -344,6 +343,7 @@ def _event(st: State, e: Event) -> list[Finding]:
 
 
 def _frame_end(st: State, fe: FrameEnd) -> list[Finding]:
+    st.recorded_winner = fe.winner
     F: list[Finding] = []
     mismatch = st.ledger.check(st.last_n, None, fe.score, rule="WPA 4.7")
     if mismatch is not None:
