@@ -58,8 +58,7 @@ LAYERS: dict[str, Layer] = {
     "rulesfile": Layer(4, ("cuelog.rulesfile",), ("cuelog.schemas.*", "cuelog.errors", "cuelog.replay.*")),
     "live": Layer(4, ("cuelog.live.*",), ("cuelog.schemas.*", "cuelog.errors", "cuelog.replay.*", "cuelog.ingest.*")),
     # 5: over the store and the pipeline: the reports (replay.model: the result types the
-    # audit report renders), the rule makers' diff (the database replayed twice), the
-    # replay past one machine (its Parquet dataset is the cluster's store).
+    # audit report renders), the rule makers' diff (the database replayed twice).
     "analytics": Layer(
         5, ("cuelog.analytics.*",), ("cuelog.schemas.*", "cuelog.errors", "cuelog.store.*", "cuelog.replay.model")
     ),
@@ -68,8 +67,10 @@ LAYERS: dict[str, Layer] = {
         ("cuelog.diff",),
         ("cuelog.schemas.*", "cuelog.errors", "cuelog.replay.*", "cuelog.store.*", "cuelog.pipeline"),
     ),
+    # 6: the replay past one machine: its Parquet dataset is the cluster's store, its tasks
+    # reuse the pipeline's rows and the diff's comparison as they are.
     "distributed": Layer(
-        5,
+        6,
         ("cuelog.distributed.*",),
         (
             "cuelog.schemas.*",
@@ -78,11 +79,12 @@ LAYERS: dict[str, Layer] = {
             "cuelog.ingest.*",
             "cuelog.store.*",
             "cuelog.pipeline",
+            "cuelog.diff",
         ),
     ),
-    # 6: the commands, and `python -m cuelog`.
+    # 7: the commands, and `python -m cuelog`.
     "commands": Layer(
-        6,
+        7,
         ("cuelog.cli.*", "cuelog.__main__"),
         (
             "cuelog",
