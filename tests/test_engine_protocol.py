@@ -49,6 +49,15 @@ def test_every_registered_ruleset_has_an_engine_with_the_whole_protocol(rules: s
     assert list(inspect.signature(engine.replay_frame).parameters) == ["match", "frame", "records", "previous"]
 
 
+def test_every_registered_engine_is_type_checked_against_the_protocol() -> None:
+    """cuelog/replay/engines.py assigns each engine module to ``Engine``, so mypy checks
+    its functions' types against the protocol; a registered engine left out is caught here."""
+    source = (Path(__file__).resolve().parents[1] / "cuelog" / "replay" / "engines.py").read_text(encoding="utf-8")
+    for discipline, module in ENGINES.items():
+        name = module.rpartition(".")[2]
+        assert f": Engine = {name}\n" in source, f"{discipline}: {module} is not checked in engines.py"
+
+
 def test_engines_are_registered_by_discipline_in_the_ruleset_registry() -> None:
     assert {"snooker", "billiards"} <= set(ENGINES)
     assert {name: d.engine for name, d in DISCIPLINES.items()} == ENGINES

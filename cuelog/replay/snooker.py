@@ -77,6 +77,7 @@ __all__ = [
     "Edition",
     "State",
     "apply",
+    "editions",
     "finish",
     "new_frame",
     "penalty_points_required",
