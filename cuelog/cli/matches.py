@@ -11,7 +11,7 @@ import typer
 from rich.markup import escape
 
 from cuelog.cli.common import EXIT_OK, fail, folded_table, json_errors, out_console
-from cuelog.store import DEFAULT_DB
+from cuelog.store import DEFAULT_DB, connect
 from cuelog.store.reads import loaded_summaries
 
 
@@ -31,7 +31,7 @@ def matches(
     if not db.is_file():
         fail(f"no database at {db} (load logs first: cuelog ingest PATH --db {db})", "no_database")
     try:
-        con = duckdb.connect(str(db), read_only=True)
+        con = connect(db, read_only=True)
     except duckdb.Error as exc:
         fail(f"cannot open database {db}: {str(exc).splitlines()[0]}", "bad_database")
     try:
