@@ -66,3 +66,22 @@ def test_straight_pool_is_scored_in_points_and_keeps_the_official_score(tmp_path
         ],
     )  # fmt: skip
     assert replay(log) == ["frame 1: official 0-0, recorded 0-0, not finished (no winner by the rules)"]
+
+
+def test_watch_says_a_rack_result_as_the_replay_does() -> None:
+    """``cuelog watch`` of the eight-ball example: each rack's result line gives both winners
+    and the scoreboard as kept; a snooker frame keeps its official and recorded score."""
+    from cuelog.cli import app
+
+    racks = CliRunner().invoke(app, ["watch", str(EXAMPLES / "eightball-league.jsonl"), "--until-end", "--settle", "0"])
+    said = [line for line in racks.stdout.splitlines() if " result: " in line]
+    assert said == [
+        f"frame 1 result: winner B by the rules, recorded winner A, scoreboard 1-0 {NOT_COMPARED}, 4 finding(s)  (line 14)",
+        f"frame 2 result: winner A by the rules, recorded winner A, scoreboard 2-0 {NOT_COMPARED}, 1 finding(s)  (line 23)",
+    ]
+    frames = CliRunner().invoke(
+        app, ["watch", str(EXAMPLES / "snooker-officiating.jsonl"), "--until-end", "--settle", "0"]
+    )
+    assert [line for line in frames.stdout.splitlines() if " result: " in line] == [
+        "frame 1 result: official 15-37, recorded 15-34, winner B, 3 finding(s)  (line 20)"
+    ]

@@ -35,10 +35,10 @@ from cuelog.ingest.reader import is_clock_csv, log_files, read_records
 from cuelog.replay import NoEngine, UnknownRuleset, replay_matches
 from cuelog.replay.derived import Derived, under
 from cuelog.replay.model import Finding, FrameResult, MatchResult
-from cuelog.replay.output import count_findings, document, dumps
+from cuelog.replay.output import count_findings, document, dumps, rack_words
 from cuelog.rulesfile import resolve_rules
 from cuelog.schemas.records import Correction, Match, Record
-from cuelog.schemas.rulesets import DISCIPLINES
+from cuelog.schemas.rulesets import won_by_rack
 
 
 def _score(score: tuple[int, int] | None) -> str:
@@ -96,21 +96,7 @@ def _frame_line(fr: FrameResult) -> str:
 
 
 def _rack_line(fr: FrameResult) -> str:
-    """A rack has no points: the winners are compared, the scoreboard (a match tally or a
-    count of balls, as the recorder kept it) is shown as recorded, never as a score the
-    rules give (docs/pool.md)."""
-    parts = [f"winner {fr.winner} by the rules" if fr.winner else "not finished (no winner by the rules)"]
-    parts.append(f"recorded winner {fr.recorded_winner}" if fr.recorded_winner else "no recorded winner")
-    if fr.recorded is not None:
-        parts.append(f"scoreboard {_score(fr.recorded)} (not compared: a rack has no points)")
-    return f"  frame {fr.frame}: {', '.join(parts)}"
-
-
-def _racks(rules: str) -> bool:
-    """Whether a ruleset's games (``discipline/edition``, derived ones too) are won by the
-    rack: the registry says so."""
-    discipline = DISCIPLINES.get(rules.split("/", 1)[0])
-    return discipline is not None and discipline.racks
+    return f"  frame {fr.frame}: {rack_words(fr.winner, fr.recorded_winner, fr.recorded)}"
 
 
 def print_human(results: list[MatchResult], console: Console) -> None:
@@ -121,7 +107,7 @@ def print_human(results: list[MatchResult], console: Console) -> None:
             console.print(escape(line), highlight=False)
         if m.findings:
             _print_findings(m.findings, console, "  match")
-        said = _rack_line if _racks(m.rules) else _frame_line
+        said = _rack_line if won_by_rack(m.rules) else _frame_line
         for fr in m.frames:
             console.print(escape(said(fr)), highlight=False)
             if fr.findings:

@@ -88,6 +88,9 @@ class FrameSaid:
     winner: str | None
     findings: int
     revised: bool = False
+    rack: bool = False
+    """A pool rack (won by the rack, not by points): said with both winners and the scoreboard."""
+    recorded_winner: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,7 +23,7 @@ from cuelog.live.messages import (
     Withdrawn,
 )
 from cuelog.replay.model import Outcome
-from cuelog.replay.output import finding_doc
+from cuelog.replay.output import finding_doc, rack_words
 
 
 def clean(text: object) -> str:
@@ -87,6 +87,9 @@ def text(m: Message) -> str:
         return f"{head} frame {m.frame} stroke {o.n} ({clean(o.striker)}): {clean(m.text)}"
     if isinstance(m, FrameSaid):
         head = "CORRECTION frame" if m.revised else "frame"
+        if m.rack:
+            said = rack_words(m.winner, m.recorded_winner, m.recorded)
+            return f"{head} {m.frame} result: {said}, {m.findings} finding(s)  (line {m.line})"
         return (
             f"{head} {m.frame} result: official {_score(m.score)}, recorded {_score(m.recorded)}, "
             f"winner {clean(m.winner or '-')}, {m.findings} finding(s)  (line {m.line})"

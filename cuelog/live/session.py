@@ -34,6 +34,7 @@ from cuelog.replay import NoEngine, UnknownRuleset
 from cuelog.replay.model import INVALID_RECORD, Finding, FrameResult, Outcome
 from cuelog.replay.rulesets import ruleset
 from cuelog.schemas.records import Choice, Event, Frame, FrameRecord, Match, Record, decode
+from cuelog.schemas.rulesets import won_by_rack
 
 
 @dataclass(slots=True)
@@ -168,6 +169,8 @@ class Session:
             result.winner,
             len(result.findings),
             revised,
+            rack=won_by_rack(m.match.rules),
+            recorded_winner=result.recorded_winner,
         )
 
     # -- records of a frame -----------------------------------------------------------
@@ -287,4 +290,7 @@ def _outcome(fr: LiveFrame, n: int) -> Outcome | None:
 
 
 def _same(a: FrameSaid, b: FrameSaid) -> bool:
-    return (a.score, a.recorded, a.winner, a.findings) == (b.score, b.recorded, b.winner, b.findings)
+    def said(m: FrameSaid) -> tuple[object, ...]:
+        return (m.score, m.recorded, m.winner, m.recorded_winner, m.findings)
+
+    return said(a) == said(b)

@@ -88,3 +88,14 @@ def all_findings(results: Iterable[MatchResult]) -> Iterator[Finding]:
 def count_findings(results: Iterable[MatchResult], *, certain: bool = True) -> int:
     """Findings that are (``certain=True``) or are not certain; only the first set the exit code."""
     return sum(1 for f in all_findings(results) if f.certain is certain)
+
+
+def rack_words(winner: str | None, recorded_winner: str | None, recorded: tuple[int, int] | None) -> str:
+    """A pool rack's result in words (docs/pool.md): a rack has no points, so the winner by
+    the rules stands beside the recorded winner (compared), and the scoreboard (a match
+    tally or a count of balls, as the recorder kept it) is shown, never compared."""
+    parts = [f"winner {winner} by the rules" if winner else "not finished (no winner by the rules)"]
+    parts.append(f"recorded winner {recorded_winner}" if recorded_winner else "no recorded winner")
+    if recorded is not None:
+        parts.append(f"scoreboard {recorded[0]}-{recorded[1]} (not compared: a rack has no points)")
+    return ", ".join(parts)

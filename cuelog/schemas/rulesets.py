@@ -85,6 +85,13 @@ ENGINES: Final[dict[str, str]] = {name: d.engine for name, d in DISCIPLINES.item
 """Disciplines whose engine exists, and the module that implements it."""
 
 
+def won_by_rack(rules: str) -> bool:
+    """Whether the games of a ruleset id (``discipline/edition``, a derived one too) are
+    won by the rack rather than by points (:attr:`Discipline.racks`)."""
+    discipline = DISCIPLINES.get(rules.split("/", 1)[0])
+    return discipline is not None and discipline.racks
+
+
 @dataclass(frozen=True, slots=True)
 class Ruleset:
     """A known ruleset: ``id`` is ``discipline/edition`` as written in the match record."""
