@@ -5,7 +5,8 @@ decide the shot, draws what happened, and writes the engine's due call and the
 scoreboard as a correct referee and marker would, with the warning on two fouls (WPA
 6.14) and the choice after a breaking foul (4.3(b)). At the error rate it writes one
 mistake with its truth: a foul not called, a foul called for the wrong points, a foul
-called on a legal shot, a scoreboard slip, a ball not spotted or spotted in error.
+called on a legal shot, a scoreboard slip, a ball not spotted or spotted in error, the
+fifteenth ball or the cue ball placed on the wrong spot at a re-rack (WPA 4.8).
 """
 
 from __future__ import annotations
@@ -20,11 +21,13 @@ from cuelog.replay.model import (
     PENALTY_VALUE,
     RESPOT_IN_ERROR,
     RESPOT_MISSING,
+    RESPOT_WRONG_SPOT,
     SCORE_MISMATCH,
     UNSUPPORTED_FOUL,
     Outcome,
 )
 from cuelog.replay.pool.straight_pool import State
+from cuelog.replay.pool.table import CENTER, HEAD, Table
 from cuelog.schemas.records import Call, Cushions, FrameEnd, Infringement, Match, Respot, Stroke, other
 from cuelog.schemas.rulesets import Ruleset
 from cuelog.simulate.clock import MatchClock, iso
@@ -37,7 +40,15 @@ if TYPE_CHECKING:
 TIERS = (("pro", 0.5), ("amateur", 0.3), ("club", 0.2))
 """Share of each player tier in a season's roster."""
 MISTAKES = Mistakes(penalties=(), spotted={}, wrong_spots=(), value={})
-KINDS = (CONDONED_FOUL, PENALTY_VALUE, UNSUPPORTED_FOUL, SCORE_MISMATCH, RESPOT_MISSING, RESPOT_IN_ERROR)
+KINDS = (
+    CONDONED_FOUL,
+    PENALTY_VALUE,
+    UNSUPPORTED_FOUL,
+    SCORE_MISMATCH,
+    RESPOT_MISSING,
+    RESPOT_IN_ERROR,
+    RESPOT_WRONG_SPOT,
+)
 POCKETS = ("TL", "TR", "ML", "MR", "BL", "BR")
 MAX_STROKES = 2000
 _INDEX = {"A": 0, "B": 1}
@@ -118,8 +129,27 @@ def _facts(st: State, striker: str, player: Player, rng: random.Random, n: int) 
     elif len(balls) > 2 and rng.random() < 0.08:
         potted = [target, next(b for b in balls if b != target)]
     pockets = [pocket if b == target else rng.choice(POCKETS) for b in potted]
+    placement = "legal" if st.in_hand else None
+    positions = _rest(rng, balls, potted) if len(balls) == 2 else None
     return Stroke(frame=0, n=n, striker=striker, first=first, potted=potted, pockets=pockets, nominated=target,
-                  pocket_called=pocket, cushions=Cushions(after_contact=rail), infringements=infringements)  # fmt: skip
+                  pocket_called=pocket, cushions=Cushions(after_contact=rail), infringements=infringements,
+                  placement=placement, positions=positions)  # fmt: skip
+
+
+def _rest(rng: random.Random, balls: list[str], potted: list[str]) -> list[tuple[str, float, float]]:
+    """Rest positions of the balls left, on the strokes that may pocket the fourteenth ball:
+    now and then in the rack area, so that the re-rack rules (WPA 4.8) come into play."""
+    table = Table.of(None)
+    fx, fy = table.spot("foot")
+    out: list[tuple[str, float, float]] = []
+    for b in ("white", *balls):
+        if b in potted:
+            continue
+        if rng.random() < 0.35:
+            out.append((b, fx + rng.uniform(-50.0, 50.0), fy + rng.uniform(40.0, 150.0)))
+        else:
+            out.append((b, rng.uniform(40.0, table.width - 40.0), rng.uniform(40.0, fy - 150.0)))
+    return out
 
 
 def _write(scribe: Scribe, facts: Stroke) -> None:
@@ -146,6 +176,11 @@ def _write(scribe: Scribe, facts: Stroke) -> None:
     elif error == RESPOT_IN_ERROR:
         ball = next(b for b in facts.potted if b != "white")
         respots, detail = [*(respots or []), Respot(ball, "foot")], f"{ball} spotted"
+    elif error == RESPOT_WRONG_SPOT:
+        # WPA 4.8(c),(d): the head spot and the center spot swapped.
+        swap = {HEAD: CENTER, CENTER: HEAD}
+        respots = [Respot(r.ball, swap.get(r.spot or "", r.spot)) for r in respots or []]
+        detail = "re-rack placement on the wrong spot"
     elif error == SCORE_MISMATCH:
         adjust, detail = scribe.rng.choice((-1, 1, 2)), "scoreboard slip"
     i = _INDEX[facts.striker]
@@ -174,6 +209,8 @@ def _pick(scribe: Scribe, due: Outcome, facts: Stroke) -> str | None:
             kinds += [SCORE_MISMATCH, RESPOT_IN_ERROR]
     if due.respots and not due.foul:
         kinds.append(RESPOT_MISSING)
+    if any(spot in (HEAD, CENTER) for _, spot in due.respots):
+        kinds.append(RESPOT_WRONG_SPOT)
     if due.frame_over:
         kinds = [k for k in kinds if k in (SCORE_MISMATCH,)]
     if scribe.kinds is not None:
