@@ -60,6 +60,15 @@ JUDGED: Final[Mapping[str, str]] = {
     "balls_moving": "WPA 6.9",
 }
 
+HEAD_STRING: Final[Mapping[str, str]] = {
+    # WPA 6.11, with the cue ball in hand behind the head string: the first ball contacted
+    # behind the head string before the cue ball crossed it (first paragraph); the cue ball
+    # neither crossing the head string nor contacting a ball in front of or on it (second
+    # paragraph). A foul at eight ball (3.9) and 14.1 (4.9), not at nine ball (2.7).
+    "behind_head_string_first": "WPA 6.11",
+    "head_string_not_crossed": "WPA 6.11",
+}
+
 
 @dataclass(frozen=True, slots=True)
 class Foul:

@@ -39,6 +39,7 @@ from cuelog.replay.pool.common import (
     CUE,
     FOOT,
     FREE_SHOT,
+    HEAD_STRING,
     JUDGED,
     TABLE_MM,
     TWO_VISITS,
@@ -308,7 +309,7 @@ EDITIONS: Final[dict[str, Edition]] = {
         foul_snooker=False,
         shot_clock_s=None,
         in_off_fair_break_one_visit=False,
-        fouls=dict(JUDGED),
+        fouls={**JUDGED, **HEAD_STRING},
         cite=_cites("WPA", **_WPA_CITES),
     ),
     "blackball": Edition(

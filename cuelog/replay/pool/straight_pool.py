@@ -38,6 +38,7 @@ from cuelog.replay.pool import rerack
 from cuelog.replay.pool.common import (
     CUE,
     FOOT,
+    HEAD_STRING,
     JUDGED,
     Foul,
     called_foul,
@@ -110,14 +111,7 @@ def edition_of(rules: str) -> Edition:
     return EDITIONS[rules.split("/", 1)[1]]
 
 
-FOULS: Final[dict[str, str]] = {
-    **JUDGED,
-    # WPA 6.11, a standard foul at 14.1 (4.9): from in hand behind the head string, the
-    # first ball contacted behind it before the cue ball crossed it (first paragraph), or
-    # the cue ball neither crossing it nor contacting a ball in front of or on it (second).
-    "behind_head_string_first": "WPA 6.11",
-    "head_string_not_crossed": "WPA 6.11",
-}
+FOULS: Final[dict[str, str]] = {**JUDGED, **HEAD_STRING}
 """The referee-judged infringements that are standard fouls at 14.1 (``infringements``)."""
 BREAK_CHOICES: Final = frozenset({"accept", "play", "rerack_opponent"})
 """After a breaking foul: accept the table, or the breaker breaks again (WPA 4.3(b))."""
