@@ -41,6 +41,7 @@ from cuelog.replay.pool.common import (
     HEAD_STRING,
     JUDGED,
     Foul,
+    Handlers,
     called_foul,
     check_respots,
     cue_scratched,
@@ -169,21 +170,7 @@ def new_frame(match: Match, frame: Frame, previous: FrameResult | None = None) -
 
 def apply(state: State, record: FrameRecord) -> Step:
     """Fold one record into a copy of ``state``: ``(new state, due call or None, findings)``."""
-    st = state.copy()
-    outcome, findings = _fold(st, record)
-    return st, outcome, findings
-
-
-def _fold(st: State, record: FrameRecord) -> tuple[Outcome | None, list[Finding]]:
-    if isinstance(record, Stroke):
-        return _stroke(st, record)
-    if isinstance(record, Choice):
-        return None, _choice(st, record)
-    if isinstance(record, Event):
-        return None, _event(st, record)
-    if isinstance(record, FrameEnd):
-        return None, _frame_end(st, record)
-    return None, []
+    return _RECORDS.apply(state, record)
 
 
 # -- strokes -----------------------------------------------------------------------------
@@ -459,11 +446,15 @@ def _frame_end(st: State, fe: FrameEnd) -> list[Finding]:
     return F
 
 
+_RECORDS: Final = Handlers(stroke=_stroke, choice=_choice, event=_event, frame_end=_frame_end)
+"""What the game does with each kind of record (the fold every pool engine shares)."""
+
+
 def replay_frame(
     match: Match, frame: Frame, records: Sequence[FrameRecord], previous: FrameResult | None
 ) -> FrameResult:
     """Replay one game and return its result (docs/format.md section 7)."""
-    return replay_rack(new_frame(match, frame, previous), records, _fold, finish)
+    return replay_rack(new_frame(match, frame, previous), records, _RECORDS.fold, finish)
 
 
 def finish(state: State, end: FrameEnd | None = None) -> FrameResult:
