@@ -6,7 +6,8 @@ scoreboard as a correct referee and marker would, with the warning on two fouls 
 6.14) and the choice after a breaking foul (4.3(b)). At the error rate it writes one
 mistake with its truth: a foul not called, a foul called for the wrong points, a foul
 called on a legal shot, a scoreboard slip, a ball not spotted or spotted in error, the
-fifteenth ball or the cue ball placed on the wrong spot at a re-rack (WPA 4.8).
+fifteenth ball or the cue ball placed on the wrong spot at a re-rack (WPA 4.8), the cue
+ball given in hand or not against 4.9 (6.1, 6.11).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from cuelog.replay.model import (
     RESPOT_WRONG_SPOT,
     SCORE_MISMATCH,
     UNSUPPORTED_FOUL,
+    VISITS_ERROR,
     Outcome,
 )
 from cuelog.replay.pool.straight_pool import State
@@ -48,6 +50,7 @@ KINDS = (
     RESPOT_MISSING,
     RESPOT_IN_ERROR,
     RESPOT_WRONG_SPOT,
+    VISITS_ERROR,
 )
 POCKETS = ("TL", "TR", "ML", "MR", "BL", "BR")
 MAX_STROKES = 2000
@@ -115,7 +118,10 @@ def _facts(st: State, striker: str, player: Player, rng: random.Random, n: int) 
     infringements = None
     fouls = (1.0 - player.discipline) * 5
     roll = rng.random()
-    if roll < fouls * 0.4:
+    if st.in_hand and rng.random() < 0.15:
+        # WPA 6.11: from the kitchen, the cue ball short of the head string.
+        potted, infringements = [], [Infringement("head_string_not_crossed")]
+    elif roll < fouls * 0.4:
         potted = ["white"]
     elif roll < fouls * 0.7:
         potted, rail = [], False
@@ -157,7 +163,10 @@ def _write(scribe: Scribe, facts: Stroke) -> None:
     st: State = scribe.state
     before = st.ledger.score()
     due = scribe.oracle.due(st, facts)
-    call = Call(foul=True, points=due.penalty, reason=due.reasons[0]) if due.foul else None
+    call = None
+    if due.foul:
+        in_hand = None if st.opening else due.in_hand == "head"
+        call = Call(foul=True, points=due.penalty, reason=due.reasons[0], ball_in_hand=in_hand)
     error = _pick(scribe, due, facts)
     detail = ""
     adjust = 0
@@ -167,6 +176,9 @@ def _write(scribe: Scribe, facts: Stroke) -> None:
         assert call is not None
         wrong = 2 if due.penalty == 1 else 1
         call, adjust, detail = msgspec.structs.replace(call, points=wrong), due.penalty - wrong, f"{wrong} taken off"
+    elif error == VISITS_ERROR:
+        assert call is not None and call.ball_in_hand is not None
+        call, detail = msgspec.structs.replace(call, ball_in_hand=not call.ball_in_hand), "cue ball in hand wrong"
     elif error == UNSUPPORTED_FOUL:
         call, adjust, detail = Call(foul=True, points=1), -1, "foul called on a legal shot"
     made = scribe.oracle.due(st, msgspec.structs.replace(facts, call=call))
@@ -203,6 +215,8 @@ def _pick(scribe: Scribe, due: Outcome, facts: Stroke) -> str | None:
     kinds: list[str] = []
     if due.foul:
         kinds += [CONDONED_FOUL, PENALTY_VALUE]
+        if not st.opening:
+            kinds.append(VISITS_ERROR)
     elif not st.opening and not due.frame_over:
         kinds.append(UNSUPPORTED_FOUL)
         if due.scored > 0:

@@ -190,7 +190,8 @@ def _stroke(st: State, s: Stroke) -> tuple[Outcome | None, list[Finding]]:
     continues = _called_ball_pocketed(s) and not called
     points = len(objects_potted(s)) if continues else 0
     penalty, serious = _penalty(st, s.striker, fouls)
-    in_hand = _in_hand_after(fouls)
+    # WPA 4.11: after the serious foul the offender breaks, from in hand behind the head string (4.3(a)).
+    in_hand = serious or _in_hand_after(fouls)
     F.extend(_compare(st, s, fouls, penalty, in_hand=in_hand))
     spots = sorted(set(([] if continues else objects_potted(s)) + objects_off_table(s)), key=int)
     left = st.table - set(objects_potted(s))
@@ -292,7 +293,9 @@ def _compare(st: State, s: Stroke, fouls: list[Foul], penalty: int, *, in_hand: 
     if call.points is not None and call.points != penalty:
         msg = f"{describe(fouls[0].code)}: {call.points} point(s) taken off, the rules take {penalty}"
         return [_finding(s.n, PENALTY_VALUE, fouls[0].rule, s.striker, abs(call.points - penalty), msg)]
-    if call.ball_in_hand is not None and call.ball_in_hand != in_hand and fouls[0].code != "breaking_foul":
+    if fouls[0].code == "breaking_foul":
+        return []  # 4.3(b): the non-breaker's choice decides where the cue ball is played from
+    if call.ball_in_hand is not None and call.ball_in_hand != in_hand:
         want = "in hand behind the head string" if in_hand else "where it lies"
         msg = f"{describe(fouls[0].code)}: cue ball {'in hand' if call.ball_in_hand else 'in position'}, the rules give it {want}"
         return [_finding(s.n, VISITS_ERROR, "WPA 4.9", s.striker, 0, msg)]
