@@ -194,12 +194,7 @@ def _stroke(st: State, s: Stroke) -> tuple[Outcome | None, list[Finding]]:
     in_hand = serious or _in_hand_after(fouls)
     F.extend(_compare(st, s, fouls, penalty, in_hand=in_hand))
     spots = sorted(set(([] if continues else objects_potted(s)) + objects_off_table(s)), key=int)
-    left = st.table - set(objects_potted(s))
-    rr = (
-        rerack.due(Table.of(st.match.table_mm), min(left, default=None), s.positions)
-        if continues and len(left) <= 1
-        else None
-    )
+    rr = _rerack(st, s) if continues else None
     respots = s.respots
     if rr is not None:
         placed, respots = rerack.compare(s.n, rr, s.respots)
@@ -219,6 +214,15 @@ def _stroke(st: State, s: Stroke) -> tuple[Outcome | None, list[Finding]]:
     due_points = points if not fouls else 0
     placed_due = rr.placed if rr is not None else ()
     return _outcome(st, s, fouls, due_points, penalty, spots, placed_due, credited=booked, in_hand=in_hand), F
+
+
+def _rerack(st: State, s: Stroke) -> rerack.Rerack | None:
+    """WPA 4.4: the fourteenth ball of the rack legally pocketed: the re-rack, with where 4.8
+    puts the fifteenth ball (``None`` when it went down too) and the cue ball."""
+    left = st.table - set(objects_potted(s))
+    if len(left) > 1:
+        return None
+    return rerack.due(Table.of(st.match.table_mm), next(iter(left), None), s.positions)
 
 
 # The fouls after which the incoming player has the cue ball in hand behind the head
