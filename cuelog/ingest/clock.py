@@ -244,33 +244,49 @@ def pair_shots(rows: list[ClockRow]) -> tuple[list[Shot], list[Unplaced]]:
     return shots, unplaced
 
 
-def align(con: duckdb.DuckDBPyConnection, shots: list[Shot], tolerance_s: float) -> tuple[pl.DataFrame, list[Unplaced]]:
-    """Join each shot to the stroke on its table nearest in time (as-of, within tolerance).
+SHOT_COLUMNS = {
+    "table": pl.String,
+    "ts": pl.Int64,
+    "stop_line": pl.Int64,
+    "stop_text": pl.String,
+    "shot_s": pl.Float64,
+    "paused_s": pl.Float64,
+    "limit_s": pl.Float64,
+}
+"""The paired shots, one row per shot: what is aligned to the strokes."""
 
-    Returns the ``shot_clock`` rows (without ``source``) and the shots left over: those
-    with no stroke near enough, and those whose nearest stroke a nearer shot already took.
-    """
-    strokes = pl.from_arrow(loads.clock_strokes(con))
-    assert isinstance(strokes, pl.DataFrame)
-    left = pl.DataFrame(
+
+def shots_frame(shots: list[Shot]) -> pl.DataFrame:
+    """Shots paired in Python (:func:`pair_shots`) as the frame :func:`align` takes."""
+    return pl.DataFrame(
         {
             "table": [s.table for s in shots],
             "ts": [s.stop_ts for s in shots],
             "stop_line": [s.stop_line for s in shots],
+            "stop_text": [s.stop_text for s in shots],
             "shot_s": [s.shot_s for s in shots],
             "paused_s": [s.paused_s for s in shots],
             "limit_s": [s.limit_s for s in shots],
         },
-        schema={
-            "table": pl.String,
-            "ts": pl.Int64,
-            "stop_line": pl.Int64,
-            "shot_s": pl.Float64,
-            "paused_s": pl.Float64,
-            "limit_s": pl.Float64,
-        },
-    ).sort("ts", "stop_line")
-    strokes = strokes.with_columns(pl.col("table").cast(pl.String), pl.col("t").cast(pl.Int64))
+        schema=SHOT_COLUMNS,
+    )
+
+
+def stroke_times(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """The loaded strokes a device log is aligned with (:func:`cuelog.store.loads.clock_strokes`)."""
+    strokes = pl.from_arrow(loads.clock_strokes(con))
+    assert isinstance(strokes, pl.DataFrame)
+    return strokes.with_columns(pl.col("table").cast(pl.String), pl.col("t").cast(pl.Int64))
+
+
+def align(strokes: pl.DataFrame, shots: pl.DataFrame, tolerance_s: float) -> tuple[pl.DataFrame, list[Unplaced]]:
+    """Join each shot to the stroke on its table nearest in time (as-of, within tolerance).
+
+    Returns the ``shot_clock`` rows (without ``source``) and the shots left over: those
+    with no stroke near enough, and those whose nearest stroke a nearer shot already took.
+    The Polars as-of join: a DuckDB ASOF JOIN measured twice as slow (benchmarks/README.md).
+    """
+    left = shots.cast(SHOT_COLUMNS).sort("ts", "stop_line")  # type: ignore[arg-type]
     joined = left.join_asof(
         strokes,
         left_on="ts",
@@ -283,42 +299,76 @@ def align(con: duckdb.DuckDBPyConnection, shots: list[Shot], tolerance_s: float)
     matched = joined.filter(pl.col("match_id").is_not_null())
     # One shot per stroke: the nearest wins, then the earlier line (deterministic).
     best = matched.sort("gap", "stop_line").unique(subset=["match_id", "frame", "n"], keep="first", maintain_order=True)
-    kept = set(best["stop_line"].to_list())
-    by_line = {s.stop_line: s for s in shots}
+    taken = matched.join(best.select("stop_line"), on="stop_line", how="anti")
     unplaced = [
-        Unplaced(line, by_line[line].table, by_line[line].stop_text, "stop", "no_stroke")
-        for line in joined.filter(pl.col("match_id").is_null())["stop_line"].to_list()
-    ]
-    unplaced += [
-        Unplaced(line, by_line[line].table, by_line[line].stop_text, "stop", "stroke_taken")
-        for line in matched["stop_line"].to_list()
-        if line not in kept
+        Unplaced(line, table, text, "stop", reason)
+        for frame, reason in ((joined.filter(pl.col("match_id").is_null()), "no_stroke"), (taken, "stroke_taken"))
+        for line, table, text in frame.select("stop_line", "table", "stop_text").iter_rows()
     ]
     rows = best.select("match_id", "frame", "n", "shot_s", "paused_s", "limit_s").sort("match_id", "frame", "n")
     return rows, sorted(unplaced, key=lambda u: u.line)
 
 
+def _paired(
+    con: duckdb.DuckDBPyConnection, path: str | os.PathLike[str]
+) -> tuple[str | None, int, pl.DataFrame, list[Unplaced], list[Problem]]:
+    """``(hash, rows, shots, unplaced, problems)`` of a device log: read and paired in DuckDB
+    (:mod:`cuelog.ingest.clockdb`) when it is plain and sound, else by the Python reader,
+    which names every bad row."""
+    from cuelog.ingest import clockdb  # it builds on this module's events and records
+
+    try:
+        data = Path(path).read_bytes()
+    except OSError:
+        data = None
+    fast = None if data is None else clockdb.read_and_pair(con, str(path), data)
+    if data is not None and fast is not None:
+        rows, table, unplaced = fast
+        shots = pl.from_arrow(table)
+        assert isinstance(shots, pl.DataFrame)
+        return hashlib.sha256(data).hexdigest(), rows, shots, unplaced, []
+    file_hash, read, problems = read_clock_csv(path)
+    if problems or file_hash is None:
+        return file_hash, len(read), shots_frame([]), [], problems
+    paired, unplaced = pair_shots(read)
+    return file_hash, len(read), shots_frame(paired), unplaced, []
+
+
 def ingest_clock(
-    con: duckdb.DuckDBPyConnection, path: str | os.PathLike[str], tolerance_s: float = DEFAULT_TOLERANCE_S
+    con: duckdb.DuckDBPyConnection,
+    path: str | os.PathLike[str],
+    tolerance_s: float = DEFAULT_TOLERANCE_S,
+    strokes: pl.DataFrame | None = None,
 ) -> ClockResult:
     """Read, pair and align one device log and store its shots, atomically.
 
     Aligning is repeated on every load (strokes loaded since may now match), and gives the
     same rows for the same store, so loading the same CSV twice changes nothing.
+    ``strokes``: the store's stroke times (:func:`stroke_times`) when the caller has them.
     """
     name = str(path)
-    file_hash, rows, problems = read_clock_csv(path)
+    file_hash, rows, shots, unplaced, problems = _paired(con, path)
     if problems or file_hash is None:
-        return ClockResult(name, file_hash, "rejected", len(rows), 0, 0, [], problems)
-    shots, unplaced = pair_shots(rows)
+        return ClockResult(name, file_hash, "rejected", rows, 0, 0, [], problems)
     con.begin()
     try:
-        aligned, left_over = align(con, shots, tolerance_s)
+        aligned, left_over = align(stroke_times(con) if strokes is None else strokes, shots, tolerance_s)
         unplaced = sorted(unplaced + left_over, key=lambda u: u.line)
         table = aligned.with_columns(pl.lit(file_hash).alias("source")).to_arrow()
-        loads.save_shots(con, table, file_hash, name, len(rows))
+        loads.save_shots(con, table, file_hash, name, rows)
         con.commit()
     except BaseException:
         con.rollback()
         raise
-    return ClockResult(name, file_hash, "loaded", len(rows), len(shots), aligned.height, unplaced, [])
+    return ClockResult(name, file_hash, "loaded", rows, shots.height, aligned.height, unplaced, [])
+
+
+def ingest_clocks(
+    con: duckdb.DuckDBPyConnection, paths: list[Path], tolerance_s: float = DEFAULT_TOLERANCE_S
+) -> list[ClockResult]:
+    """Every device log of a run, each on its own as :func:`ingest_clock` does; the stroke
+    times are read from the store once (storing shots does not change them)."""
+    if not paths:
+        return []
+    strokes = stroke_times(con)
+    return [ingest_clock(con, path, tolerance_s, strokes) for path in paths]
