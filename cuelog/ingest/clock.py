@@ -309,24 +309,15 @@ def align(strokes: pl.DataFrame, shots: pl.DataFrame, tolerance_s: float) -> tup
     return rows, sorted(unplaced, key=lambda u: u.line)
 
 
-def _paired(
-    con: duckdb.DuckDBPyConnection, path: str | os.PathLike[str]
-) -> tuple[str | None, int, pl.DataFrame, list[Unplaced], list[Problem]]:
-    """``(hash, rows, shots, unplaced, problems)`` of a device log: read and paired in DuckDB
-    (:mod:`cuelog.ingest.clockdb`) when it is plain and sound, else by the Python reader,
-    which names every bad row."""
-    from cuelog.ingest import clockdb  # it builds on this module's events and records
+Found = tuple[str | None, int, pl.DataFrame, list[Unplaced], list[Problem]]
+"""A device log read and paired: ``(hash, rows, shots, unplaced, problems)``."""
 
-    try:
-        data = Path(path).read_bytes()
-    except OSError:
-        data = None
-    fast = None if data is None else clockdb.read_and_pair(con, str(path), data)
-    if data is not None and fast is not None:
-        rows, table, unplaced = fast
-        shots = pl.from_arrow(table)
-        assert isinstance(shots, pl.DataFrame)
-        return hashlib.sha256(data).hexdigest(), rows, shots, unplaced, []
+PAIR_BYTES = 64 << 20
+"""Device logs paired together in DuckDB at most (bytes): memory stays bounded on a big run."""
+
+
+def _python_paired(path: str | os.PathLike[str]) -> Found:
+    """``(hash, rows, shots, unplaced, problems)`` by the Python reader, which names every bad row."""
     file_hash, read, problems = read_clock_csv(path)
     if problems or file_hash is None:
         return file_hash, len(read), shots_frame([]), [], problems
@@ -334,25 +325,20 @@ def _paired(
     return file_hash, len(read), shots_frame(paired), unplaced, []
 
 
-def ingest_clock(
+def _store(
     con: duckdb.DuckDBPyConnection,
-    path: str | os.PathLike[str],
-    tolerance_s: float = DEFAULT_TOLERANCE_S,
-    strokes: pl.DataFrame | None = None,
+    name: str,
+    paired: Found,
+    strokes: pl.DataFrame,
+    tolerance_s: float,
 ) -> ClockResult:
-    """Read, pair and align one device log and store its shots, atomically.
-
-    Aligning is repeated on every load (strokes loaded since may now match), and gives the
-    same rows for the same store, so loading the same CSV twice changes nothing.
-    ``strokes``: the store's stroke times (:func:`stroke_times`) when the caller has them.
-    """
-    name = str(path)
-    file_hash, rows, shots, unplaced, problems = _paired(con, path)
+    """Align one device log's shots and store them with the file, in one transaction."""
+    file_hash, rows, shots, unplaced, problems = paired
     if problems or file_hash is None:
         return ClockResult(name, file_hash, "rejected", rows, 0, 0, [], problems)
     con.begin()
     try:
-        aligned, left_over = align(stroke_times(con) if strokes is None else strokes, shots, tolerance_s)
+        aligned, left_over = align(strokes, shots, tolerance_s)
         unplaced = sorted(unplaced + left_over, key=lambda u: u.line)
         table = aligned.with_columns(pl.lit(file_hash).alias("source")).to_arrow()
         loads.save_shots(con, table, file_hash, name, rows)
@@ -363,12 +349,62 @@ def ingest_clock(
     return ClockResult(name, file_hash, "loaded", rows, shots.height, aligned.height, unplaced, [])
 
 
+def ingest_clock(
+    con: duckdb.DuckDBPyConnection, path: str | os.PathLike[str], tolerance_s: float = DEFAULT_TOLERANCE_S
+) -> ClockResult:
+    """Read, pair and align one device log and store its shots, atomically.
+
+    Aligning is repeated on every load (strokes loaded since may now match), and gives the
+    same rows for the same store, so loading the same CSV twice changes nothing.
+    """
+    return ingest_clocks(con, [Path(path)], tolerance_s)[0]
+
+
 def ingest_clocks(
     con: duckdb.DuckDBPyConnection, paths: list[Path], tolerance_s: float = DEFAULT_TOLERANCE_S
 ) -> list[ClockResult]:
-    """Every device log of a run, each on its own as :func:`ingest_clock` does; the stroke
-    times are read from the store once (storing shots does not change them)."""
-    if not paths:
-        return []
-    strokes = stroke_times(con)
-    return [ingest_clock(con, path, tolerance_s, strokes) for path in paths]
+    """Every device log of a run, each stored on its own as :func:`ingest_clock` says.
+
+    Plain logs are paired together in DuckDB (:mod:`cuelog.ingest.clockdb`), up to
+    :data:`PAIR_BYTES` at a time; any other goes through the Python reader. The stroke
+    times are read from the store once: storing shots does not change them.
+    """
+    from cuelog.ingest import clockdb  # it builds on this module's events and records
+
+    strokes = stroke_times(con) if paths else None
+    out: list[ClockResult] = []
+    for batch in _batches(paths):
+        datas = [_read_bytes(p) for p in batch]
+        paired = clockdb.pair_logs(con, [None if d is None else clockdb.device_rows(d) for d in datas])
+        for path, data, fast in zip(batch, datas, paired, strict=True):
+            assert strokes is not None
+            found: Found
+            if data is not None and fast is not None:
+                found = (hashlib.sha256(data).hexdigest(), fast.rows, fast.shots, fast.unplaced, [])
+            else:
+                found = _python_paired(path)
+            out.append(_store(con, str(path), found, strokes, tolerance_s))
+    return out
+
+
+def _read_bytes(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None  # the Python reader reports it
+
+
+def _batches(paths: list[Path]) -> list[list[Path]]:
+    batches: list[list[Path]] = []
+    size = 0
+    for path in paths:
+        try:
+            n = path.stat().st_size
+        except OSError:
+            n = 0
+        if not batches or size + n > PAIR_BYTES:
+            batches.append([])
+            size = 0
+        batches[-1].append(path)
+        size += n
+    return batches

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cuelog.ingest.clock import EVENTS, pair_shots, read_clock_csv, shots_frame
-from cuelog.ingest.clockdb import read_and_pair
+from cuelog.ingest.clockdb import device_rows, pair_logs
 
 COLUMNS = ["table", "stop_line", "ts", "stop_text", "shot_s", "paused_s", "limit_s"]
 
@@ -26,14 +26,12 @@ def both(path: Path) -> tuple[tuple[int, pl.DataFrame, list], tuple[int, pl.Data
     python = (len(rows), shots_frame(shots).select(COLUMNS).sort("stop_line"), unplaced)
     con = duckdb.connect()
     try:
-        fast = read_and_pair(con, str(path), path.read_bytes())
+        [fast] = pair_logs(con, [device_rows(path.read_bytes())])
     finally:
         con.close()
     if fast is None:
         return python, None
-    frame = pl.from_arrow(fast[1])
-    assert isinstance(frame, pl.DataFrame)
-    return python, (fast[0], frame.select(COLUMNS).sort("stop_line"), fast[2])
+    return python, (fast.rows, fast.shots.select(COLUMNS).sort("stop_line"), fast.unplaced)
 
 
 @st.composite
@@ -112,7 +110,7 @@ def test_a_row_the_python_reader_treats_otherwise_leaves_the_file_to_it(row, tmp
     path.write_text("table,ts,event\n7,2026-05-01T14:00:01.000Z,start\n" + row + "\n7,2026-05-01T14:00:09Z,stop\n")
     con = duckdb.connect()
     try:
-        assert read_and_pair(con, str(path), path.read_bytes()) is None
+        assert pair_logs(con, [device_rows(path.read_bytes())]) == [None]
         assert con.execute("SELECT count(*) FROM duckdb_tables() WHERE temporary").fetchone() == (0,)
     finally:
         con.close()
