@@ -95,7 +95,9 @@ def make_logs(dest: Path, snooker: int, billiards: int, per_file: int) -> None:
 def measure(tree: Path, script: Path, logs: Path, workers: int, replay: bool) -> dict[str, float]:
     db, clocks = script.parent / "bench.duckdb", logs.parent / "clocks"
     args = [str(tree), str(logs), str(workers), str(db), str(clocks), "replay" if replay else "-"]
-    out = subprocess.run([sys.executable, str(script), *args], capture_output=True, text=True, check=True, cwd=tree)
+    out = subprocess.run([sys.executable, str(script), *args], capture_output=True, text=True, cwd=tree)
+    if out.returncode != 0:
+        sys.exit(f"{tree}: {out.stderr}")
     return dict(json.loads(out.stdout.strip().splitlines()[-1]))
 
 

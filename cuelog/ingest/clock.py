@@ -26,6 +26,7 @@ import csv
 import hashlib
 import io
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -357,11 +358,13 @@ def ingest_clock(
     Aligning is repeated on every load (strokes loaded since may now match), and gives the
     same rows for the same store, so loading the same CSV twice changes nothing.
     """
-    return ingest_clocks(con, [Path(path)], tolerance_s)[0]
+    return ingest_clocks(con, [path], tolerance_s)[0]
 
 
 def ingest_clocks(
-    con: duckdb.DuckDBPyConnection, paths: list[Path], tolerance_s: float = DEFAULT_TOLERANCE_S
+    con: duckdb.DuckDBPyConnection,
+    paths: Sequence[str | os.PathLike[str]],
+    tolerance_s: float = DEFAULT_TOLERANCE_S,
 ) -> list[ClockResult]:
     """Every device log of a run, each stored on its own as :func:`ingest_clock` says.
 
@@ -373,7 +376,7 @@ def ingest_clocks(
 
     strokes = stroke_times(con) if paths else None
     out: list[ClockResult] = []
-    for batch in _batches(paths):
+    for batch in _batches([Path(p) for p in paths]):
         datas = [_read_bytes(p) for p in batch]
         paired = clockdb.pair_logs(con, [None if d is None else clockdb.device_rows(d) for d in datas])
         for path, data, fast in zip(batch, datas, paired, strict=True):
