@@ -163,6 +163,8 @@ def pair_logs(con: duckdb.DuckDBPyConnection, logs: list[pa.Table | None]) -> li
         con.execute(f"CREATE OR REPLACE TEMP TABLE cuelog_paired AS {_PAIR}")
         shots = pl.from_arrow(con.sql(_SHOTS).to_arrow_table())
         strays = con.execute(_STRAYS).fetchall()
+    except duckdb.Error:
+        return [None] * len(logs)  # the Python reader takes every log, and names what is wrong
     finally:
         con.unregister("cuelog_device_rows")
         con.execute("DROP TABLE IF EXISTS cuelog_device")
