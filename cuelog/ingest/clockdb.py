@@ -50,43 +50,42 @@ SELECT file, tbl, text, event, line, epoch_us(TRY_CAST(text AS TIMESTAMPTZ)) AS 
 FROM cuelog_device_rows
 """
 
-# Per table in time order (then line): ``shot`` counts the starts so far, so each start
-# opens a group; in it, the first stop or reset ends the shot (``term``), and rows after
-# it find no shot running. Pause and resume toggle the clock; one that does not toggle is
-# a stray, so the clock is paused exactly when the last toggle before a row was a pause.
+# Per file and table in time order (then line, ``i``): ``shot`` counts the starts so far, so
+# each start opens a group; in it, the first stop or reset ends the shot (``term``), and
+# rows after it find no shot running. Pause and resume toggle the clock; one that does not
+# toggle is a stray, so the clock is paused exactly when the last toggle before a row was
+# a pause. Every pause that opened a pause has been closed by a resume except, while
+# paused, the last: the time paused so far is the closing resumes' times less the opening
+# pauses' times, plus the row's own time while paused.
 _PAIR = """
 WITH ordered AS (
-    SELECT *, sum((event = 'start')::INT) OVER (PARTITION BY file, tbl ORDER BY us, line ROWS UNBOUNDED PRECEDING) AS shot
+    SELECT *, sum((event = 'start')::INT) OVER w AS shot, row_number() OVER w AS i
     FROM cuelog_device
-), placed AS (
-    SELECT *, row_number() OVER (PARTITION BY file, tbl, shot ORDER BY us, line) AS pos
-    FROM ordered
+    WINDOW w AS (PARTITION BY file, tbl ORDER BY us, line ROWS UNBOUNDED PRECEDING)
 ), ended AS (
-    SELECT *, min(pos) FILTER (WHERE event IN ('stop', 'reset')) OVER (PARTITION BY file, tbl, shot) AS term,
-           arg_min(event, pos) FILTER (WHERE event IN ('stop', 'reset')) OVER (PARTITION BY file, tbl, shot) AS ended_by,
-           first_value(us) OVER (PARTITION BY file, tbl, shot ORDER BY pos) AS start_us
-    FROM placed
+    SELECT *, min(i) FILTER (WHERE event IN ('stop', 'reset')) OVER g AS term,
+           arg_min(event, i) FILTER (WHERE event IN ('stop', 'reset')) OVER g AS ended_by,
+           min(us) FILTER (WHERE event = 'start') OVER g AS start_us
+    FROM ordered
+    WINDOW g AS (PARTITION BY file, tbl, shot)
 ), active AS (
-    SELECT *, shot > 0 AND (term IS NULL OR pos <= term) AS running,
-           last_value(CASE WHEN event IN ('pause', 'resume') AND (term IS NULL OR pos < term) THEN event END
-                      IGNORE NULLS) OVER (PARTITION BY file, tbl, shot ORDER BY pos
+    SELECT *, shot > 0 AND (term IS NULL OR i <= term) AS running,
+           last_value(CASE WHEN event IN ('pause', 'resume') AND (term IS NULL OR i < term) THEN event END
+                      IGNORE NULLS) OVER (PARTITION BY file, tbl, shot ORDER BY i
                                           ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS toggled
     FROM ended
 ), toggles AS (
     SELECT *, running AND event = 'pause' AND toggled IS DISTINCT FROM 'pause' AS opens,
            running AND event = 'resume' AND coalesce(toggled = 'pause', false) AS closes
     FROM active
-), paused_at AS (
-    SELECT *, max(CASE WHEN opens THEN us END) OVER (PARTITION BY file, tbl, shot ORDER BY pos ROWS UNBOUNDED PRECEDING) AS since
-    FROM toggles
 ), paused AS (
-    SELECT *, coalesce(sum(CASE WHEN closes THEN us - since END)
-                       OVER (PARTITION BY file, tbl, shot ORDER BY pos ROWS UNBOUNDED PRECEDING), 0)
-              + CASE WHEN toggled = 'pause' AND event NOT IN ('pause', 'resume') THEN us - since ELSE 0 END AS paused_us
-    FROM paused_at
+    SELECT *, coalesce(sum(CASE WHEN closes THEN us WHEN opens THEN -us END)
+                       OVER (PARTITION BY file, tbl, shot ORDER BY i ROWS UNBOUNDED PRECEDING), 0)
+              + CASE WHEN toggled = 'pause' AND event NOT IN ('pause', 'resume') THEN us ELSE 0 END AS paused_us
+    FROM toggles
 )
 SELECT *, last_value(CASE WHEN running AND event = 'expire' THEN (us - start_us - paused_us)::DOUBLE / 1e6 END
-                     IGNORE NULLS) OVER (PARTITION BY file, tbl, shot ORDER BY pos
+                     IGNORE NULLS) OVER (PARTITION BY file, tbl, shot ORDER BY i
                                          ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS limit_s
 FROM paused
 """
@@ -95,7 +94,7 @@ _SHOTS = """
 SELECT s.file, s.tbl AS "table", s.line AS stop_line, s.us AS ts, s.text AS stop_text,
        (s.us - s.start_us - s.paused_us)::DOUBLE / 1e6 AS shot_s, s.paused_us::DOUBLE / 1e6 AS paused_s, s.limit_s
 FROM cuelog_paired s
-WHERE s.running AND s.pos = s.term AND s.event = 'stop'
+WHERE s.running AND s.i = s.term AND s.event = 'stop'
 ORDER BY s.file, s.line
 """
 
