@@ -77,13 +77,14 @@ def _file_name(rows: list[tuple[str, str]]) -> str:
     return hashlib.sha1(text.encode("utf-8")).hexdigest()[:16] + ".parquet"
 
 
-def _existing(storage: Storage, part: int) -> dict[str, str]:
-    """Match id -> the file that holds it, in a partition already written."""
-    held: dict[str, str] = {}
+def _existing(storage: Storage, part: int) -> dict[str, list[str]]:
+    """Match id -> the files that hold it, in a partition already written (more than one
+    only after an export that stopped midway)."""
+    held: dict[str, list[str]] = {}
     for name in storage.listdir("matches", part_name(part)):
         if name.endswith(".parquet"):
-            ids = storage.read_table("matches", part_name(part), name).column("match_id").to_pylist()
-            held.update(dict.fromkeys(ids, name))
+            for match_id in storage.read_table("matches", part_name(part), name).column("match_id").to_pylist():
+                held.setdefault(match_id, []).append(name)
     return held
 
 
@@ -118,8 +119,9 @@ def _plan(
     for part, items in ({} if fresh else by_part).items():
         held = _existing(storage, part)
         for m, _ in items:
-            if m in held and held[m] != names[part]:
-                stale.setdefault((part, held[m]), set()).add(m)
+            for name in held.get(m, ()):
+                if name != names[part]:
+                    stale.setdefault((part, name), set()).add(m)
     if keep_other and stale:
         clashes = sorted(f"{m} (in {part_name(p)}/{name})" for (p, name), ids in stale.items() for m in ids)
         raise DatasetError(
