@@ -121,7 +121,8 @@ def test_export_refuses_a_directory_that_is_not_a_cuelog_dataset(
         ran = cuelog("export", "--db", str(first), "--parquet", str(other), *extra)
         assert ran.exit_code == 2
         assert "not a cuelog Parquet dataset" in ran.stderr.replace("\n", "")
-        assert (other / "holiday.jpg").read_bytes() == b"\xff\xd8" and sorted(other.iterdir()) == [other / "holiday.jpg"]
+        assert sorted(other.iterdir()) == [other / "holiday.jpg"]
+        assert (other / "holiday.jpg").read_bytes() == b"\xff\xd8"
     archive = export(first, tmp_path / "archive")
     ran = cuelog("replay", "--parquet", str(archive), "--scheduler", "local:1", "--out", str(tmp_path / "results"))
     assert ran.exit_code == 1, ran.stderr
@@ -133,7 +134,7 @@ def test_export_refuses_a_directory_that_is_not_a_cuelog_dataset(
 def test_an_export_that_stops_midway_is_refused_by_readers_until_run_again(
     two_batches: tuple[Path, Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    first, second, log = two_batches
+    first, _, log = two_batches
     archive = export(first, tmp_path / "archive")
     _correct(log)
     ingest(first, log, replace=True)
