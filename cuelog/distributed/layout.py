@@ -115,6 +115,12 @@ class Storage:
             f.write(data)
         self.fs.move(tmp, self.path(*parts))
 
+    def clear_temporary(self, *parts: str) -> None:
+        """Remove the temporary files a writer that died left in a directory (``write_bytes``)."""
+        for name in self.listdir(*parts):
+            if name.startswith(".") and name.endswith(".tmp"):
+                self.delete_file(*parts, name)
+
     def write_table(self, table: pa.Table, *parts: str) -> None:
         """Write a Parquet file; the same table gives the same bytes."""
         sink = pa.BufferOutputStream()

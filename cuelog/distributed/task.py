@@ -131,6 +131,8 @@ def _fail(
 
 def _write(out: Storage, part: int, tables: dict[str, pa.Table]) -> None:
     for name, table in tables.items():
+        # A worker killed while writing leaves its temporary file; the retry removes it.
+        out.clear_temporary(name, part_name(part))
         out.write_table(table, name, part_name(part), RESULT_FILE)
 
 
