@@ -189,7 +189,7 @@ def partitions_present(storage: Storage, table: str = "matches") -> list[int]:
 
 
 REQUIRED = {
-    "matches": ("match_id", "path"),
+    "matches": ("match_id", "rules", "path"),
     "records": ("match_id", "seq", "line", "body"),
     "shot_clock": ("match_id", "frame", "n", "shot_s", "paused_s", "limit_s", "source"),
 }

@@ -26,8 +26,10 @@ from cuelog.ingest.corrections import Located
 # reused as it is, so the bytes match those of `cuelog replay --db`.
 from cuelog.pipeline import ReplayFailed, replay_loaded
 from cuelog.replay import UnknownRuleset
+from cuelog.replay.derived import Derived
 from cuelog.replay.model import MatchResult
 from cuelog.replay.params import BadParameter
+from cuelog.replay.rulesets import ruleset
 from cuelog.store.reads import LoadedMatch
 from cuelog.store.results import REPLAY_TABLES, result_tables
 
@@ -178,6 +180,20 @@ def read_loaded(src: Storage, part: int) -> Partition | tuple[str, ...]:
     return Partition(matches, records, clock, list(_loaded(matches, records)))
 
 
+def _other_discipline(read: Partition, rules: str | Derived) -> tuple[str, ...]:
+    """The partition's matches that a ruleset of another discipline cannot replay (refused as
+    the in-process replay under ``--rules`` refuses them), each with its file."""
+    rid = rules.id if isinstance(rules, Derived) else rules
+    discipline = ruleset(rid).discipline
+    cols = (read.matches.column(c).to_pylist() for c in ("match_id", "rules", "path"))
+    return tuple(
+        f"match {m!r} ({path}): played under {recorded!r}, it cannot be replayed under {rid!r}, a ruleset of "
+        "another discipline; replay a dataset of one discipline under --rules"
+        for m, recorded, path in sorted(zip(*cols, strict=True))
+        if str(recorded).split("/", 1)[0] != discipline
+    )
+
+
 def replay_partition(
     source: str, out: str, part: int, corrections: tuple[Located, ...] = (), rules: RulesSpec | None = None
 ) -> PartitionOutcome:
@@ -192,6 +208,8 @@ def replay_partition(
         chosen = from_spec(rules) if rules is not None else None
     except (UnknownRuleset, LookupError, BadParameter, ValueError) as exc:
         return _fail(dst, part, failures=(f"{part_name(part)}: the ruleset {label(rules or {})!r}: {exc}",))
+    if chosen is not None and (others := _other_discipline(read, chosen)):
+        return _fail(dst, part, failures=others)
     loaded, stray = _corrected(read.loaded, corrections)
     outcomes = [replay_loaded(lm, chosen) for lm in loaded]
     problems = (*stray, *(p for o in outcomes if isinstance(o, InputError) for p in o.problems))

@@ -175,3 +175,19 @@ def test_diff_over_a_dataset_refuses_what_diff_db_refuses(season: Path, cluster,
     matches_file.write_bytes(b"not parquet")
     ran = cuelog("diff", "--dataset", str(data), "--scheduler", address, "--rules", str(DRAFT))
     assert ran.exit_code == 2 and str(matches_file) in ran.stderr.replace("\n", "")
+
+
+def test_a_match_of_another_discipline_fails_its_partition_naming_match_and_file(
+    season: Path, cluster, tmp_path: Path
+) -> None:
+    data = export(season, tmp_path / "archive", 4)
+    args = ["replay", "--parquet", str(data), "--scheduler", cluster.scheduler.address, "--out", str(tmp_path / "out")]
+    ran = cuelog(*args, "--rules", str(DRAFT), "--json")
+    assert ran.exit_code == 2
+    doc = json.loads(ran.stdout)
+    failures = [f for p in doc["partitions"] for f in p["failures"]]
+    billiards = [f for f in failures if "'example-billiards'" in f]
+    assert len(billiards) == 1 and "billiards-game.jsonl" in billiards[0] and "another discipline" in billiards[0]
+    assert all("'snooker-" not in f for f in failures)  # only the matches it cannot replay are named
+    # The in-process replay under the draft refuses the same season.
+    assert cuelog("replay", "--db", str(season), "--rules", str(DRAFT)).exit_code == 2
