@@ -142,9 +142,7 @@ def realign(storage: Storage) -> dict[str, Placed]:
     """Align the dataset's kept clock logs with all its strokes and write each partition's
     ``clocks.parquet`` (removed where no reading falls); what each log placed, by content hash.
     Nothing to do (and nothing read) when the dataset keeps no clock log."""
-    if not storage.listdir(CLOCK_SHOTS) and not any(
-        storage.exists("shot_clock", part_name(p), CLOCKS_FILE) for p in partitions_present(storage, "shot_clock")
-    ):
+    if not storage.listdir(CLOCK_SHOTS):  # (``--overwrite`` removes the aligned files with the kept logs)
         return {}
     partitions = read_manifest(storage, LOADED, unfinished_ok=True)
     readings, placed = _align_all(storage)
