@@ -3,7 +3,9 @@
 A dataset is a directory (a local path or an fsspec URL such as ``s3://bucket/archive``)::
 
     _cuelog.json                          what the dataset is: format, kind, partitions
+                                          ("complete": false while a write is under way)
     <table>/part=<hex>/<name>.parquet     hive layout, one directory per partition
+    clock_shots/<digest>.parquet          a loaded dataset's kept shot-clock logs (``clocks``)
 
 A match belongs to partition ``sha1(match id) mod P`` (the first eight bytes of the digest,
 big-endian): the same on every machine and every Python, unlike ``hash()``, so the loaded
