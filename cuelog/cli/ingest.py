@@ -23,7 +23,7 @@ from cuelog.cli.common import (
     out_console,
     print_problems,
 )
-from cuelog.ingest.clock import DEFAULT_TOLERANCE_S, SHOW_UNPLACED, ClockResult, ingest_clock
+from cuelog.ingest.clock import DEFAULT_TOLERANCE_S, SHOW_UNPLACED, ClockResult, ingest_clocks
 from cuelog.ingest.load import FileResult, ingest_paths
 from cuelog.ingest.reader import is_clock_csv, log_files
 from cuelog.store import DEFAULT_DB, connect
@@ -97,7 +97,7 @@ def _load(
         if parquet is not None:
             exported, clocks = _export(con, parquet, partitions, clock, tolerance, replace)
             return results, clocks, exported
-        return results, [ingest_clock(con, c, tolerance) for c in clock], None
+        return results, ingest_clocks(con, clock, tolerance), None
     finally:
         con.close()
 

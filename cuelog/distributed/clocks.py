@@ -36,7 +36,16 @@ from cuelog.distributed.layout import (
     read_manifest,
 )
 from cuelog.distributed.views import loaded_views
-from cuelog.ingest.clock import ClockResult, Shot, Unplaced, align, pair_shots, read_clock_csv
+from cuelog.ingest.clock import (
+    ClockResult,
+    Shot,
+    Unplaced,
+    align,
+    pair_shots,
+    read_clock_csv,
+    shots_frame,
+    stroke_times,
+)
 
 CLOCK_SHOTS = "clock_shots"
 """The directory of the kept clock logs' shots, one file per log."""
@@ -118,17 +127,18 @@ def _align_all(storage: Storage) -> tuple[dict[tuple[str, int, int], tuple[objec
     readings: dict[tuple[str, int, int], tuple[object, ...]] = {}
     placed: dict[str, Placed] = {}
     try:
+        strokes = stroke_times(con) if con is not None else None
         for name in sorted(n for n in storage.listdir(CLOCK_SHOTS) if n.endswith(".parquet")):
             kept = storage.read_table(CLOCK_SHOTS, name)
             if not kept.num_rows:
                 continue
             source, tolerance = kept.column("source")[0].as_py(), kept.column("tolerance_s")[0].as_py()
             shots = _shots(kept)
-            if con is None:
+            if strokes is None:
                 left = [Unplaced(s.stop_line, s.table, s.stop_text, "stop", "no_stroke") for s in shots]
                 placed[source] = Placed(0, left)
                 continue
-            rows, left = align(con, shots, tolerance)
+            rows, left = align(strokes, shots_frame(shots), tolerance)
             for r in rows.iter_rows():
                 readings[(r[0], r[1], r[2])] = (*r, source)
             placed[source] = Placed(rows.height, left)
