@@ -21,6 +21,9 @@ the loaded columns and the stroke rules above, not every rule of the fast check 
 of non-loaded fields, ``then``/``off_table``/``respots``/``infringements`` balls, calls'
 visits, cushions): the figures are a lower bound of the cost of a complete SQL check.
 
+A third run, labelled as a floor, reads, parses and publishes the same rows with no check
+at all: no SQL path can be cheaper than that.
+
     python benchmarks/ingest_sql.py LOGDIR [--rounds 3]
 """
 
@@ -195,6 +198,42 @@ def _table(con: duckdb.DuckDBPyConnection, name: str, cols: list[str], rows: lis
     con.unregister("x_arrow")
 
 
+FLOOR_STAGE = f"""
+CREATE OR REPLACE TEMP TABLE y AS
+WITH f AS (SELECT filename, string_split(content, chr(10)) AS ls FROM read_text($files)),
+l AS (SELECT filename, unnest(ls) AS raw, generate_subscripts(ls, 1)::INTEGER AS line FROM f),
+k AS (SELECT *, json_transform(raw, '{{"type":"VARCHAR","match":"VARCHAR","frame":"INTEGER","n":"INTEGER",
+                                      "after":"INTEGER"}}') AS k FROM l WHERE raw <> '')
+SELECT filename, line, raw AS body, k,
+  last_value(CASE WHEN k.type = 'match' THEN k.match END IGNORE NULLS)
+    OVER (PARTITION BY filename ORDER BY line) AS match_id,
+  CASE WHEN k.type = 'stroke' THEN json_transform(raw, '{STROKE_TYPE}') END AS s
+FROM k
+"""
+FLOOR_RECORDS = """
+INSERT INTO records SELECT match_id, (row_number() OVER (PARTITION BY filename, match_id ORDER BY line) - 1)::INTEGER,
+  line, k.type, k.frame, coalesce(k.n, k.after), body FROM y ORDER BY filename, line
+"""
+FLOOR_STROKES = """
+INSERT INTO strokes SELECT match_id, s.frame, s.n, s.striker, s.t::TIMESTAMPTZ, s.first, s.potted, s.nominated,
+  coalesce(s.call.foul, false), s.call.points, coalesce(s.call.miss, false), coalesce(s.call.free_ball, false),
+  s.score[1], s.score[2], s.break
+FROM y WHERE s IS NOT NULL ORDER BY filename, line
+"""
+
+
+def run_floor(db: Path, files: list[str]) -> None:
+    """The floor of any SQL path, labelled as such: the lines read, parsed and published in
+    three statements, with no check at all (not a way to load: a bad file would load)."""
+    con = connect(db)
+    con.execute(FLOOR_STAGE, {"files": files})
+    con.begin()
+    con.execute(FLOOR_RECORDS)
+    con.execute(FLOOR_STROKES)
+    con.commit()
+    con.close()
+
+
 def run_python(db: Path, files: list[str]) -> None:
     con = connect(db)
     rows = []
@@ -239,21 +278,23 @@ def main() -> None:
     args = ap.parse_args()
     files = sorted(str(p) for p in args.logs.glob("*.jsonl"))
     records = sum(1 for f in files for line in Path(f).read_text(encoding="utf-8").splitlines() if line.strip())
-    times: dict[str, list[tuple[float, float]]] = {"python": [], "sql": []}
+    times: dict[str, list[tuple[float, float]]] = {"python": [], "sql": [], "floor: sql, no checks": []}
     with tempfile.TemporaryDirectory() as tmp:
         for r in range(args.rounds):
-            py, sq = Path(tmp) / f"py{r}.duckdb", Path(tmp) / f"sql{r}.duckdb"
-            for db in (py, sq):
+            py, sq, fl = (Path(tmp) / f"{name}{r}.duckdb" for name in ("py", "sql", "floor"))
+            for db in (py, sq, fl):
                 connect(db).close()
             times["python"].append(_timed(run_python, py, files))
             times["sql"].append(_timed(run_sql, sq, files))
+            times["floor: sql, no checks"].append(_timed(run_floor, fl, files))
             if r == 0:
-                print(f"{len(files)} files, {records} records; tables equal: {same_tables(py, sq)}")
+                equal = f"sql {same_tables(py, sq)}, floor {same_tables(py, fl)}"
+                print(f"{len(files)} files, {records} records; tables equal to the python path's: {equal}")
     for name, runs in times.items():
         wall = [records / w for w, _ in runs]
         cpu = [records / c for _, c in runs]
         print(
-            f"{name:7s} wall {statistics.median(wall):9,.0f} rows/s (spread {min(wall):,.0f}-{max(wall):,.0f})"
+            f"{name:22s} wall {statistics.median(wall):9,.0f} rows/s (spread {min(wall):,.0f}-{max(wall):,.0f})"
             f"   CPU {statistics.median(cpu):9,.0f} rows/CPU s (spread {min(cpu):,.0f}-{max(cpu):,.0f})"
         )
 
