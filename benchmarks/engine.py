@@ -124,6 +124,16 @@ def measure(tree: Path, script: Path, logs: Path, repeat: int) -> dict[str, Any]
     return dict(json.loads(out.stdout.strip().splitlines()[-1]))
 
 
+def checkout(where: str, dest: Path) -> Path:
+    """A directory as it is, or a git revision exported (``git archive``) into ``dest``."""
+    if Path(where).is_dir():
+        return Path(where).resolve()
+    dest.mkdir()
+    archive = subprocess.run(["git", "archive", where], cwd=ROOT, capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(dest)], input=archive, check=True)
+    return dest
+
+
 def spread(values: list[float]) -> dict[str, float]:
     return {"median": statistics.median(values), "low": min(values), "high": max(values)}
 
@@ -170,18 +180,14 @@ def main() -> None:
     ap.add_argument("--strokes", type=int, default=100_000, help="about this many strokes in the mix")
     ap.add_argument("--matches-per-file", type=int, default=20)
     ap.add_argument("--only", choices=("snooker", "billiards"), help="one discipline of the mix")
-    ap.add_argument("--tree", type=Path, default=ROOT, help="the tree to measure (default: this working tree)")
+    ap.add_argument("--tree", help="the tree to measure: a directory or a git revision (default: this working tree)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="cuelog-engine-") as tmp:
         work = Path(tmp)
-        trees = [("tree", args.tree.resolve())]
+        trees = [("tree", checkout(args.tree, work / "tree") if args.tree else ROOT)]
         if args.base:
-            base = work / "base"
-            base.mkdir()
-            archive = subprocess.run(["git", "archive", args.base], cwd=ROOT, capture_output=True, check=True).stdout
-            subprocess.run(["tar", "-x", "-C", str(base)], input=archive, check=True)
-            trees.insert(0, ("base", base))
+            trees.insert(0, ("base", checkout(args.base, work / "base")))
         make_logs(work, args.strokes, args.matches_per_file, args.only)
         script = work / "child.py"
         script.write_text(CHILD, encoding="utf-8")
@@ -209,7 +215,7 @@ def main() -> None:
     for clock in ("wall", "cpu"):
         print(f"{clock} clock, median (spread):")
         for name, _ in trees:
-            print(line(args.base if name == "base" else "working tree", doc[name][clock]))
+            print(line(args.base if name == "base" else args.tree or "working tree", doc[name][clock]))
         if args.base:
             s = doc["speed_up"][clock]
             print(
