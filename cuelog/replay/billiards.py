@@ -627,16 +627,25 @@ class _Play:
         self.due_spots = {}
 
 
+_FAST = True
+"""Take :func:`_plain_start` for strokes :func:`_plain` admits (switched off in a test)."""
+
+
 def _stroke(state: State, stroke: Stroke) -> tuple[Outcome | None, list[Finding]]:
     """One stroke through the rules, step by step: the due call and the findings."""
     play = _Play(stroke, stroke.n, stroke.striker)
-    early = _who_may_play(state, play)
-    if early is not None:
-        return early
-    _balls_played(state, play)
+    plain = _FAST and _plain(state, stroke)
+    if plain:
+        _plain_start(state, play)
+    else:
+        early = _who_may_play(state, play)
+        if early is not None:
+            return early
+        _balls_played(state, play)
     _scoring(state, play)
-    _limits(state, play)
-    _calls(state, play)
+    if not plain:
+        _limits(state, play)
+        _calls(state, play)
     _book(state, play)
     if play.continues:
         _runs(state, play)
@@ -646,6 +655,60 @@ def _stroke(state: State, stroke: Stroke) -> tuple[Outcome | None, list[Finding]
         _baulk_line_windows(state, play)
     _next_turn(state, play)
     return _outcome(state, play), play.findings
+
+
+# -- the plain stroke: facts that need no judgment ------------------------------------------
+
+
+def _plain(state: State, stroke: Stroke) -> bool:
+    """A stroke in which no foul, miss or limit can be found, so that the steps who may
+    play, the balls played, the limits and the calls would find nothing: the entitled
+    striker (S3 R15(e)), a game in play with no time limit (S3 R5(a)), the cue ball on the
+    table (not in-hand, S3 R6) and an object ball hit (S3 R15(o), S2 R16), nothing called,
+    no infringement, nothing off the table (S3 R15(j)), every ball played on the table
+    (FORMAT 4), runs short of their limits (S3 R10, R11) and no Baulk-line rule (S3 R8)."""
+    striker = stroke.striker
+    table = state.table
+    cb = state.cue.get(striker)
+    if (
+        cb is None
+        or striker != state.striker
+        or stroke.call is not None
+        or stroke.infringements
+        or stroke.off_table
+        or not stroke.first
+        or state.over
+        or state.time_limit is not None
+        or state.baulk_line
+        # The limits are fifteen hazards and seventy-five cannons at the least (S3 R10(a), R11(a)).
+        or state.hazards >= 14
+        or state.cannons >= 74
+        or cb not in table
+    ):
+        return False
+    for b in stroke.first:
+        if b not in table:
+            return False
+    for b in stroke.then or ():
+        if b not in table:
+            return False
+    return all(b in table or b == cb for b in stroke.potted)
+
+
+def _plain_start(state: State, play: _Play) -> None:
+    """What :func:`_who_may_play` and :func:`_balls_played` do for a plain stroke; the due
+    call is no foul and no miss (the defaults of :class:`_Play`)."""
+    striker = play.striker
+    if state.t0 is None:
+        state.t0 = parse_time(play.stroke.t)  # the game's start, when the frame has no time
+    if state.breaker is None:
+        state.breaker = striker
+    play.opponent = other(striker)
+    play.cue_ball, play.object_ball = state.cue[striker], state.cue[play.opponent]
+    if state.turn_side != striker:
+        _begin_turn(state, striker, play.n)
+    play.red_spot0 = state.red_spot
+    state.foul_by = None
 
 
 # -- who may play (S3 R2, R5(a), R15(e)) ----------------------------------------------------
