@@ -25,6 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final, TypeAlias
 
+from cuelog.replay.billiards_editions import Edition
 from cuelog.replay.common import alternating_breaker, check_choice, check_frame_end, leader, parse_time, stroke_gap
 from cuelog.replay.ledger import Ledger
 from cuelog.replay.model import (
@@ -43,7 +44,6 @@ from cuelog.replay.model import (
     FrameResult,
     Outcome,
 )
-from cuelog.replay.params import param, required
 from cuelog.schemas.records import Choice, Event, Frame, FrameEnd, FrameRecord, Match, Respot, Stroke, other
 
 Pos: TypeAlias = tuple[float, float]
@@ -56,7 +56,9 @@ BALL_MM: Final = 52.5
 """Ball diameter (S1 R2(b)); two balls closer than this, centre to centre, touch."""
 TOLERANCE_MM: Final = 0.5
 """Measurement tolerance when positions decide touching, occupied spots and Baulk."""
-TABLE_MM: Final = (1778.0, 3569.0)
+TABLE_MM: tuple[float, float] = (1778.0, 3569.0)
+"""The standard playing area (not ``Final``: a compiled build, benchmarks/compile_engines.py,
+cannot read a ``Final`` tuple of floats from a function of its module)."""
 BAULK_LINE_MM: Final = 737.0
 D_RADIUS_MM: Final = 292.0
 SPOT_FROM_TOP_MM: Final = 324.0
@@ -80,51 +82,6 @@ JUDGED_FOULS: Final = frozenset(
     }
 )
 LIMIT_FOULS: Final = frozenset({"hazards", "cannons", "baulk_line"})
-
-
-@dataclass(frozen=True, slots=True)
-class Edition:
-    """What differs between the billiards rule books, as data."""
-
-    name: str
-    fouls: Mapping[str, str] = required(
-        rule="S3 R15", meaning="Foul code -> citation; a code absent here is not a foul in this edition."
-    )
-    cite: Mapping[str, str] = required(rule="-", meaning="Concept -> citation (scoring, miss, spotting, ...).")
-    miss_is_foul: bool = param(
-        False, rule="1R 2.11(15)", meaning="Missing all object balls is a foul; no non-foul miss."
-    )
-    baulk_line: bool | None = param(
-        False,
-        rule="S3 R8",
-        meaning="The baulk-line crossing rule: None absent from the edition; false applied when the match"
-        " says baulk_line: true; true applied unless the match says false.",
-    )
-    crossing_on_line_counts: bool = param(
-        False,
-        rule="S3 R8(b)",
-        meaning="Resting centrally on the line counts as a crossing (B24 S3 R8(b): it does not; 1R 2.13.1: it does).",
-    )
-    sequence_fallback_resets: bool = param(
-        True,
-        rule="S3 R9(b)(ii)",
-        meaning="The Red put back on the Spot when Centre and Pyramid are occupied is not part of a"
-        " sequence. The older text says nothing of it.",
-    )
-    concede_striker_only: bool = param(
-        False, rule="older S4 R6", meaning="Only the striker may concede (B24 S4 R4: any player)."
-    )
-    wrong_ball_opening_void: bool = param(
-        False,
-        rule="older S3 R2",
-        meaning="An opening stroke with the wrong white is void (B24 S3 R2(c): the striker's"
-        " responsibility, so a foul, S3 R15(a)).",
-    )
-    touching_by_consent: bool = param(
-        False,
-        rule="1R 2.10",
-        meaning='The touching-ball re-spot is made "with the consent of both players".',
-    )
 
 
 _B24_FOULS: Final = {
@@ -1042,7 +999,8 @@ def _red_due(state: State, play: _Play, table: dict[str, Pos | None]) -> None:
     if lone and play.points == 3 and not play.cannon and play.red_spot0 in ("spot", "pyramid"):
         play.seq = state.red_seq + 1
     play.chain = _CENTRE_CHAIN if play.seq >= 2 else _SPOT_CHAIN
-    rule = state.cite("sequence" if play.chain is _CENTRE_CHAIN else "spot_red")
+    # Chains compared by value, not identity: a compiled build may hold copies of a constant.
+    rule = state.cite("sequence" if play.chain == _CENTRE_CHAIN else "spot_red")
     play.due_spots[RED] = (_chain_options(state, table, play.chain, RED), rule)
 
 
@@ -1087,7 +1045,7 @@ def _respot_step(state: State, play: _Play, table: dict[str, Pos | None]) -> Non
     if RED in table and (RED in play.due_spots or (recorded and any(b == RED for b, _, _ in recorded))):
         placed = table[RED]
         state.red_spot = state.geo.spot_named(*placed) if placed is not None else None
-        fallback = play.chain is _CENTRE_CHAIN and state.red_spot == "spot" and "spot" in play.due_spots[RED][0]
+        fallback = play.chain == _CENTRE_CHAIN and state.red_spot == "spot" and "spot" in play.due_spots[RED][0]
         if play.seq and state.ed.sequence_fallback_resets and fallback:
             # S3 R9(b)(ii): back on the Spot because the Centre and Pyramid are occupied, it
             # is not part of a sequence (put there by mistake, it is: "or more by mistake").
