@@ -800,8 +800,8 @@ def _limits(state: State, play: _Play) -> None:
             facts.fouls.append("cannons")
         if play.hazard and not play.cannon and state.hazards + 1 > _limit(state, "ten_hazards", 10, 15, n):
             facts.fouls.append("hazards")
-    crossed = _crossed(state, play.stroke, play.cue_ball, play.in_hand)
     if state.baulk_line and state.bl_deadline is not None and legal_so_far:
+        crossed = _crossed(state, play.stroke, play.cue_ball, play.in_hand)
         if crossed is True:
             state.bl_crossed = True
         elif crossed is None and state.bl_crossed is False:
@@ -969,9 +969,22 @@ def _runs(state: State, play: _Play) -> None:
 def _table_after_stroke(state: State, play: _Play) -> dict[str, Pos | None]:
     """The balls left on the table and where they rest, as far as the facts tell."""
     stroke, cb = play.stroke, play.cue_ball
-    before = state.table
-    table: dict[str, Pos | None] = {b: p for b, p in before.items() if b not in stroke.potted}
-    if cb not in stroke.potted:
+    before, potted = state.table, stroke.potted
+    if stroke.positions is None and stroke.first:
+        # Without recorded positions, every ball may have moved once the cue ball hit one
+        # (the object balls can kiss each other, ``then`` may be incomplete).
+        table: dict[str, Pos | None] = dict.fromkeys(before)
+        for b in potted:
+            table.pop(b, None)
+        if cb not in potted:
+            table[cb] = None
+        for b in stroke.off_table or ():
+            table.pop(b, None)
+        if RED in play.hit or RED not in table:
+            state.red_spot = None
+        return table
+    table = {b: p for b, p in before.items() if b not in potted}
+    if cb not in potted:
         table[cb] = before.get(cb)
     for b in stroke.off_table or ():
         table.pop(b, None)
@@ -979,13 +992,8 @@ def _table_after_stroke(state: State, play: _Play) -> dict[str, Pos | None]:
         listed = {b: (x, y) for b, x, y in stroke.positions}
         for b in table:
             table[b] = listed.get(b)
-    else:
-        # Without recorded positions, every ball may have moved once the cue ball hit one
-        # (the object balls can kiss each other, ``then`` may be incomplete).
-        if stroke.first:
-            table = dict.fromkeys(table)
-        elif cb in table:
-            table[cb] = None
+    elif cb in table:
+        table[cb] = None  # no ball hit: only the cue ball moved
     if RED in play.hit or RED not in table:
         state.red_spot = None
     return table
@@ -1091,7 +1099,7 @@ def _outcome(state: State, play: _Play) -> Outcome:
         None,
         play.due_miss,
         False,
-        tuple((b, opts[0]) for b, (opts, _) in sorted(play.due_spots.items())),
+        tuple((b, opts[0]) for b, (opts, _) in sorted(play.due_spots.items())) if play.due_spots else (),
         not play.continues,
         play.next_striker,
         ledger.score(),

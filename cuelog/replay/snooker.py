@@ -826,7 +826,8 @@ def _clean_stroke(state: State, stroke: Stroke) -> Outcome | None:
         state.to_play = other(striker)
         if state.phase == COLOUR:
             state.phase = RED if state.reds > 0 else SEQUENCE
-    _black_only_award(state, n)
+    if state.phase == SEQUENCE:
+        _black_only_award(state, n)  # S2 R1(c): only with the Black alone left
     # Positional, in the field order of Outcome: this is the hot loop.
     return Outcome(
         n,
