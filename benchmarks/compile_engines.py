@@ -36,14 +36,18 @@ structs, already compiled) and everything else stay Python."""
 
 
 def build(dest: Path) -> None:
-    if shutil.which("mypyc") is None and not (Path(sys.executable).parent / "mypyc").exists():
+    beside = Path(sys.executable).parent / "mypyc"
+    mypyc = str(beside) if beside.exists() else shutil.which("mypyc")
+    if mypyc is None:
         raise SystemExit("mypyc not found: pip install -e '.[dev]' (mypy provides it); a C compiler is needed too")
     if dest.exists():
         shutil.rmtree(dest)
     dest.mkdir(parents=True)
     shutil.copytree(ROOT / "cuelog", dest / "cuelog", ignore=shutil.ignore_patterns("__pycache__", "*.so"))
-    mypyc = str(Path(sys.executable).parent / "mypyc") if (Path(sys.executable).parent / "mypyc").exists() else "mypyc"
-    subprocess.run([mypyc, *MODULES], cwd=dest, check=True, stdout=subprocess.DEVNULL)
+    done = subprocess.run([mypyc, *MODULES], cwd=dest, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        tail = "\n".join((done.stdout + done.stderr).splitlines()[-15:])
+        raise SystemExit(f"mypyc failed (exit {done.returncode}); the pure-Python engines are unaffected:\n{tail}")
     shutil.rmtree(dest / "build", ignore_errors=True)
     built = sorted(p.relative_to(dest) for p in dest.rglob("*.so"))
     print(f"compiled into {dest}: {', '.join(str(p) for p in built)}")
