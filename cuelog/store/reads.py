@@ -326,14 +326,7 @@ def report_tables(
     """The replay results of the matches of ``discipline`` (None: every one), restricted to
     ``matches`` and ``events`` when given. A table not in ``needs`` comes with its columns
     and no rows, so a report reads only what it summarises."""
-    con.execute(_MATCHES, {"discipline": discipline, "matches": list(matches), "events": list(events)})
-    in_scope = [r[0] for r in con.execute("SELECT match_id FROM scope_matches ORDER BY match_id").fetchall()]
-    replayed = {
-        r[0]
-        for r in con.execute(
-            "SELECT DISTINCT match_id FROM replay_frames WHERE match_id IN (SELECT match_id FROM scope_matches)"
-        ).fetchall()
-    }
+    in_scope, replayed = scope(con, discipline, matches, events)
     return ReportTables(
         in_scope=in_scope,
         replayed=replayed,
@@ -343,6 +336,22 @@ def report_tables(
         clock=_table(con, "clock", needs),
         totals=_table(con, "totals", needs),
     )
+
+
+def scope(
+    con: duckdb.DuckDBPyConnection, discipline: str | None, matches: Sequence[str], events: Sequence[str]
+) -> tuple[list[str], set[str]]:
+    """Make ``scope_matches``: the matches of ``discipline`` (None: every one), restricted to
+    ``matches`` and ``events`` when given. Returns their ids, sorted, and those replayed."""
+    con.execute(_MATCHES, {"discipline": discipline, "matches": list(matches), "events": list(events)})
+    in_scope = [r[0] for r in con.execute("SELECT match_id FROM scope_matches ORDER BY match_id").fetchall()]
+    replayed = {
+        r[0]
+        for r in con.execute(
+            "SELECT DISTINCT match_id FROM replay_frames WHERE match_id IN (SELECT match_id FROM scope_matches)"
+        ).fetchall()
+    }
+    return in_scope, replayed
 
 
 def _table(con: duckdb.DuckDBPyConnection, name: str, needs: Collection[str]) -> pa.Table:
