@@ -3,9 +3,11 @@ pool racks.
 
 Every figure comes from what the rules make of the strokes (the ``replay_*`` tables written
 by ``cuelog replay --db``), never from the recorded calls or scoreboards: a condoned foul
-or a wrong scoreboard does not change a player's statistics. The tables are read from
-DuckDB as Arrow (only the tables a report needs; the strokes summed per side and match in
-DuckDB first) and summarised with Polars.
+or a wrong scoreboard does not change a player's statistics. :func:`report` has DuckDB
+aggregate the tables a report needs into one row per group (:mod:`cuelog.store.aggregates`:
+no row per stroke, shot, frame or break reaches Python) and Polars rounds the ratios of
+those rows. :func:`load` reads the rows themselves as Arrow for the plots, and ``REPORTS``
+summarises them with Polars the same way (the tests hold the two to the same figures).
 
 Players are the names in the match records' ``sides``. A report groups by player (the
 default), by match or by event; each group is one row with the keys the report names.

@@ -131,6 +131,8 @@ class Output:
         self.findings = self._uncertain = self._applied = 0
 
     def __enter__(self) -> Output:
+        if not self._as_json and self._console is None:
+            self._console = out_console()
         if self._as_json:
             self._json = tempfile.TemporaryFile(mode="w+", encoding="utf-8")
             self._json.write(document_head(__version__))
