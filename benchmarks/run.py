@@ -9,9 +9,15 @@ For each size the script builds a season of logs, then measures:
   core (processes over files; the findings are checked to be the same);
 - replay into the store (``replay --db``): replay of the loaded matches with the results
   written to the ``replay_*`` tables;
-- a report query's latency (the breaks report over the whole store);
+- ``cuelog replay LOGS --json`` as a user runs it;
+- each report's latency over the whole store (median of three in one process, spread);
 - a floor: a bare loop over the same decoded stroke records touching every field, the
-  least any replay could cost; and peak memory (max RSS of this process and its workers).
+  least any replay could cost; and peak memory per phase: ``replay LOGS``, ingest,
+  ``replay --db`` and each report run in a fresh process of their own, whose peak resident
+  set (or its workers') is the phase's.
+
+``--base REV`` runs ``replay LOGS``, ``replay --db`` and the reports a second time on the
+revision's tree (``git archive``), back to back on the same logs and store.
 
 It prints the ratios replay time / floor time and cost per stroke at 5M / at 1M.
 
@@ -25,6 +31,7 @@ quiet machine, and never assert them in tests.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import cProfile
 import gc
 import io
@@ -286,12 +293,30 @@ def report_query(db: Path, kind: str = "breaks", rounds: int = 3) -> dict[str, A
     }
 
 
+def replay_logs(logs: Path) -> dict[str, Any]:
+    """``cuelog replay LOGS --json`` as a user runs it (the document to /dev/null)."""
+    from cuelog.cli import app
+
+    with open(os.devnull, "w") as sink, contextlib.redirect_stdout(sink):
+        t, _ = timed(lambda: _command(app, ["replay", str(logs), "--json"]))
+    return {"seconds": round(t, 3)}
+
+
+def _command(app: Any, argv: list[str]) -> int:
+    try:
+        app(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    return 0
+
+
 # -- each phase in a process of its own: its peak memory is its own ----------------------
 
 PHASES: dict[str, Callable[..., dict[str, Any] | None]] = {
     "ingest": lambda db, logs, *clocks: ingest_store(Path(db), Path(logs), [Path(c) for c in clocks]),
     "replay_db": lambda db, workers: replay_store(Path(db), int(workers)),
     "report": lambda db, kind: report_query(Path(db), kind),
+    "replay_logs": lambda logs: replay_logs(Path(logs)),
 }
 
 
@@ -346,14 +371,16 @@ def measure(
 def _measure_store(
     row: dict[str, Any], here: Path, clocks: list[Path], workers: int, store: bool, code: Path
 ) -> dict[str, Any]:
-    """Ingest, ``replay --db`` and every report, each in a process of its own (its peak
-    memory its own); with ``--base`` the replay and the reports again on the base
-    revision's tree, back to back on the same store."""
+    """``replay LOGS``, ingest, ``replay --db`` and every report, each in a process of its
+    own (its peak memory its own); with ``--base`` the replays and the reports again on the
+    base revision's tree, back to back on the same logs and store."""
+    trees = {"": ROOT} if code == ROOT else {"": ROOT, "base_": code}
+    for prefix, tree in trees.items():
+        row[f"{prefix}replay_logs"] = in_process("replay_logs", str(here / "logs"), code=tree)
     if store:
         db = str(here / "cuelog.duckdb")
         row["ingest"] = in_process("ingest", db, str(here / "logs"), *map(str, clocks))
         if row["ingest"] is not None:
-            trees = {"": ROOT} if code == ROOT else {"": ROOT, "base_": code}
             for prefix, tree in trees.items():
                 row[f"{prefix}replay_into_store"] = in_process("replay_db", db, str(workers), code=tree)
                 row[f"{prefix}reports"] = [in_process("report", db, kind, code=tree) for kind in REPORTS]
@@ -477,6 +504,9 @@ def _store_lines(row: dict[str, Any]) -> list[str]:
             f" peak {i['peak_rss_mb']} MB"
         )
     for prefix, tree in (("", "working tree"), ("base_", "base")):
+        if row.get(f"{prefix}replay_logs"):
+            r = row[f"{prefix}replay_logs"]
+            lines.append(f"  replay LOGS --json ({tree}): {r['seconds']} s; peak {r['peak_rss_mb']} MB")
         if row.get(f"{prefix}replay_into_store"):
             s = row[f"{prefix}replay_into_store"]
             lines.append(
