@@ -117,3 +117,20 @@ def test_replay_of_logs_with_a_correction_of_a_missing_match_reports_it(tmp_path
     assert result.exit_code == 2
     (problem,) = json.loads(result.stdout)["problems"]
     assert (Path(problem["file"]).name, problem["line"], problem["code"]) == (fixes.name, 1, "no_such_stroke")
+
+
+def test_records_are_read_a_group_of_matches_at_a_time_in_id_order(tmp_path: Path) -> None:
+    """However small the groups, every match comes once, whole, in id order."""
+    from cuelog.store.reads import loaded_matches
+
+    db = season(tmp_path / "s.duckdb", 7)
+    con = connect(db, read_only=True)
+    try:
+        ids = [r[0] for r in con.execute("SELECT match_id FROM matches ORDER BY match_id DESC").fetchall()]
+        whole = list(loaded_matches(con, ids, group=10**9))
+        small = list(loaded_matches(con, ids, group=10))
+    finally:
+        con.close()
+    assert small == whole
+    assert [m.match_id for m in small] == sorted(ids)
+    assert all(m.lines and m.lines[0][0] == 1 for m in small)
