@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from cuelog.cli import app
 from cuelog.replay import billiards, snooker
 from cuelog.replay.params import BadParameter, override, parameters
-from cuelog.replay.pool import eightball
+from cuelog.replay.pool import eightball, nineball, straight_pool
 
 ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()
@@ -24,7 +24,7 @@ def ruleset_file(tmp_path: Path, text: str, name: str = "draft.toml") -> Path:
     return path
 
 
-@pytest.mark.parametrize("edition_cls", [snooker.Edition, billiards.Edition])
+@pytest.mark.parametrize("edition_cls", [snooker.Edition, billiards.Edition, nineball.Edition, straight_pool.Edition])
 def test_every_edition_field_carries_its_rule_and_meaning(edition_cls: type) -> None:
     names = [f.name for f in dataclasses.fields(edition_cls) if f.name != "name"]
     listed = parameters(edition_cls)
@@ -186,3 +186,46 @@ def test_a_ruleset_file_derives_an_eightball_ruleset(tmp_path: Path) -> None:
     doc = json.loads(runner.invoke(app, ["rules", "show", str(path), "--json"]).stdout)
     changed = {p["name"]: p["value"] for p in doc["parameters"] if p["changed"]}
     assert changed == {"shot_clock_s": 30.0}
+
+
+@pytest.mark.parametrize(
+    ("rules", "names"),
+    [
+        ("nineball/wpa", ["break_rails", "three_point_break", "push_out", "serious_fouls", "warning_required"]),
+        (
+            "straight-pool/wpa",
+            [
+                "standard_foul",
+                "breaking_foul",
+                "break_rails",
+                "serious_fouls",
+                "serious_penalty",
+                "warning_required",
+                "target",
+            ],
+        ),
+    ],
+)
+def test_rules_show_lists_the_nineball_and_straight_pool_parameters(rules: str, names: list[str]) -> None:
+    # WPA 2.3-2.8 and 4.3-4.11: the numbers of the pool rules that were literals before.
+    result = runner.invoke(app, ["rules", "show", rules, "--json"])
+    assert result.exit_code == 0
+    doc = json.loads(result.stdout)
+    assert [p["name"] for p in doc["parameters"]] == names
+    assert all(p["rule"].startswith("WPA ") and p["meaning"] and p["settable"] for p in doc["parameters"])
+
+
+def test_a_ruleset_file_derives_straight_pool_and_checks_its_keys(tmp_path: Path) -> None:
+    # WPA 4.9, 4.11: a league that takes two points for a standard foul and ten more on the third.
+    text = 'name = "league"\nbase = "straight-pool/wpa"\n[params]\nstandard_foul = 2\nserious_penalty = 10\n'
+    doc = json.loads(runner.invoke(app, ["rules", "show", str(ruleset_file(tmp_path, text)), "--json"]).stdout)
+    assert {p["name"]: p["value"] for p in doc["parameters"] if p["changed"]} == {
+        "standard_foul": 2,
+        "serious_penalty": 10,
+    }
+    bad = ruleset_file(tmp_path, 'name = "x"\nbase = "nineball/wpa"\n[params]\nthree_point = true\n', "bad.toml")
+    result = runner.invoke(app, ["rules", "show", str(bad), "--json"])
+    assert result.exit_code == 2
+    (problem,) = json.loads(result.stdout)["problems"]
+    assert (problem["line"], problem["field"], problem["code"]) == (4, "params.three_point", "unknown_parameter")
+    assert "three_point_break" in problem["expected"]

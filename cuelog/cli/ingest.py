@@ -23,7 +23,7 @@ from cuelog.cli.common import (
     out_console,
     print_problems,
 )
-from cuelog.ingest.clock import DEFAULT_TOLERANCE_S, SHOW_UNPLACED, ClockResult, ingest_clock
+from cuelog.ingest.clock import DEFAULT_TOLERANCE_S, SHOW_UNPLACED, ClockResult, ingest_clocks
 from cuelog.ingest.load import FileResult, ingest_paths
 from cuelog.ingest.reader import is_clock_csv, log_files
 from cuelog.store import DEFAULT_DB, connect
@@ -93,7 +93,7 @@ def _load(
         with _progress(files, quiet) as bar:
             task = bar.add_task("loading", total=_total_bytes(files))
             results = ingest_paths(con, files, replace=replace, progress=lambda n: bar.advance(task, n))
-        clocks = [ingest_clock(con, c, tolerance) for c in clock]
+        clocks = ingest_clocks(con, clock, tolerance)
         if parquet is not None:
             exported = _export(con, parquet, partitions)
     finally:

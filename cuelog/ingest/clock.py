@@ -26,6 +26,7 @@ import csv
 import hashlib
 import io
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -244,33 +245,49 @@ def pair_shots(rows: list[ClockRow]) -> tuple[list[Shot], list[Unplaced]]:
     return shots, unplaced
 
 
-def align(con: duckdb.DuckDBPyConnection, shots: list[Shot], tolerance_s: float) -> tuple[pl.DataFrame, list[Unplaced]]:
-    """Join each shot to the stroke on its table nearest in time (as-of, within tolerance).
+SHOT_COLUMNS = {
+    "table": pl.String,
+    "ts": pl.Int64,
+    "stop_line": pl.Int64,
+    "stop_text": pl.String,
+    "shot_s": pl.Float64,
+    "paused_s": pl.Float64,
+    "limit_s": pl.Float64,
+}
+"""The paired shots, one row per shot: what is aligned to the strokes."""
 
-    Returns the ``shot_clock`` rows (without ``source``) and the shots left over: those
-    with no stroke near enough, and those whose nearest stroke a nearer shot already took.
-    """
-    strokes = pl.from_arrow(loads.clock_strokes(con))
-    assert isinstance(strokes, pl.DataFrame)
-    left = pl.DataFrame(
+
+def shots_frame(shots: list[Shot]) -> pl.DataFrame:
+    """Shots paired in Python (:func:`pair_shots`) as the frame :func:`align` takes."""
+    return pl.DataFrame(
         {
             "table": [s.table for s in shots],
             "ts": [s.stop_ts for s in shots],
             "stop_line": [s.stop_line for s in shots],
+            "stop_text": [s.stop_text for s in shots],
             "shot_s": [s.shot_s for s in shots],
             "paused_s": [s.paused_s for s in shots],
             "limit_s": [s.limit_s for s in shots],
         },
-        schema={
-            "table": pl.String,
-            "ts": pl.Int64,
-            "stop_line": pl.Int64,
-            "shot_s": pl.Float64,
-            "paused_s": pl.Float64,
-            "limit_s": pl.Float64,
-        },
-    ).sort("ts", "stop_line")
-    strokes = strokes.with_columns(pl.col("table").cast(pl.String), pl.col("t").cast(pl.Int64))
+        schema=SHOT_COLUMNS,
+    )
+
+
+def stroke_times(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """The loaded strokes a device log is aligned with (:func:`cuelog.store.loads.clock_strokes`)."""
+    strokes = pl.from_arrow(loads.clock_strokes(con))
+    assert isinstance(strokes, pl.DataFrame)
+    return strokes.with_columns(pl.col("table").cast(pl.String), pl.col("t").cast(pl.Int64))
+
+
+def align(strokes: pl.DataFrame, shots: pl.DataFrame, tolerance_s: float) -> tuple[pl.DataFrame, list[Unplaced]]:
+    """Join each shot to the stroke on its table nearest in time (as-of, within tolerance).
+
+    Returns the ``shot_clock`` rows (without ``source``) and the shots left over: those
+    with no stroke near enough, and those whose nearest stroke a nearer shot already took.
+    The Polars as-of join: a DuckDB ASOF JOIN measured twice as slow (benchmarks/README.md).
+    """
+    left = shots.cast(SHOT_COLUMNS).sort("ts", "stop_line")  # type: ignore[arg-type]
     joined = left.join_asof(
         strokes,
         left_on="ts",
@@ -283,19 +300,54 @@ def align(con: duckdb.DuckDBPyConnection, shots: list[Shot], tolerance_s: float)
     matched = joined.filter(pl.col("match_id").is_not_null())
     # One shot per stroke: the nearest wins, then the earlier line (deterministic).
     best = matched.sort("gap", "stop_line").unique(subset=["match_id", "frame", "n"], keep="first", maintain_order=True)
-    kept = set(best["stop_line"].to_list())
-    by_line = {s.stop_line: s for s in shots}
+    taken = matched.join(best.select("stop_line"), on="stop_line", how="anti")
     unplaced = [
-        Unplaced(line, by_line[line].table, by_line[line].stop_text, "stop", "no_stroke")
-        for line in joined.filter(pl.col("match_id").is_null())["stop_line"].to_list()
-    ]
-    unplaced += [
-        Unplaced(line, by_line[line].table, by_line[line].stop_text, "stop", "stroke_taken")
-        for line in matched["stop_line"].to_list()
-        if line not in kept
+        Unplaced(line, table, text, "stop", reason)
+        for frame, reason in ((joined.filter(pl.col("match_id").is_null()), "no_stroke"), (taken, "stroke_taken"))
+        for line, table, text in frame.select("stop_line", "table", "stop_text").iter_rows()
     ]
     rows = best.select("match_id", "frame", "n", "shot_s", "paused_s", "limit_s").sort("match_id", "frame", "n")
     return rows, sorted(unplaced, key=lambda u: u.line)
+
+
+Found = tuple[str | None, int, pl.DataFrame, list[Unplaced], list[Problem]]
+"""A device log read and paired: ``(hash, rows, shots, unplaced, problems)``."""
+
+PAIR_BYTES = 64 << 20
+"""Device logs paired together in DuckDB at most (bytes): memory stays bounded on a big run."""
+
+
+def _python_paired(path: str | os.PathLike[str]) -> Found:
+    """``(hash, rows, shots, unplaced, problems)`` by the Python reader, which names every bad row."""
+    file_hash, read, problems = read_clock_csv(path)
+    if problems or file_hash is None:
+        return file_hash, len(read), shots_frame([]), [], problems
+    paired, unplaced = pair_shots(read)
+    return file_hash, len(read), shots_frame(paired), unplaced, []
+
+
+def _store(
+    con: duckdb.DuckDBPyConnection,
+    name: str,
+    paired: Found,
+    strokes: pl.DataFrame,
+    tolerance_s: float,
+) -> ClockResult:
+    """Align one device log's shots and store them with the file, in one transaction."""
+    file_hash, rows, shots, unplaced, problems = paired
+    if problems or file_hash is None:
+        return ClockResult(name, file_hash, "rejected", rows, 0, 0, [], problems)
+    con.begin()
+    try:
+        aligned, left_over = align(strokes, shots, tolerance_s)
+        unplaced = sorted(unplaced + left_over, key=lambda u: u.line)
+        table = aligned.with_columns(pl.lit(file_hash).alias("source")).to_arrow()
+        loads.save_shots(con, table, file_hash, name, rows)
+        con.commit()
+    except BaseException:
+        con.rollback()
+        raise
+    return ClockResult(name, file_hash, "loaded", rows, shots.height, aligned.height, unplaced, [])
 
 
 def ingest_clock(
@@ -306,19 +358,56 @@ def ingest_clock(
     Aligning is repeated on every load (strokes loaded since may now match), and gives the
     same rows for the same store, so loading the same CSV twice changes nothing.
     """
-    name = str(path)
-    file_hash, rows, problems = read_clock_csv(path)
-    if problems or file_hash is None:
-        return ClockResult(name, file_hash, "rejected", len(rows), 0, 0, [], problems)
-    shots, unplaced = pair_shots(rows)
-    con.begin()
+    return ingest_clocks(con, [path], tolerance_s)[0]
+
+
+def ingest_clocks(
+    con: duckdb.DuckDBPyConnection,
+    paths: Sequence[str | os.PathLike[str]],
+    tolerance_s: float = DEFAULT_TOLERANCE_S,
+) -> list[ClockResult]:
+    """Every device log of a run, each stored on its own as :func:`ingest_clock` says.
+
+    Plain logs are paired together in DuckDB (:mod:`cuelog.ingest.clockdb`), up to
+    :data:`PAIR_BYTES` at a time; any other goes through the Python reader. The stroke
+    times are read from the store once: storing shots does not change them.
+    """
+    from cuelog.ingest import clockdb  # it builds on this module's events and records
+
+    strokes = stroke_times(con) if paths else None
+    out: list[ClockResult] = []
+    for batch in _batches([Path(p) for p in paths]):
+        datas = [_read_bytes(p) for p in batch]
+        paired = clockdb.pair_logs(con, [None if d is None else clockdb.device_rows(d) for d in datas])
+        for path, data, fast in zip(batch, datas, paired, strict=True):
+            assert strokes is not None
+            found: Found
+            if data is not None and fast is not None:
+                found = (hashlib.sha256(data).hexdigest(), fast.rows, fast.shots, fast.unplaced, [])
+            else:
+                found = _python_paired(path)
+            out.append(_store(con, str(path), found, strokes, tolerance_s))
+    return out
+
+
+def _read_bytes(path: Path) -> bytes | None:
     try:
-        aligned, left_over = align(con, shots, tolerance_s)
-        unplaced = sorted(unplaced + left_over, key=lambda u: u.line)
-        table = aligned.with_columns(pl.lit(file_hash).alias("source")).to_arrow()
-        loads.save_shots(con, table, file_hash, name, len(rows))
-        con.commit()
-    except BaseException:
-        con.rollback()
-        raise
-    return ClockResult(name, file_hash, "loaded", len(rows), len(shots), aligned.height, unplaced, [])
+        return path.read_bytes()
+    except OSError:
+        return None  # the Python reader reports it
+
+
+def _batches(paths: list[Path]) -> list[list[Path]]:
+    batches: list[list[Path]] = []
+    size = 0
+    for path in paths:
+        try:
+            n = path.stat().st_size
+        except OSError:
+            n = 0
+        if not batches or size + n > PAIR_BYTES:
+            batches.append([])
+            size = 0
+        batches[-1].append(path)
+        size += n
+    return batches

@@ -29,6 +29,7 @@ from typing import Any
 import duckdb
 
 from cuelog.errors import Problem
+from cuelog.ingest.clean import clean_records
 from cuelog.ingest.reader import log_files, open_log
 from cuelog.ingest.validate import check_file, parse_time
 from cuelog.schemas.records import Choice, Clock, Event, Frame, FrameEnd, Match, Record, Stroke
@@ -236,6 +237,32 @@ def _read(
     return out
 
 
+def _read_small(path: str | os.PathLike[str], progress: Progress | None) -> _Read:
+    """One pass over a small log: the fast check of a clean log (:mod:`cuelog.ingest.clean`)
+    and its rows; a file it does not call clean goes through the detailed check instead,
+    which reports every problem as before."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError:
+        return _read(path, True, progress)
+    checked = clean_records(data)
+    if checked is None:
+        return _read(path, True, progress)
+    if progress is not None:
+        progress(2 * len(data))  # checked, then loaded
+    out = _Read(records=len(checked))
+    match_id, seq = "", 0
+    for line, text, record in checked:
+        if isinstance(record, Match):
+            out.claims.append((line, record))
+            out.matches.append((record, text))
+            match_id, seq = record.match, 0
+        else:
+            seq += 1
+        out.batch.add(match_id, seq, line=line, text=text, record=record)
+    return out
+
+
 def ingest_file(
     con: duckdb.DuckDBPyConnection,
     path: str | os.PathLike[str],
@@ -426,7 +453,7 @@ def ingest_paths(
             flush()
             done(i, ingest_file(con, path, replace=replace, progress=progress))
             continue
-        read = _read(path, True, progress)
+        read = _read_small(path, progress)
         if read.problems:
             if any(m.match in group.ids for _, m in read.claims):
                 flush()  # its claims are judged against the files before it, as on its own

@@ -22,6 +22,8 @@ POOL_NUMBERED_BALLS: Final = frozenset({"white", *(str(i) for i in range(1, 16))
 SNOOKER_SPOTS: Final = frozenset({"yellow", "green", "brown", "blue", "pink", "black", "near"})
 BILLIARDS_SPOTS: Final = frozenset({"spot", "pyramid", "centre", "baulk_middle", "d_right"})
 POOL_SPOTS: Final = frozenset({"foot"})
+STRAIGHT_POOL_SPOTS: Final = POOL_SPOTS | {"head", "center", "rack"}
+"""14.1 also places balls on the head and center spots and back in the rack (WPA 4.8)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +119,7 @@ RULESETS: Final[dict[str, Ruleset]] = {
         _rs("eightball/blackball", POOL_GROUP_BALLS, POOL_SPOTS, "WPA Black Ball"),
         _rs("eightball/wpa", POOL_NUMBERED_BALLS, POOL_SPOTS, "WPA Eight Ball"),
         _rs("nineball/wpa", POOL_NUMBERED_BALLS, POOL_SPOTS, "WPA Nine Ball"),
-        _rs("straight-pool/wpa", POOL_NUMBERED_BALLS, POOL_SPOTS, "WPA 14.1 Continuous"),
+        _rs("straight-pool/wpa", POOL_NUMBERED_BALLS, STRAIGHT_POOL_SPOTS, "WPA 14.1 Continuous"),
     )
 }
 

@@ -5,7 +5,9 @@ decide the shot, draws what happened, and writes the engine's due call and the
 scoreboard as a correct referee and marker would, with the warning on two fouls (WPA
 6.14) and the choice after a breaking foul (4.3(b)). At the error rate it writes one
 mistake with its truth: a foul not called, a foul called for the wrong points, a foul
-called on a legal shot, a scoreboard slip, a ball not spotted or spotted in error.
+called on a legal shot, a scoreboard slip, a ball not spotted or spotted in error, the
+fifteenth ball or the cue ball placed on the wrong spot at a re-rack (WPA 4.8), the cue
+ball given in hand or not against 4.9 (6.1, 6.11).
 """
 
 from __future__ import annotations
@@ -20,11 +22,14 @@ from cuelog.replay.model import (
     PENALTY_VALUE,
     RESPOT_IN_ERROR,
     RESPOT_MISSING,
+    RESPOT_WRONG_SPOT,
     SCORE_MISMATCH,
     UNSUPPORTED_FOUL,
+    VISITS_ERROR,
     Outcome,
 )
 from cuelog.replay.pool.straight_pool import State
+from cuelog.replay.pool.table import CENTER, HEAD, Table
 from cuelog.schemas.records import Call, Cushions, FrameEnd, Infringement, Match, Respot, Stroke, other
 from cuelog.schemas.rulesets import Ruleset
 from cuelog.simulate.clock import MatchClock, iso
@@ -37,7 +42,16 @@ if TYPE_CHECKING:
 TIERS = (("pro", 0.5), ("amateur", 0.3), ("club", 0.2))
 """Share of each player tier in a season's roster."""
 MISTAKES = Mistakes(penalties=(), spotted={}, wrong_spots=(), value={})
-KINDS = (CONDONED_FOUL, PENALTY_VALUE, UNSUPPORTED_FOUL, SCORE_MISMATCH, RESPOT_MISSING, RESPOT_IN_ERROR)
+KINDS = (
+    CONDONED_FOUL,
+    PENALTY_VALUE,
+    UNSUPPORTED_FOUL,
+    SCORE_MISMATCH,
+    RESPOT_MISSING,
+    RESPOT_IN_ERROR,
+    RESPOT_WRONG_SPOT,
+    VISITS_ERROR,
+)
 POCKETS = ("TL", "TR", "ML", "MR", "BL", "BR")
 MAX_STROKES = 2000
 _INDEX = {"A": 0, "B": 1}
@@ -104,7 +118,10 @@ def _facts(st: State, striker: str, player: Player, rng: random.Random, n: int) 
     infringements = None
     fouls = (1.0 - player.discipline) * 5
     roll = rng.random()
-    if roll < fouls * 0.4:
+    if st.in_hand and rng.random() < 0.15:
+        # WPA 6.11: from the kitchen, the cue ball short of the head string.
+        potted, infringements = [], [Infringement("head_string_not_crossed")]
+    elif roll < fouls * 0.4:
         potted = ["white"]
     elif roll < fouls * 0.7:
         potted, rail = [], False
@@ -118,8 +135,27 @@ def _facts(st: State, striker: str, player: Player, rng: random.Random, n: int) 
     elif len(balls) > 2 and rng.random() < 0.08:
         potted = [target, next(b for b in balls if b != target)]
     pockets = [pocket if b == target else rng.choice(POCKETS) for b in potted]
+    placement = "legal" if st.in_hand else None
+    positions = _rest(rng, balls, potted) if len(balls) == 2 else None
     return Stroke(frame=0, n=n, striker=striker, first=first, potted=potted, pockets=pockets, nominated=target,
-                  pocket_called=pocket, cushions=Cushions(after_contact=rail), infringements=infringements)  # fmt: skip
+                  pocket_called=pocket, cushions=Cushions(after_contact=rail), infringements=infringements,
+                  placement=placement, positions=positions)  # fmt: skip
+
+
+def _rest(rng: random.Random, balls: list[str], potted: list[str]) -> list[tuple[str, float, float]]:
+    """Rest positions of the balls left, on the strokes that may pocket the fourteenth ball:
+    now and then in the rack area, so that the re-rack rules (WPA 4.8) come into play."""
+    table = Table.of(None)
+    fx, fy = table.spot("foot")
+    out: list[tuple[str, float, float]] = []
+    for b in ("white", *balls):
+        if b in potted:
+            continue
+        if rng.random() < 0.35:
+            out.append((b, fx + rng.uniform(-50.0, 50.0), fy + rng.uniform(40.0, 150.0)))
+        else:
+            out.append((b, rng.uniform(40.0, table.width - 40.0), rng.uniform(40.0, fy - 150.0)))
+    return out
 
 
 def _write(scribe: Scribe, facts: Stroke) -> None:
@@ -127,7 +163,10 @@ def _write(scribe: Scribe, facts: Stroke) -> None:
     st: State = scribe.state
     before = st.ledger.score()
     due = scribe.oracle.due(st, facts)
-    call = Call(foul=True, points=due.penalty, reason=due.reasons[0]) if due.foul else None
+    call = None
+    if due.foul:
+        in_hand = None if st.opening else due.in_hand == "head"
+        call = Call(foul=True, points=due.penalty, reason=due.reasons[0], ball_in_hand=in_hand)
     error = _pick(scribe, due, facts)
     detail = ""
     adjust = 0
@@ -137,6 +176,9 @@ def _write(scribe: Scribe, facts: Stroke) -> None:
         assert call is not None
         wrong = 2 if due.penalty == 1 else 1
         call, adjust, detail = msgspec.structs.replace(call, points=wrong), due.penalty - wrong, f"{wrong} taken off"
+    elif error == VISITS_ERROR:
+        assert call is not None and call.ball_in_hand is not None
+        call, detail = msgspec.structs.replace(call, ball_in_hand=not call.ball_in_hand), "cue ball in hand wrong"
     elif error == UNSUPPORTED_FOUL:
         call, adjust, detail = Call(foul=True, points=1), -1, "foul called on a legal shot"
     made = scribe.oracle.due(st, msgspec.structs.replace(facts, call=call))
@@ -146,6 +188,11 @@ def _write(scribe: Scribe, facts: Stroke) -> None:
     elif error == RESPOT_IN_ERROR:
         ball = next(b for b in facts.potted if b != "white")
         respots, detail = [*(respots or []), Respot(ball, "foot")], f"{ball} spotted"
+    elif error == RESPOT_WRONG_SPOT:
+        # WPA 4.8(c),(d): the head spot and the center spot swapped.
+        swap = {HEAD: CENTER, CENTER: HEAD}
+        respots = [Respot(r.ball, swap.get(r.spot or "", r.spot)) for r in respots or []]
+        detail = "re-rack placement on the wrong spot"
     elif error == SCORE_MISMATCH:
         adjust, detail = scribe.rng.choice((-1, 1, 2)), "scoreboard slip"
     i = _INDEX[facts.striker]
@@ -168,12 +215,16 @@ def _pick(scribe: Scribe, due: Outcome, facts: Stroke) -> str | None:
     kinds: list[str] = []
     if due.foul:
         kinds += [CONDONED_FOUL, PENALTY_VALUE]
+        if not st.opening:
+            kinds.append(VISITS_ERROR)
     elif not st.opening and not due.frame_over:
         kinds.append(UNSUPPORTED_FOUL)
         if due.scored > 0:
             kinds += [SCORE_MISMATCH, RESPOT_IN_ERROR]
     if due.respots and not due.foul:
         kinds.append(RESPOT_MISSING)
+    if any(spot in (HEAD, CENTER) for _, spot in due.respots):
+        kinds.append(RESPOT_WRONG_SPOT)
     if due.frame_over:
         kinds = [k for k in kinds if k in (SCORE_MISMATCH,)]
     if scribe.kinds is not None:

@@ -84,3 +84,12 @@ def fold_rack(
 
 def kinds(result: FrameResult) -> list[tuple[int, str]]:
     return [(f.n, f.kind) for f in result.findings]
+
+
+def derived(base: str, **params: Any) -> str:
+    """The id of a ruleset derived from ``base`` with ``params`` (as a ruleset file does),
+    installed so that an engine finds it by the match's ``rules``."""
+    from cuelog.replay.derived import derive, install
+
+    name = "t-" + "-".join(f"{k}-{v}" for k, v in sorted(params.items())).replace("_", "-").lower()
+    return install(derive(name, base, params))

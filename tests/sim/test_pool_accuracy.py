@@ -49,9 +49,23 @@ def test_straight_pool_recall_and_precision_are_one_over_two_hundred_games(tmp_p
     acc = check_dir(tmp_path)
     assert acc.missed == [] and acc.false_alarms == []
     kinds = Counter(json.loads(line)["kind"] for line in (tmp_path / ERRORS_FILE).read_text().splitlines())
-    # A safety that pockets a ball is rare: respot_missing is not required.
-    assert set(straight_pool.KINDS) - {"respot_missing"} <= set(kinds), kinds
+    # A safety that pockets a ball is rare: respot_missing is not required; a re-rack
+    # placement on the wrong spot is tested below.
+    assert set(straight_pool.KINDS) - {"respot_missing", "respot_wrong_spot"} <= set(kinds), kinds
     assert acc.injected == sum(kinds.values()) >= 100
+
+
+def test_straight_pool_rerack_placements_audit_is_exact(tmp_path: Path) -> None:
+    """WPA 4.8(c),(d): the fifteenth ball or the cue ball placed on the wrong spot, or not
+    placed, at the re-racks of 60 games to 40 points: every one found, nothing else."""
+    kinds_in = frozenset({"respot_wrong_spot", "respot_missing"})
+    cfg = SeasonConfig("straight-pool/wpa", 60, 53, 0.5, target=40, kinds=kinds_in)
+    write_season(tmp_path, simulate_season(cfg, workers=2))
+    acc = check_dir(tmp_path)
+    assert acc.missed == [] and acc.false_alarms == []
+    rows = [json.loads(line) for line in (tmp_path / ERRORS_FILE).read_text().splitlines()]
+    wrong = [r for r in rows if r["kind"] == "respot_wrong_spot"]
+    assert len(wrong) >= 3 and all("re-rack" in r["detail"] for r in wrong)
 
 
 def test_simulate_eightball_command_is_deterministic(tmp_path: Path) -> None:

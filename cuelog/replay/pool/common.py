@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final, TypeVar
+from typing import Final, Generic, Protocol, TypeVar
 
 from cuelog.replay.model import (
     CONDONED_FOUL,
@@ -31,7 +31,7 @@ from cuelog.replay.model import (
     FrameResult,
     Outcome,
 )
-from cuelog.schemas.records import Call, Cushions, FrameEnd, FrameRecord, Respot, Stroke
+from cuelog.schemas.records import Call, Choice, Clock, Cushions, Event, FrameEnd, FrameRecord, Respot, Stroke
 
 CUE: Final = "white"
 FOOT: Final = "foot"
@@ -58,6 +58,15 @@ JUDGED: Final[Mapping[str, str]] = {
     "double_hit": "WPA 6.7",
     "push_stroke": "WPA 6.8",
     "balls_moving": "WPA 6.9",
+}
+
+HEAD_STRING: Final[Mapping[str, str]] = {
+    # WPA 6.11, with the cue ball in hand behind the head string: the first ball contacted
+    # behind the head string before the cue ball crossed it (first paragraph); the cue ball
+    # neither crossing the head string nor contacting a ball in front of or on it (second
+    # paragraph). A foul at eight ball (3.9) and 14.1 (4.9), not at nine ball (2.7).
+    "behind_head_string_first": "WPA 6.11",
+    "head_string_not_crossed": "WPA 6.11",
 }
 
 
@@ -355,13 +364,51 @@ def describe(code: str) -> str:
     return _WORDS.get(code, code.replace("_", " "))
 
 
-RackState = TypeVar("RackState")
+RackState = TypeVar("RackState", bound="Copyable")
+
+
+class Copyable(Protocol):
+    def copy(self: RackState) -> RackState: ...
+
+
+Fold = Callable[[RackState, FrameRecord], tuple[Outcome | None, list[Finding]]]
+
+
+@dataclass(frozen=True, slots=True)
+class Handlers(Generic[RackState]):
+    """What a pool game does with each kind of record; a kind left out raises nothing."""
+
+    stroke: Callable[[RackState, Stroke], tuple[Outcome | None, list[Finding]]]
+    choice: Callable[[RackState, Choice], list[Finding]]
+    event: Callable[[RackState, Event], list[Finding]]
+    frame_end: Callable[[RackState, FrameEnd], list[Finding]]
+    clock: Callable[[RackState, Clock], list[Finding]] | None = None
+
+    def fold(self, st: RackState, record: FrameRecord) -> tuple[Outcome | None, list[Finding]]:
+        """Fold one record into ``st`` in place: the due call of a stroke and the findings."""
+        if isinstance(record, Stroke):
+            return self.stroke(st, record)
+        if isinstance(record, Choice):
+            return None, self.choice(st, record)
+        if isinstance(record, Event):
+            return None, self.event(st, record)
+        if isinstance(record, FrameEnd):
+            return None, self.frame_end(st, record)
+        if isinstance(record, Clock) and self.clock is not None:
+            return None, self.clock(st, record)
+        return None, []
+
+    def apply(self, state: RackState, record: FrameRecord) -> tuple[RackState, Outcome | None, list[Finding]]:
+        """The engine interface's pure fold: a copy of ``state`` with ``record`` folded in."""
+        st = state.copy()
+        outcome, findings = self.fold(st, record)
+        return st, outcome, findings
 
 
 def replay_rack(
     state: RackState,
     records: Sequence[FrameRecord],
-    fold: Callable[[RackState, FrameRecord], tuple[Outcome | None, list[Finding]]],
+    fold: Fold[RackState],
     finish: Callable[[RackState, FrameEnd | None], FrameResult],
 ) -> FrameResult:
     """Fold a rack's records into ``state`` (a fresh state of the game's own engine) and

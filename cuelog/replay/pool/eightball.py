@@ -39,11 +39,13 @@ from cuelog.replay.pool.common import (
     CUE,
     FOOT,
     FREE_SHOT,
+    HEAD_STRING,
     JUDGED,
     TABLE_MM,
     TWO_VISITS,
     Due,
     Foul,
+    Handlers,
     called_foul,
     can_hit,
     check_respots,
@@ -308,7 +310,7 @@ EDITIONS: Final[dict[str, Edition]] = {
         foul_snooker=False,
         shot_clock_s=None,
         in_off_fair_break_one_visit=False,
-        fouls=dict(JUDGED),
+        fouls={**JUDGED, **HEAD_STRING},
         cite=_cites("WPA", **_WPA_CITES),
     ),
     "blackball": Edition(
@@ -530,23 +532,7 @@ def _describe_on(st: State, side: str) -> str:
 
 def apply(state: State, record: FrameRecord) -> Step:
     """Fold one record into a copy of ``state``: ``(new state, due call or None, findings)``."""
-    st = state.copy()
-    outcome, findings = _fold(st, record)
-    return st, outcome, findings
-
-
-def _fold(st: State, record: FrameRecord) -> tuple[Outcome | None, list[Finding]]:
-    if isinstance(record, Stroke):
-        return _stroke(st, record)
-    if isinstance(record, Choice):
-        return None, _choice(st, record)
-    if isinstance(record, Event):
-        return None, _event(st, record)
-    if isinstance(record, FrameEnd):
-        return None, _frame_end(st, record)
-    if isinstance(record, Clock):
-        return None, _clock(st, record)
-    return None, []
+    return _RECORDS.apply(state, record)
 
 
 def _stroke(st: State, s: Stroke) -> tuple[Outcome | None, list[Finding]]:
@@ -1233,11 +1219,15 @@ def _frame_end(st: State, fe: FrameEnd) -> list[Finding]:
     ]
 
 
+_RECORDS: Final = Handlers(stroke=_stroke, choice=_choice, event=_event, frame_end=_frame_end, clock=_clock)
+"""What the game does with each kind of record (the fold every pool engine shares)."""
+
+
 def replay_frame(
     match: Match, frame: Frame, records: Sequence[FrameRecord], previous: FrameResult | None
 ) -> FrameResult:
     """Replay one rack and return its result (docs/format.md section 7)."""
-    return replay_rack(new_frame(match, frame, previous), records, _fold, finish)
+    return replay_rack(new_frame(match, frame, previous), records, _RECORDS.fold, finish)
 
 
 def finish(state: State, end: FrameEnd | None = None) -> FrameResult:

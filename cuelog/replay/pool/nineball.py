@@ -17,7 +17,8 @@ from typing import Final, TypeAlias
 
 from cuelog.replay.common import alternating_breaker, check_choice
 from cuelog.replay.ledger import Ledger
-from cuelog.replay.model import FRAME_END_ERROR, PUSH_OUT_ERROR, WRONG_STRIKER, Finding, FrameResult, Outcome
+from cuelog.replay.model import FRAME_END_ERROR, PUSH_OUT_ERROR, WRONG_STRIKER, Detail, Finding, FrameResult, Outcome
+from cuelog.replay.params import param
 from cuelog.replay.pool.common import (
     BALL_IN_HAND,
     CUE,
@@ -25,6 +26,7 @@ from cuelog.replay.pool.common import (
     JUDGED,
     Due,
     Foul,
+    Handlers,
     called_foul,
     check_respots,
     compare_call,
@@ -36,15 +38,59 @@ from cuelog.replay.pool.common import (
     rail_after_contact,
     replay_rack,
 )
+from cuelog.replay.pool.table import Table
 from cuelog.schemas.records import Choice, Event, Frame, FrameEnd, FrameRecord, Match, Stroke, other
 
 Step: TypeAlias = tuple["State", Outcome | None, list[Finding]]
 
 NINE: Final = "9"
 BALLS: Final = tuple(str(i) for i in range(1, 10))
-EDITIONS: Final[dict[str, str]] = {"wpa": "WPA nine ball (seed 000 section 2)"}
-editions: Final[dict[str, str]] = EDITIONS
-"""One edition; the engine interface's name for it (cuelog/replay/engine.py)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Edition:
+    """The rules of WPA nine-ball (seed 000 section 2) a ruleset file may change, each with
+    its rule."""
+
+    name: str
+    break_rails: int = param(
+        4,
+        rule="WPA 2.3(b)",
+        meaning="With no ball pocketed on the break, at least this many object balls must be driven to one or more rails, or the break is a foul.",
+    )
+    three_point_break: bool = param(
+        False,
+        rule="WPA 2.3(c)",
+        meaning="The optional Three Point Break Rule: with no ball pocketed on the break, three object balls must cross the head string, or the break is considered a dry break (read from the break's rest positions; docs/rulings.md N7).",
+    )
+    push_out: bool = param(
+        True,
+        rule="WPA 2.4",
+        meaning="The shot after a break without a foul may be declared a push out: 6.2 and 6.3 suspended, the other player chooses who shoots next.",
+    )
+    serious_fouls: int = param(
+        3,
+        rule="WPA 6.14, 2.8",
+        meaning="Consecutive fouls in one rack that lose it.",
+    )
+    warning_required: bool = param(
+        True,
+        rule="WPA 6.14",
+        meaning="The last of those fouls loses the rack only when the shooter was warned, on coming to the table, that he was on one foul fewer; without the warning it counts as one fewer.",
+    )
+
+
+EDITIONS: Final[dict[str, Edition]] = {"wpa": Edition("wpa")}
+editions: Final[dict[str, Edition]] = EDITIONS
+"""The engine interface's name for the editions (cuelog/replay/engine.py)."""
+
+
+def edition_of(rules: str) -> Edition:
+    return EDITIONS[rules.split("/", 1)[1]]
+
+
+THREE_POINT_BALLS: Final = 3
+"""Balls that must cross the head string on a break pocketing nothing (WPA 2.3(c))."""
 PUSH_CHOICES: Final = frozenset({"play", "return"})
 """After a push out the other player shoots (``play``) or hands it back (``return``), WPA 2.4."""
 
@@ -55,6 +101,7 @@ class State:
 
     match: Match
     frame: int
+    ed: Edition
     table: set[str]
     breaker: str | None
     striker: str | None = None
@@ -78,7 +125,7 @@ class State:
     recorded: tuple[int, int] | None = None
 
     def copy(self) -> State:
-        c = State(self.match, self.frame, set(self.table), self.breaker)
+        c = State(self.match, self.frame, self.ed, set(self.table), self.breaker)
         for name in _SCALARS:
             setattr(c, name, getattr(self, name))
         c.ledger = self.ledger.copy()
@@ -110,7 +157,7 @@ def new_frame(match: Match, frame: Frame, previous: FrameResult | None = None) -
     """The nine balls racked, the breaker in hand behind the head string (WPA 2.2, 2.3(a));
     the break alternates (WPA 2.1)."""
     breaker = alternating_breaker(frame, previous)
-    return State(match, frame.frame, set(BALLS), breaker, striker=breaker)
+    return State(match, frame.frame, edition_of(match.rules), set(BALLS), breaker, striker=breaker)
 
 
 # -- strokes -----------------------------------------------------------------------------
@@ -118,21 +165,7 @@ def new_frame(match: Match, frame: Frame, previous: FrameResult | None = None) -
 
 def apply(state: State, record: FrameRecord) -> Step:
     """Fold one record into a copy of ``state``: ``(new state, due call or None, findings)``."""
-    st = state.copy()
-    outcome, findings = _fold(st, record)
-    return st, outcome, findings
-
-
-def _fold(st: State, record: FrameRecord) -> tuple[Outcome | None, list[Finding]]:
-    if isinstance(record, Stroke):
-        return _stroke(st, record)
-    if isinstance(record, Choice):
-        return None, _choice(st, record)
-    if isinstance(record, Event):
-        return None, _event(st, record)
-    if isinstance(record, FrameEnd):
-        return None, _frame_end(st, record)
-    return None, []
+    return _RECORDS.apply(state, record)
 
 
 def _stroke(st: State, s: Stroke) -> tuple[Outcome | None, list[Finding]]:
@@ -178,7 +211,7 @@ def _fouls(st: State, s: Stroke, lowest: str | None, *, push: bool) -> list[Foul
             fouls.append(Foul("wrong_ball_first", "WPA 6.2"))
         elif st.breaking and not objects_potted(s):
             objects = s.cushions.objects if s.cushions is not None else None
-            if objects is not None and objects < 4:
+            if objects is not None and objects < st.ed.break_rails:
                 fouls.append(Foul("unfair_break", "WPA 2.3(b)"))
         elif not st.breaking and not objects_potted(s) and rail_after_contact(s.cushions) is False:
             fouls.append(Foul("no_rail", "WPA 6.3"))
@@ -192,7 +225,8 @@ def _result(
     st: State, s: Stroke, F: list[Finding], fouls: list[Foul], *, lowest: str | None, push: bool, breaking: bool
 ) -> Outcome:
     side = s.striker
-    third = bool(fouls) and st.fouls[side] >= 2 and side in st.warned
+    warned = side in st.warned or not st.ed.warning_required
+    third = bool(fouls) and st.fouls[side] >= st.ed.serious_fouls - 1 and warned
     due = Due(fouls=tuple(fouls), in_hand="anywhere" if fouls else None, loss_of_frame=third, loss_rule="WPA 6.14")
     if third:
         lost = compare_loss(s.n, side, due, s.call, "WPA 2.8")
@@ -212,7 +246,21 @@ def _result(
         if r.ball != CUE:
             st.table.add(r.ball)
     _next_turn(st, s, fouls, push=push, breaking=breaking)
-    return _outcome(st, s, due, spots, lowest, breaking=breaking)
+    dry = breaking and not fouls and _dry_break(st, s)
+    return _outcome(st, s, due, spots, lowest, breaking=breaking, detail=(("dry_break", True),) if dry else ())
+
+
+def _dry_break(st: State, s: Stroke) -> bool:
+    """WPA 2.3(c), only under the optional Three Point Break Rule: "if no ball is pocketed,
+    three balls must cross the head string, or the break is considered 'dry break'". Read
+    from the break's rest positions (a ball at rest behind the head string crossed it);
+    unknown, so not judged, without them (ruling N7). A dry break is no foul: the turn
+    passes as after any break that pockets nothing (2.5), the push out stays open (2.4)."""
+    if not st.ed.three_point_break or objects_potted(s) or s.positions is None:
+        return False
+    table = Table.of(st.match.table_mm)
+    crossed = sum(1 for b, x, y in s.positions if b != CUE and table.behind_head_string((x, y)))
+    return crossed < THREE_POINT_BALLS
 
 
 def _next_turn(st: State, s: Stroke, fouls: list[Foul], *, push: bool, breaking: bool) -> None:
@@ -225,7 +273,7 @@ def _next_turn(st: State, s: Stroke, fouls: list[Foul], *, push: bool, breaking:
     else:
         st.fouls[side] = 0
         st.warned = st.warned - {side}
-    st.push_allowed = breaking and not called  # WPA 2.4: the shot after a break without a foul
+    st.push_allowed = breaking and not called and st.ed.push_out  # WPA 2.4: the shot after a foul-free break
     if push and not called:
         st.pusher, st.striker = side, other(side)  # WPA 2.4: the other player chooses
         st.ledger.end_visit()
@@ -237,7 +285,9 @@ def _next_turn(st: State, s: Stroke, fouls: list[Foul], *, push: bool, breaking:
     st.striker = other(side)
 
 
-def _outcome(st: State, s: Stroke, due: Due, spots: Sequence[str], lowest: str | None, *, breaking: bool) -> Outcome:
+def _outcome(
+    st: State, s: Stroke, due: Due, spots: Sequence[str], lowest: str | None, *, breaking: bool, detail: Detail = ()
+) -> Outcome:
     """The due call; ``ball_on`` is the lowest ball, or ``break`` on a break shot."""
     balls = 0 if due.foul or s.push_out else len(objects_potted(s))
     return Outcome(
@@ -258,6 +308,7 @@ def _outcome(st: State, s: Stroke, due: Due, spots: Sequence[str], lowest: str |
         visits=1 if due.foul else 0,
         in_hand=due.in_hand,
         loss_of_frame=due.loss_of_frame,
+        detail=detail,
     )
 
 
@@ -306,7 +357,7 @@ def _choice(st: State, c: Choice) -> list[Finding]:
 
 
 def _event(st: State, e: Event) -> list[Finding]:
-    if e.kind == "warning" and e.side is not None and st.fouls[e.side] >= 2:
+    if e.kind == "warning" and e.side is not None and st.fouls[e.side] >= st.ed.serious_fouls - 1:
         st.warned = st.warned | {e.side}  # WPA 6.14: warned on two fouls
     elif e.kind == "rerack":
         # WPA 2.9: a stalemate; the original breaker breaks again.
@@ -353,11 +404,15 @@ def _frame_end(st: State, fe: FrameEnd) -> list[Finding]:
     ]
 
 
+_RECORDS: Final = Handlers(stroke=_stroke, choice=_choice, event=_event, frame_end=_frame_end)
+"""What the game does with each kind of record (the fold every pool engine shares)."""
+
+
 def replay_frame(
     match: Match, frame: Frame, records: Sequence[FrameRecord], previous: FrameResult | None
 ) -> FrameResult:
     """Replay one rack and return its result (docs/format.md section 7)."""
-    return replay_rack(new_frame(match, frame, previous), records, _fold, finish)
+    return replay_rack(new_frame(match, frame, previous), records, _RECORDS.fold, finish)
 
 
 def finish(state: State, end: FrameEnd | None = None) -> FrameResult:

@@ -8,10 +8,10 @@ scoreboard error is a ``score_mismatch`` once, on the stroke that made it, and a
 called for the wrong number of points a ``penalty_value``.
 
 In the :class:`Outcome`, ``scored`` is the points pocketed and ``penalty`` the points the
-foul takes off the striker's own score (not given to the opponent, as in snooker).
-Not modelled: where 4.8(b)-(d) put the cue ball and the fifteenth ball when they
-interfere with the rack (no fact of cuelog/1 places them against the rack outline; the
-balls in play are the same either way); 6.11's second paragraph.
+foul takes off the striker's own score (not given to the opponent, as in snooker). The
+numbers of these rules are the :class:`Edition`'s parameters, so a ruleset file can change
+them. The re-rack when the cue ball or the fifteenth ball is in the way (4.8) is in
+:mod:`cuelog.replay.pool.rerack`.
 """
 
 from __future__ import annotations
@@ -27,16 +27,21 @@ from cuelog.replay.model import (
     FRAME_END_ERROR,
     PENALTY_VALUE,
     UNSUPPORTED_FOUL,
+    VISITS_ERROR,
     WRONG_STRIKER,
     Finding,
     FrameResult,
     Outcome,
 )
+from cuelog.replay.params import param
+from cuelog.replay.pool import rerack
 from cuelog.replay.pool.common import (
     CUE,
     FOOT,
+    HEAD_STRING,
     JUDGED,
     Foul,
+    Handlers,
     called_foul,
     check_respots,
     cue_scratched,
@@ -48,20 +53,67 @@ from cuelog.replay.pool.common import (
     rail_after_contact,
     replay_rack,
 )
+from cuelog.replay.pool.table import Table
 from cuelog.schemas.records import Choice, Event, Frame, FrameEnd, FrameRecord, Match, Stroke, other
 
 Step: TypeAlias = tuple["State", Outcome | None, list[Finding]]
 
 BALLS: Final = tuple(str(i) for i in range(1, 16))
-EDITIONS: Final[dict[str, str]] = {"wpa": "WPA 14.1 continuous (seed 000 section 4)"}
-editions: Final[dict[str, str]] = EDITIONS
-"""One edition; the engine interface's name for it (cuelog/replay/engine.py)."""
-STANDARD: Final = 1
-"""A standard foul costs one point (WPA 4.9)."""
-BREAKING: Final = 2
-"""A breaking foul costs two points (WPA 4.3(b), 4.10)."""
-SERIOUS: Final = 15
-"""The third consecutive standard foul costs fifteen more (WPA 4.11)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Edition:
+    """The numbers of WPA 14.1 (seed 000 section 4), each with its rule."""
+
+    name: str
+    standard_foul: int = param(
+        1,
+        rule="WPA 4.9",
+        meaning="Points a standard foul takes off the offender's score.",
+    )
+    breaking_foul: int = param(
+        2,
+        rule="WPA 4.3(b), 4.10",
+        meaning="Points a breaking foul takes off the breaker's score; it does not count toward the three fouls (4.11).",
+    )
+    break_rails: int = param(
+        2,
+        rule="WPA 4.3(b)",
+        meaning="With no called ball pocketed on the opening break, this many object balls (and the cue ball) must each be driven to a rail, or the shot is a breaking foul.",
+    )
+    serious_fouls: int = param(
+        3,
+        rule="WPA 4.11, 6.14",
+        meaning="Consecutive standard fouls that make a serious foul: the additional penalty, the fifteen balls re-racked and the offender breaking under the opening break rules.",
+    )
+    serious_penalty: int = param(
+        15,
+        rule="WPA 4.11",
+        meaning="Points the serious foul takes off in addition to the standard foul's own.",
+    )
+    warning_required: bool = param(
+        True,
+        rule="WPA 6.14",
+        meaning="The serious foul needs the warning that the shooter is on one foul fewer when he comes to the table; without it the foul counts as one fewer.",
+    )
+    target: int | None = param(
+        None,
+        rule="WPA 4",
+        meaning="The required score for a match record without a target; none: the match's target only.",
+    )
+
+
+EDITIONS: Final[dict[str, Edition]] = {"wpa": Edition("wpa")}
+editions: Final[dict[str, Edition]] = EDITIONS
+"""The engine interface's name for the editions (cuelog/replay/engine.py)."""
+
+
+def edition_of(rules: str) -> Edition:
+    return EDITIONS[rules.split("/", 1)[1]]
+
+
+FOULS: Final[dict[str, str]] = {**JUDGED, **HEAD_STRING}
+"""The referee-judged infringements that are standard fouls at 14.1 (``infringements``)."""
 BREAK_CHOICES: Final = frozenset({"accept", "play", "rerack_opponent"})
 """After a breaking foul: accept the table, or the breaker breaks again (WPA 4.3(b))."""
 
@@ -72,6 +124,7 @@ class State:
 
     match: Match
     frame: int
+    ed: Edition
     table: set[str]
     breaker: str | None
     target: int | None
@@ -79,6 +132,9 @@ class State:
     ledger: Ledger = field(default_factory=Ledger)
     opening: bool = True
     """The next stroke is an opening break (WPA 4.3)."""
+    in_hand: bool = True
+    """The cue ball is in hand behind the head string for the next stroke (WPA 4.3(a), 6.1,
+    6.11, 4.8(b),(d))."""
     break_fouler: str | None = None
     """The breaker after a breaking foul, while the opponent may ask for a re-break."""
     fouls: dict[str, int] = field(default_factory=lambda: {"A": 0, "B": 0})
@@ -91,7 +147,7 @@ class State:
     end_reported: bool = False
 
     def copy(self) -> State:
-        c = State(self.match, self.frame, set(self.table), self.breaker, self.target)
+        c = State(self.match, self.frame, self.ed, set(self.table), self.breaker, self.target)
         for name in _SCALARS:
             setattr(c, name, getattr(self, name))
         c.ledger = self.ledger.copy()
@@ -100,33 +156,21 @@ class State:
 
 
 _SCALARS: Final = (
-    "striker", "opening", "break_fouler", "warned", "last_n", "over", "winner", "end_reason", "end_n", "end_reported",
+    "striker", "opening", "in_hand", "break_fouler", "warned", "last_n", "over", "winner", "end_reason", "end_n", "end_reported",
 )  # fmt: skip
 
 
 def new_frame(match: Match, frame: Frame, previous: FrameResult | None = None) -> State:
     """Fifteen balls racked, the breaker in hand behind the head string (WPA 4.2, 4.3(a))."""
     breaker = alternating_breaker(frame, previous)
-    return State(match, frame.frame, set(BALLS), breaker, match.target, striker=breaker)
+    ed = edition_of(match.rules)
+    target = match.target if match.target is not None else ed.target
+    return State(match, frame.frame, ed, set(BALLS), breaker, target, striker=breaker)
 
 
 def apply(state: State, record: FrameRecord) -> Step:
     """Fold one record into a copy of ``state``: ``(new state, due call or None, findings)``."""
-    st = state.copy()
-    outcome, findings = _fold(st, record)
-    return st, outcome, findings
-
-
-def _fold(st: State, record: FrameRecord) -> tuple[Outcome | None, list[Finding]]:
-    if isinstance(record, Stroke):
-        return _stroke(st, record)
-    if isinstance(record, Choice):
-        return None, _choice(st, record)
-    if isinstance(record, Event):
-        return None, _event(st, record)
-    if isinstance(record, FrameEnd):
-        return None, _frame_end(st, record)
-    return None, []
+    return _RECORDS.apply(state, record)
 
 
 # -- strokes -----------------------------------------------------------------------------
@@ -140,15 +184,23 @@ def _stroke(st: State, s: Stroke) -> tuple[Outcome | None, list[Finding]]:
         F.append(_finding(s.n, WRONG_STRIKER, "WPA 6.13", s.striker, 0, f"played by {s.striker}, {st.striker} was due"))
     st.last_n, st.break_fouler = s.n, None
     opening, st.opening = st.opening, False
-    fouls = _fouls(s, opening=opening)
+    fouls = _fouls(st.ed, s, opening=opening)
     called = called_foul(s.call)
     # Calls as made (WPA 6): a foul nobody called "is assumed not to have happened".
     continues = _called_ball_pocketed(s) and not called
     points = len(objects_potted(s)) if continues else 0
     penalty, serious = _penalty(st, s.striker, fouls)
-    F.extend(_compare(st, s, fouls, penalty))
+    # WPA 4.11: after the serious foul the offender breaks, from in hand behind the head string (4.3(a)).
+    in_hand = serious or _in_hand_after(fouls)
+    F.extend(_compare(st, s, fouls, penalty, in_hand=in_hand))
     spots = sorted(set(([] if continues else objects_potted(s)) + objects_off_table(s)), key=int)
-    F.extend(check_respots(s.n, spots, s.respots, "WPA 4.6"))
+    rr = _rerack(st, s) if continues else None
+    respots = s.respots
+    if rr is not None:
+        placed, respots = rerack.compare(s.n, rr, s.respots)
+        F.extend(placed)
+        in_hand = rr.in_hand
+    F.extend(check_respots(s.n, spots, respots, "WPA 4.6"))
     _move_balls(st, s)
     booked = points - (penalty if called and fouls else 0)
     mismatch = st.ledger.stroke(
@@ -156,13 +208,33 @@ def _stroke(st: State, s: Stroke) -> tuple[Outcome | None, list[Finding]]:
     )
     if mismatch is not None:
         F.append(mismatch)
-    _next_turn(st, s, fouls, continues=continues, opening=opening, serious=serious)
+    _next_turn(st, s, fouls, continues=continues, opening=opening, serious=serious, rerack=rr is not None)
+    st.in_hand = st.opening or (in_hand and (called or rr is not None))
     _check_target(st, s.n)
     due_points = points if not fouls else 0
-    return _outcome(st, s, fouls, due_points, penalty, spots, credited=booked), F
+    placed_due = rr.placed if rr is not None else ()
+    return _outcome(st, s, fouls, due_points, penalty, spots, placed_due, credited=booked, in_hand=in_hand), F
 
 
-def _fouls(s: Stroke, *, opening: bool) -> list[Foul]:
+def _rerack(st: State, s: Stroke) -> rerack.Rerack | None:
+    """WPA 4.4: the fourteenth ball of the rack legally pocketed: the re-rack, with where 4.8
+    puts the fifteenth ball (``None`` when it went down too) and the cue ball."""
+    left = st.table - set(objects_potted(s))
+    if len(left) > 1:
+        return None
+    return rerack.due(Table.of(st.match.table_mm), next(iter(left), None), s.positions)
+
+
+# The fouls after which the incoming player has the cue ball in hand behind the head
+# string (WPA 4.9: 6.1, and "a foul under the second paragraph of 6.11").
+_TO_HEAD: Final = frozenset({"in_off", "cue_off_table", "head_string_not_crossed"})
+
+
+def _in_hand_after(fouls: list[Foul]) -> bool:
+    return any(f.code in _TO_HEAD for f in fouls)
+
+
+def _fouls(ed: Edition, s: Stroke, *, opening: bool) -> list[Foul]:
     """WPA 4.9's standard fouls (6.2 does not apply: any ball may be hit) and the breaking
     foul of 4.3(b), which takes the place of any standard foul on the break (4.10)."""
     fouls: list[Foul] = []
@@ -176,10 +248,10 @@ def _fouls(s: Stroke, *, opening: bool) -> list[Foul]:
         fouls.append(Foul("no_rail", "WPA 6.3"))
     if objects_off_table(s):
         fouls.append(Foul("ball_off_table", "WPA 6.5"))
-    fouls.extend(judged_fouls(s, JUDGED))
+    fouls.extend(judged_fouls(s, FOULS))
     if opening and not _called_ball_pocketed(s):
         objects = s.cushions.objects if s.cushions is not None else None
-        if fouls or (objects is not None and objects < 2):
+        if fouls or (objects is not None and objects < ed.break_rails):
             return [Foul("breaking_foul", "WPA 4.3(b)")]
     return fouls
 
@@ -198,27 +270,39 @@ def _called_ball_pocketed(s: Stroke) -> bool:
 
 
 def _penalty(st: State, side: str, fouls: list[Foul]) -> tuple[int, bool]:
-    """Points the foul costs: 2 for a breaking foul, 1 for a standard foul, 16 for the third
-    consecutive standard foul after the warning (WPA 4.9-4.11, 6.14)."""
+    """Points the foul costs: a breaking foul's, a standard foul's, and the serious foul's
+    additional penalty on the third consecutive standard foul after the warning (WPA
+    4.9-4.11, 6.14)."""
+    ed = st.ed
     if not fouls:
         return 0, False
     if fouls[0].code == "breaking_foul":
-        return BREAKING, False
-    third = st.fouls[side] >= 2 and side in st.warned
-    return (STANDARD + SERIOUS, True) if third else (STANDARD, False)
+        return ed.breaking_foul, False
+    warned = side in st.warned or not ed.warning_required
+    third = st.fouls[side] >= ed.serious_fouls - 1 and warned
+    return (ed.standard_foul + ed.serious_penalty, True) if third else (ed.standard_foul, False)
 
 
-def _compare(st: State, s: Stroke, fouls: list[Foul], penalty: int) -> list[Finding]:
-    """The recorded call against the due one: missed, invented, or the wrong points."""
+def _compare(st: State, s: Stroke, fouls: list[Foul], penalty: int, *, in_hand: bool) -> list[Finding]:
+    """The recorded call against the due one: missed, invented, the wrong points, the cue
+    ball in hand or not (WPA 4.9: in position except after 6.1 and 6.11's second paragraph)."""
     call = s.call
     if fouls and not called_foul(call):
         msg = f"{describe(fouls[0].code)}: foul not called (worth {penalty}), condoned"
         return [_finding(s.n, CONDONED_FOUL, fouls[0].rule, s.striker, penalty, msg)]
     if not fouls and called_foul(call):
         return [_finding(s.n, UNSUPPORTED_FOUL, "WPA 4.9", s.striker, 0, "foul called but the facts show none")]
-    if fouls and call is not None and call.points is not None and call.points != penalty:
+    if not fouls or call is None:
+        return []
+    if call.points is not None and call.points != penalty:
         msg = f"{describe(fouls[0].code)}: {call.points} point(s) taken off, the rules take {penalty}"
         return [_finding(s.n, PENALTY_VALUE, fouls[0].rule, s.striker, abs(call.points - penalty), msg)]
+    if fouls[0].code == "breaking_foul":
+        return []  # 4.3(b): the non-breaker's choice decides where the cue ball is played from
+    if call.ball_in_hand is not None and call.ball_in_hand != in_hand:
+        want = "in hand behind the head string" if in_hand else "where it lies"
+        msg = f"{describe(fouls[0].code)}: cue ball {'in hand' if call.ball_in_hand else 'in position'}, the rules give it {want}"
+        return [_finding(s.n, VISITS_ERROR, "WPA 4.9", s.striker, 0, msg)]
     return []
 
 
@@ -236,7 +320,9 @@ def _move_balls(st: State, s: Stroke) -> None:
             st.table.add(r.ball)
 
 
-def _next_turn(st: State, s: Stroke, fouls: list[Foul], *, continues: bool, opening: bool, serious: bool) -> None:
+def _next_turn(
+    st: State, s: Stroke, fouls: list[Foul], *, continues: bool, opening: bool, serious: bool, rerack: bool
+) -> None:
     """WPA 4.4: a legal called pot continues, the fourteenth re-racks; 4.9: a foul passes the
     turn; 4.11: after the third foul the offender breaks a new rack. Calls as made (WPA 6)."""
     side = s.striker
@@ -253,9 +339,9 @@ def _next_turn(st: State, s: Stroke, fouls: list[Foul], *, continues: bool, open
     if opening and called and fouls:
         st.break_fouler = side  # WPA 4.3(b): the opponent accepts or has him break again
     if continues:
-        if len(st.table) <= 1:
-            # WPA 4.4: fourteen pocketed, re-racked, the shooter continues; 4.8(a): the
-            # fifteenth pocketed with the fourteenth, all fifteen re-racked.
+        if rerack:
+            # WPA 4.4: fourteen pocketed, re-racked, the shooter continues; 4.8: the fifteenth
+            # ball re-racked with them, spotted, or left where it lies.
             st.table = set(BALLS)
         st.striker = side
         return
@@ -274,7 +360,16 @@ def _check_target(st: State, n: int) -> None:
 
 
 def _outcome(
-    st: State, s: Stroke, fouls: list[Foul], points: int, penalty: int, spots: Sequence[str], *, credited: int
+    st: State,
+    s: Stroke,
+    fouls: list[Foul],
+    points: int,
+    penalty: int,
+    spots: Sequence[str],
+    placed: Sequence[tuple[str, str]],
+    *,
+    credited: int,
+    in_hand: bool,
 ) -> Outcome:
     return Outcome(
         n=s.n,
@@ -283,7 +378,7 @@ def _outcome(
         penalty=penalty,
         foul=bool(fouls),
         reasons=tuple(f.code for f in fouls),
-        respots=tuple((b, FOOT) for b in spots),
+        respots=tuple((b, FOOT) for b in spots) + tuple(placed),
         turn_ends=st.over or st.striker != s.striker,
         next_striker=None if st.over else st.striker,
         score=st.ledger.score(),
@@ -291,7 +386,7 @@ def _outcome(
         frame_over=st.over,
         winner=st.winner,
         credited=credited,
-        in_hand="head" if cue_scratched(s) else None,
+        in_hand="head" if in_hand or cue_scratched(s) else None,
     )
 
 
@@ -318,16 +413,16 @@ def _choice(st: State, c: Choice) -> list[Finding]:
         return [bad]
     assert st.break_fouler is not None
     if c.option == "rerack_opponent":
-        st.table, st.opening, st.striker = set(BALLS), True, st.break_fouler
+        st.table, st.opening, st.striker, st.in_hand = set(BALLS), True, st.break_fouler, True
     st.break_fouler = None
     return []
 
 
 def _event(st: State, e: Event) -> list[Finding]:
-    if e.kind == "warning" and e.side is not None and st.fouls[e.side] >= 2:
+    if e.kind == "warning" and e.side is not None and st.fouls[e.side] >= st.ed.serious_fouls - 1:
         st.warned = st.warned | {e.side}  # WPA 6.14
     elif e.kind == "rerack":
-        st.table, st.opening = set(BALLS), True  # WPA 4.12: a new opening break after the lag
+        st.table, st.opening, st.in_hand = set(BALLS), True, True  # WPA 4.12: a new opening break after the lag
         st.striker = e.side or st.striker
     elif e.kind == "spot_correction" and e.ball is not None:
         if e.remove:
@@ -358,11 +453,15 @@ def _frame_end(st: State, fe: FrameEnd) -> list[Finding]:
     return F
 
 
+_RECORDS: Final = Handlers(stroke=_stroke, choice=_choice, event=_event, frame_end=_frame_end)
+"""What the game does with each kind of record (the fold every pool engine shares)."""
+
+
 def replay_frame(
     match: Match, frame: Frame, records: Sequence[FrameRecord], previous: FrameResult | None
 ) -> FrameResult:
     """Replay one game and return its result (docs/format.md section 7)."""
-    return replay_rack(new_frame(match, frame, previous), records, _fold, finish)
+    return replay_rack(new_frame(match, frame, previous), records, _RECORDS.fold, finish)
 
 
 def finish(state: State, end: FrameEnd | None = None) -> FrameResult:

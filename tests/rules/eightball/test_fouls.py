@@ -216,3 +216,13 @@ def test_ruling_simultaneous_first_contact_needs_every_ball_on() -> None:
     assert outcomes[-1].reasons == ("wrong_ball_first",)
     _, outcomes = replay(*groups_decided(WORLD), stroke(4, "A", ["yellow", "yellow"], rail=True))
     assert not outcomes[-1].foul
+
+
+def test_wpa_3_9_6_11_second_paragraph_is_an_eight_ball_foul() -> None:
+    """WPA 3.9 lists 6.11: the cue ball from the kitchen neither crossing the head string nor
+    hitting a ball in front of it is a standard foul, the cue ball in hand anywhere ("according
+    to the rules of the specific game")."""
+    s = stroke(4, "A", ["9"], rail=True, nominated="9", infringements=["head_string_not_crossed"])
+    result, outcomes = replay(*groups_decided(WPA), s, rules=WPA)
+    assert outcomes[-1].reasons == ("head_string_not_crossed",) and outcomes[-1].in_hand == "anywhere"
+    assert kinds(result) == [(4, CONDONED_FOUL)] and result.findings[0].rule == "WPA 6.11"

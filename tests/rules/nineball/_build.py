@@ -6,6 +6,7 @@ from cuelog.replay.model import FrameResult, Outcome
 from cuelog.replay.pool.nineball import State, apply, finish, new_frame
 from cuelog.schemas.records import Call, Frame, FrameEnd, FrameRecord, Match, Stroke
 from tests.rules.pool_build import choice as choice
+from tests.rules.pool_build import derived as derived
 from tests.rules.pool_build import event as event
 from tests.rules.pool_build import fold_rack, replay_rack, stroke
 from tests.rules.pool_build import kinds as kinds
@@ -26,14 +27,14 @@ def legal_break(striker: str = "A") -> Stroke:
     return stroke(1, striker, ["1"], cushions=5)
 
 
-def start(breaker: str = "A") -> State:
-    m = Match(format="cuelog/1", match="t", rules=RULES, sides={"A": "a", "B": "b"})
+def start(breaker: str = "A", rules: str = RULES) -> State:
+    m = Match(format="cuelog/1", match="t", rules=rules, sides={"A": "a", "B": "b"})
     return new_frame(m, Frame(frame=1, breaker=breaker))
 
 
-def replay(*records: FrameRecord, breaker: str = "A") -> tuple[FrameResult, list[Outcome]]:
-    return replay_rack(start(breaker), records, apply, finish)
+def replay(*records: FrameRecord, breaker: str = "A", rules: str = RULES) -> tuple[FrameResult, list[Outcome]]:
+    return replay_rack(start(breaker, rules), records, apply, finish)
 
 
-def fold(*records: FrameRecord, breaker: str = "A") -> State:
-    return fold_rack(start(breaker), records, apply)
+def fold(*records: FrameRecord, breaker: str = "A", rules: str = RULES) -> State:
+    return fold_rack(start(breaker, rules), records, apply)

@@ -111,7 +111,7 @@ def test_wpa_4_11_third_foul_minus_sixteen_rerack_offender_breaks() -> None:
     fifteen balls re-racked, the offender breaks under the opening rules."""
     result, outcomes = replay(*_three(warned=True))
     st = fold(*_three(warned=True))
-    assert outcomes[-1].penalty == 16 and result.score == (-18, 0)
+    assert outcomes[-1].penalty == 16 and result.score == (-18, 0) and outcomes[-1].in_hand == "head"
     assert st.opening and st.striker == "A" and st.fouls["A"] == 0 and kinds(result) == []
 
 

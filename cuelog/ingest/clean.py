@@ -1,0 +1,157 @@
+"""The fast check of a clean log: one pass, a yes or no, no Problem built.
+
+Most logs a season brings are clean, and for them the detailed check
+(:mod:`cuelog.ingest.validate`) spends most of its time building the empty list of
+problems of each check. :func:`clean_records` decodes a small file's lines with the typed
+decoder and answers one question: would the detailed check find nothing? Strokes (nine
+lines in ten) are checked here by one function of plain comparisons; the few other
+records go through the detailed checks themselves, so their rules live in one place.
+
+The answer errs one way only: ``None`` (not known to be clean) sends the file to the
+detailed check, which reports its problems with their lines, fields and codes exactly as
+before; a file is never called clean when the detailed check would find a problem
+(``tests/ingest/test_clean.py`` holds the two to each other on the bad-input corpus and on
+fuzzed logs).
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from cuelog.ingest.reader import BOM, MAX_LINE
+from cuelog.ingest.validate import (
+    POCKETS,
+    SIDES,
+    FileState,
+    _calls_safety,
+    _negative_scores,
+    check_record,
+    close_frame,
+    parse_time,
+)
+from cuelog.schemas.bounds import INT_BOUNDS, MAX_POINTS
+from cuelog.schemas.records import Record, Stroke, decode
+
+Line = tuple[int, str, Record]
+"""A checked line: its number (1-based), its text (stripped, as stored) and its record."""
+
+_N = INT_BOUNDS["stroke"]["n"]
+_BREAK = INT_BOUNDS["stroke"]["break"]
+_POINTS = INT_BOUNDS["stroke"]["call.points"]
+_VISITS = INT_BOUNDS["stroke"]["call.visits"]
+_OBJECTS = INT_BOUNDS["stroke"]["cushions.objects"]
+_ASCII_SPACE = " \t\n\r\x0b\x0c"
+"""What ``bytes.strip`` removes: a line of only these is blank to the reader."""
+
+
+def lines_of(data: bytes) -> list[tuple[int, str]] | None:
+    """The non-blank lines of a small log's bytes, numbered as the reader numbers them, or
+    None when the bytes hold anything the reader reports (a byte-order mark, CR line
+    ends, bytes that are not UTF-8, an over-long line, no record at all)."""
+    if data.startswith(BOM) or b"\r" in data or (len(data) >= MAX_LINE and _has_long_line(data)):
+        return None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    out = []
+    for number, raw in enumerate(text.split("\n"), start=1):
+        line = raw.strip()
+        if line:
+            out.append((number, line))
+        elif raw.strip(_ASCII_SPACE):
+            return None  # blank to str.strip, not to the reader: the detailed check says what it is
+    return out or None
+
+
+def _has_long_line(data: bytes) -> bool:
+    return any(len(raw) >= MAX_LINE - 1 for raw in data.split(b"\n"))
+
+
+def clean_records(data: bytes) -> list[Line] | None:
+    """Every record of a log with its line and text when the detailed check would find no
+    problem in it; None otherwise (or when in doubt)."""
+    numbered = lines_of(data)
+    if numbered is None:
+        return None
+    state = FileState("")
+    out: list[Line] = []
+    try:
+        for number, text in numbered:
+            record = decode(text)
+            if type(record) is Stroke:
+                if not stroke_clean(state, record):
+                    return None
+            elif check_record(state, number, record):
+                return None
+            out.append((number, text, record))
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
+    return None if close_frame(state) else out
+
+
+def stroke_clean(state: FileState, s: Stroke) -> bool:
+    """:func:`cuelog.ingest.validate.check_stroke` finds nothing: the same rules as plain
+    comparisons. Updates the state as that check does (the last ``n``, the frame's strokes)."""
+    rs = state.ruleset
+    n = s.n
+    # The open frame, the next number (n counts from 1, docs/format.md section 4; no gap,
+    # no repeat) and the stated bounds (cuelog.schemas.bounds).
+    if rs is None or state.frame is None or s.frame != state.frame or n != state.last_n + 1 or n > _N[1]:
+        return False
+    if s.striker not in SIDES or (s.t is not None and parse_time(s.t) is None):
+        return False
+    if s.score is not None and not _score_clean(s.score, _negative_scores(state)):
+        return False
+    if s.break_ is not None and not _BREAK[0] <= s.break_ <= _BREAK[1]:
+        return False
+    if not (_calls_clean(s) and _balls_clean(state, s) and _pockets_clean(s)):
+        return False
+    state.last_n = n
+    state.unread = False
+    state.strokes.add(n)
+    return True
+
+
+def _score_clean(score: list[int], negative: bool) -> bool:
+    """[A, B], from 0 (minus the bound in 14.1, WPA 4.7) to MAX_POINTS."""
+    low = -MAX_POINTS if negative else 0
+    return len(score) == 2 and low <= score[0] <= MAX_POINTS and low <= score[1] <= MAX_POINTS
+
+
+def _calls_clean(s: Stroke) -> bool:
+    call, cushions = s.call, s.cushions
+    if call is not None:
+        if call.points is not None and not _POINTS[0] <= call.points <= _POINTS[1]:
+            return False
+        if call.visits is not None and not _VISITS[0] <= call.visits <= _VISITS[1]:
+            return False
+    objects = cushions.objects if cushions is not None else None
+    return objects is None or _OBJECTS[0] <= objects <= _OBJECTS[1]
+
+
+def _balls_clean(state: FileState, s: Stroke) -> bool:
+    """Every ball the stroke names is one the match's ruleset uses (a called ``safety`` in call-shot pool)."""
+    rs = state.ruleset
+    assert rs is not None
+    balls = rs.balls
+    if not (balls.issuperset(s.first) and balls.issuperset(s.potted)):
+        return False
+    if (s.then is not None and not balls.issuperset(s.then)) or (
+        s.off_table is not None and not balls.issuperset(s.off_table)
+    ):
+        return False
+    nominated = s.nominated
+    if nominated is not None and nominated not in balls and not (nominated == "safety" and _calls_safety(state)):
+        return False
+    if s.infringements and any(i.ball is not None and i.ball not in balls for i in s.infringements):
+        return False
+    if s.positions is not None and any(p[0] not in balls for p in s.positions):
+        return False
+    return not s.respots or all(r.ball in balls and (r.spot is None or r.spot in rs.spots) for r in s.respots)
+
+
+def _pockets_clean(s: Stroke) -> bool:
+    if s.pockets is not None and (len(s.pockets) != len(s.potted) or not POCKETS.issuperset(s.pockets)):
+        return False
+    return s.pocket_called is None or s.pocket_called in POCKETS

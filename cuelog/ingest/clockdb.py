@@ -1,0 +1,181 @@
+"""Shot-clock device logs paired in DuckDB, many logs in one pass, not row by row in Python.
+
+:func:`pair_logs` gives, for each device log written as the devices write it (the header
+``table,ts,event``, plain ASCII cells, no quotes, no blank lines, every row sound), what
+:func:`cuelog.ingest.clock.read_clock_csv` and :func:`cuelog.ingest.clock.pair_shots` give:
+the rows are split into columns by Arrow (:func:`device_rows`, each row keeping its line),
+their times checked and read by DuckDB, and window functions over each table's rows in time
+order pair them into shots by the rules of docs/format.md section 5 (the module docstring
+of :mod:`cuelog.ingest.clock`). Every other log gives ``None`` and goes through the Python
+reader, which reports each bad row with its line and field: a log is never paired here
+when that reader would find a problem in it.
+
+The logs of a run are paired together because a statement's fixed cost, not the rows,
+is most of the time for a device log of a few thousand rows. (DuckDB's ``read_csv`` was
+measured too: it numbers the rows of several files in one sequence, and splitting with
+Arrow costs less than a statement per file.)
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import duckdb
+import polars as pl
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from cuelog.ingest.clock import EVENTS, Unplaced
+
+HEADER = b"table,ts,event\n"
+_PLAIN = re.compile(rb"[^\x21-\x7e\n]|\n\n|\"")
+"""A byte the fast path leaves to the Python reader: spaces (cells are stripped there),
+quotes, control characters (``str.splitlines`` splits on some), non-ASCII, a blank line."""
+
+TIME = (
+    r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\.[0-9]{1,6})?)?"
+    r"(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$"
+)
+"""The times ``cuelog.ingest.validate.parse_time`` accepts whose DuckDB cast gives the same
+instant (hours 0-23, at most microseconds); a day the calendar lacks casts to NULL."""
+
+_EVENTS = ", ".join(f"'{e}'" for e in EVENTS)
+
+_READ = f"""
+CREATE OR REPLACE TEMP TABLE cuelog_device AS
+SELECT file, tbl, text, event, line, epoch_us(TRY_CAST(text AS TIMESTAMPTZ)) AS us,
+       coalesce(tbl <> '' AND regexp_full_match(text, '{TIME}') AND substr(text, 1, 4) <> '0000'
+                AND TRY_CAST(text AS TIMESTAMPTZ) IS NOT NULL AND event IN ({_EVENTS}), false) AS sound
+FROM cuelog_device_rows
+"""
+
+# Per file and table in time order (then line, ``i``): ``shot`` counts the starts so far, so
+# each start opens a group; in it, the first stop or reset ends the shot (``term``), and
+# rows after it find no shot running. Pause and resume toggle the clock; one that does not
+# toggle is a stray, so the clock is paused exactly when the last toggle before a row was
+# a pause. Every pause that opened a pause has been closed by a resume except, while
+# paused, the last: the time paused so far is the closing resumes' times less the opening
+# pauses' times, plus the row's own time while paused.
+_PAIR = """
+WITH ordered AS (
+    SELECT *, sum((event = 'start')::INT) OVER w AS shot, row_number() OVER w AS i
+    FROM cuelog_device
+    WINDOW w AS (PARTITION BY file, tbl ORDER BY us, line ROWS UNBOUNDED PRECEDING)
+), ended AS (
+    SELECT *, min(i) FILTER (WHERE event IN ('stop', 'reset')) OVER g AS term,
+           arg_min(event, i) FILTER (WHERE event IN ('stop', 'reset')) OVER g AS ended_by,
+           min(us) FILTER (WHERE event = 'start') OVER g AS start_us
+    FROM ordered
+    WINDOW g AS (PARTITION BY file, tbl, shot)
+), active AS (
+    SELECT *, shot > 0 AND (term IS NULL OR i <= term) AS running,
+           last_value(CASE WHEN event IN ('pause', 'resume') AND (term IS NULL OR i < term) THEN event END
+                      IGNORE NULLS) OVER (PARTITION BY file, tbl, shot ORDER BY i
+                                          ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS toggled
+    FROM ended
+), toggles AS (
+    SELECT *, running AND event = 'pause' AND toggled IS DISTINCT FROM 'pause' AS opens,
+           running AND event = 'resume' AND coalesce(toggled = 'pause', false) AS closes
+    FROM active
+), paused AS (
+    SELECT *, coalesce(sum(CASE WHEN closes THEN us WHEN opens THEN -us END)
+                       OVER (PARTITION BY file, tbl, shot ORDER BY i ROWS UNBOUNDED PRECEDING), 0)
+              + CASE WHEN toggled = 'pause' AND event NOT IN ('pause', 'resume') THEN us ELSE 0 END AS paused_us
+    FROM toggles
+)
+SELECT *, last_value(CASE WHEN running AND event = 'expire' THEN (us - start_us - paused_us)::DOUBLE / 1e6 END
+                     IGNORE NULLS) OVER (PARTITION BY file, tbl, shot ORDER BY i
+                                         ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS limit_s
+FROM paused
+"""
+
+_SHOTS = """
+SELECT s.file, s.tbl AS "table", s.line AS stop_line, s.us AS ts, s.text AS stop_text,
+       (s.us - s.start_us - s.paused_us)::DOUBLE / 1e6 AS shot_s, s.paused_us::DOUBLE / 1e6 AS paused_s, s.limit_s
+FROM cuelog_paired s
+WHERE s.running AND s.i = s.term AND s.event = 'stop'
+ORDER BY s.file, s.line
+"""
+
+# Rows that end up in no shot, and why (the reasons of cuelog.ingest.clock.pair_shots).
+_STRAYS = """
+SELECT file, line, tbl, text, event, reason FROM (
+    SELECT *, CASE
+        WHEN NOT running AND event <> 'reset' THEN event || '_without_start'
+        WHEN running AND event = 'pause' AND NOT opens THEN 'already_paused'
+        WHEN running AND event = 'resume' AND NOT closes THEN 'resume_without_pause'
+        WHEN running AND event = 'start' AND term IS NULL THEN 'no_stop'
+        WHEN running AND event = 'start' AND ended_by = 'reset' THEN 'reset'
+    END AS reason
+    FROM cuelog_paired
+) WHERE reason IS NOT NULL
+ORDER BY file, line
+"""
+
+
+def plain(data: bytes) -> bool:
+    """Bytes the fast path reads exactly as the Python reader would."""
+    return data.startswith(HEADER) and _PLAIN.search(data) is None
+
+
+def device_rows(data: bytes) -> pa.Table | None:
+    """The rows of a plain device log as columns ``tbl, text, event, line``, or None when
+    the log is not plain or a row has other than three cells."""
+    if not plain(data):
+        return None
+    lines = data.decode("ascii").split("\n")[1:]
+    if lines and not lines[-1]:
+        lines.pop()
+    if not lines:
+        return None
+    cells = pc.split_pattern(pa.array(lines, pa.string()), ",")
+    lengths = pc.min_max(pc.list_value_length(cells)).as_py()
+    if lengths != {"min": 3, "max": 3}:
+        return None
+    columns = [pc.list_element(cells, i) for i in range(3)]
+    numbers = pa.array(range(2, len(lines) + 2), pa.int64())
+    return pa.table([*columns, numbers], names=["tbl", "text", "event", "line"])
+
+
+@dataclass(frozen=True, slots=True)
+class Paired:
+    """A device log paired in DuckDB: its rows, its shots (``table, stop_line, ts,
+    stop_text, shot_s, paused_s, limit_s``, in line order) and its rows left over."""
+
+    rows: int
+    shots: pl.DataFrame
+    unplaced: list[Unplaced]
+
+
+def pair_logs(con: duckdb.DuckDBPyConnection, logs: list[pa.Table | None]) -> list[Paired | None]:
+    """Each log (:func:`device_rows`) paired, all in one pass; None for a log that is None or
+    has a row the Python reader would report. Uses temporary tables only."""
+    given = [(i, t) for i, t in enumerate(logs) if t is not None and t.num_rows]
+    if not given:
+        return [None] * len(logs)
+    rows = pa.concat_tables(t.add_column(0, "file", pa.array([i] * t.num_rows, pa.int32())) for i, t in given)
+    con.register("cuelog_device_rows", rows)
+    try:
+        con.execute(_READ)
+        sound = dict(con.execute("SELECT file, bool_and(sound) FROM cuelog_device GROUP BY file").fetchall())
+        con.execute(f"CREATE OR REPLACE TEMP TABLE cuelog_paired AS {_PAIR}")
+        shots = pl.from_arrow(con.sql(_SHOTS).to_arrow_table())
+        strays = con.execute(_STRAYS).fetchall()
+    except duckdb.Error:
+        return [None] * len(logs)  # the Python reader takes every log, and names what is wrong
+    finally:
+        con.unregister("cuelog_device_rows")
+        con.execute("DROP TABLE IF EXISTS cuelog_device")
+        con.execute("DROP TABLE IF EXISTS cuelog_paired")
+    assert isinstance(shots, pl.DataFrame)
+    by_file = shots.partition_by("file", as_dict=True, include_key=False)
+    left: dict[int, list[Unplaced]] = {}
+    for file, line, table, text, event, reason in strays:
+        left.setdefault(file, []).append(Unplaced(line, table, text, event, reason))
+    out: list[Paired | None] = [None] * len(logs)
+    empty = shots.clear().drop("file")
+    for i, t in given:
+        if sound[i]:
+            out[i] = Paired(t.num_rows, by_file.get((i,), empty), left.get(i, []))
+    return out

@@ -1,0 +1,103 @@
+"""The fast check of a clean log (cuelog.ingest.clean) against the detailed check.
+
+The fast check may only say "clean" when the detailed check finds no problem: otherwise a
+bad file would load. Held to it on every case of the bad-input corpus, on the bundled
+examples and a simulated season (all clean), and on strokes whose fields are varied one
+rule at a time (bounds, numbering, sides, times, scores, balls, pockets, spots), where
+the two must agree both ways.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cuelog.ingest.clean import clean_records
+from cuelog.ingest.reader import log_files
+from cuelog.ingest.validate import validate_file
+from cuelog.schemas.records import Stroke
+from tests.ingest.conftest import cli, frame, match, stroke
+from tests.ingest.corpus import CASES
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_no_file_of_the_bad_input_corpus_is_called_clean(case, tmp_path):
+    path = case.make(tmp_path)
+    assert validate_file(path)
+    assert clean_records(path.read_bytes()) is None
+
+
+def test_the_examples_and_a_simulated_season_are_clean_with_their_lines_and_texts(tmp_path):
+    assert (
+        cli("simulate", "--rules", "billiards/wpbsa-2024", "--matches", 2, "--seed", 5, "--out", tmp_path).exit_code
+        == 0
+    )
+    logs = log_files([tmp_path / "logs", ROOT / "examples"])
+    for path in logs:
+        assert validate_file(path) == [], path
+        checked = clean_records(path.read_bytes())
+        assert checked is not None, path
+        text = path.read_text(encoding="utf-8").split("\n")
+        assert [(n, t) for n, t, _ in checked] == [(i, t) for i, t in enumerate(text, start=1) if t.strip()]
+        assert sum(isinstance(r, Stroke) for _, _, r in checked) > 0
+
+
+def test_a_blank_line_keeps_the_numbering_and_a_byte_order_mark_is_left_to_the_detailed_check(tmp_path):
+    records = [match(), frame(), stroke(1)]
+    text = "\n".join(json.dumps(r) for r in records)
+    checked = clean_records((text.replace("\n", "\n\n", 1) + "\n").encode())
+    assert checked is not None and [n for n, _, _ in checked] == [1, 3, 4]
+    assert clean_records(b"\xef\xbb\xbf" + text.encode()) is None
+    assert clean_records((text + "\n\xa0\n").encode()) is None  # blank to str.strip only: invalid_json
+
+
+# Values each stroke field may take, sound and unsound, one rule at a time.
+VARIANTS: dict[str, list[Any]] = {
+    "n": [1, 2, 3, 0, -1, 2**31 - 1, 2**31],
+    "frame": [1, 2, 0],
+    "striker": ["A", "B", "C", ""],
+    "t": [None, "2026-05-01T14:03:22.120Z", "2026-05-01T14:03:22+01:00", "2026-05-01T14:03:22", "2026-02-30T10:00Z"],
+    "score": [None, [0, 0], [1, 7], [-1, 0], [0, 999_999], [1_000_000, 0], [1], [1, 2, 3]],
+    "break": [None, 0, 12, -1, 999_999, 1_000_000],
+    "first": [[], ["red"], ["black", "pink"], ["moon"], ["cue"]],
+    "potted": [[], ["red"], ["yellow"], ["red", "red"]],
+    "then": [None, [], ["blue"], ["stripe"]],
+    "off_table": [None, ["white"], ["nine"]],
+    "nominated": [None, "green", "safety", "eight"],
+    "pockets": [None, [], ["TL"], ["XX"], ["TL", "BR"]],
+    "pocket_called": [None, "ML", "middle"],
+    "call": [None, {"foul": True, "points": 4}, {"foul": True, "points": -4}, {"visits": 2**31}, {"visits": 0}],
+    "cushions": [None, {"objects": 2}, {"objects": -1}],
+    "infringements": [None, [{"code": "push"}], [{"code": "touch", "ball": "red"}], [{"code": "x", "ball": "moon"}]],
+    "positions": [None, [["red", 1.0, 2.0]], [["moon", 1.0, 2.0]]],
+    "respots": [None, [{"ball": "black", "spot": "black"}], [{"ball": "black", "spot": "moon"}], [{"ball": "moon"}]],
+}
+
+
+@st.composite
+def varied_logs(draw: st.DrawFn) -> list[dict[str, Any]]:
+    rules = draw(st.sampled_from(["snooker/wpbsa-2024", "billiards/wpbsa-2024", "eightball/wpa", "straight-pool/wpa"]))
+    strokes = [stroke(n, striker="AB"[n % 2]) for n in (1, 2, 3)]
+    for _ in range(draw(st.integers(1, 3))):
+        target = strokes[draw(st.integers(0, 2))]
+        key = draw(st.sampled_from(sorted(VARIANTS)))
+        target[key] = draw(st.sampled_from(VARIANTS[key]))
+    end = {"type": "frame_end", "frame": 1, "winner": "A", "score": [1, 0]}
+    return [match(rules=rules), frame(), *strokes, end]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(records=varied_logs())
+def test_the_fast_check_agrees_with_the_detailed_check_rule_by_rule(records, tmp_path):
+    path = tmp_path / "varied.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    problems = validate_file(path)
+    checked = clean_records(path.read_bytes())
+    assert (checked is not None) == (not problems), problems

@@ -1,0 +1,116 @@
+"""Device logs read and paired in DuckDB (cuelog.ingest.clockdb) against the Python reader
+and pairing (docs/format.md section 5): the same shots, the same times, the same rows left
+over with the same reasons, and every file the Python reader would find fault with left to it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import polars as pl
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cuelog.ingest.clock import EVENTS, pair_shots, read_clock_csv, shots_frame
+from cuelog.ingest.clockdb import device_rows, pair_logs
+
+COLUMNS = ["table", "stop_line", "ts", "stop_text", "shot_s", "paused_s", "limit_s"]
+
+
+def both(path: Path) -> tuple[tuple[int, pl.DataFrame, list], tuple[int, pl.DataFrame, list] | None]:
+    _, rows, problems = read_clock_csv(path)
+    assert problems == []
+    shots, unplaced = pair_shots(rows)
+    python = (len(rows), shots_frame(shots).select(COLUMNS).sort("stop_line"), unplaced)
+    con = duckdb.connect()
+    try:
+        [fast] = pair_logs(con, [device_rows(path.read_bytes())])
+    finally:
+        con.close()
+    if fast is None:
+        return python, None
+    return python, (fast.rows, fast.shots.select(COLUMNS).sort("stop_line"), fast.unplaced)
+
+
+@st.composite
+def device_logs(draw: st.DrawFn) -> str:
+    """Rows of two tables in any order of events, times rising or tied, with milliseconds."""
+    lines = ["table,ts,event"]
+    clock = 0
+    for _ in range(draw(st.integers(1, 40))):
+        clock += draw(st.sampled_from([0, 1, 250, 1000, 7300]))
+        table = draw(st.sampled_from(["7", "8"]))
+        event = draw(st.sampled_from((*EVENTS, "start", "stop")))
+        seconds, ms = divmod(clock, 1000)
+        lines.append(f"{table},2026-05-01T14:{seconds // 60:02d}:{seconds % 60:02d}.{ms:03d}Z,{event}")
+    order = draw(st.permutations(range(1, len(lines))))  # the file need not be in time order
+    return "\n".join([lines[0], *(lines[i] for i in order)]) + "\n"
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=device_logs())
+def test_duckdb_pairs_every_device_log_as_the_python_rules_do(text, tmp_path):
+    path = tmp_path / "device.csv"
+    path.write_text(text)
+    python, fast = both(path)
+    assert fast is not None
+    assert fast[0] == python[0]
+    assert fast[1].to_dicts() == python[1].to_dicts()
+    assert fast[2] == python[2]
+
+
+def test_pauses_an_expiry_and_a_stop_while_paused_give_the_python_times(tmp_path):
+    """docs/format.md 5: paused time is not shot time; ``expire`` marks the limit; a stop
+    while paused ends the pause."""
+    path = tmp_path / "t.csv"
+    path.write_text(
+        "table,ts,event\n"
+        "7,2026-05-01T14:01:00.000Z,start\n"
+        "7,2026-05-01T14:01:05.000Z,pause\n"
+        "7,2026-05-01T14:01:06.000Z,pause\n"
+        "7,2026-05-01T14:01:09.000Z,resume\n"
+        "7,2026-05-01T14:01:15.000Z,expire\n"
+        "7,2026-05-01T14:01:20.000Z,pause\n"
+        "7,2026-05-01T14:01:31.000Z,stop\n"
+    )
+    python, fast = both(path)
+    assert fast is not None
+    [shot] = fast[1].to_dicts()
+    assert (shot["shot_s"], shot["paused_s"], shot["limit_s"]) == (
+        16.0,
+        15.0,
+        11.0,
+    )  # 31 s less 4 + 11 s paused; 15 s less 4
+    assert [(u.line, u.reason) for u in fast[2]] == [(4, "already_paused")]
+    assert fast[1].to_dicts() == python[1].to_dicts() and fast[2] == python[2]
+
+
+@pytest.mark.parametrize(
+    "row",
+    [
+        "7, 2026-05-01T14:03:00Z,stop",  # a space: the Python reader strips cells
+        '"7",2026-05-01T14:03:00Z,stop',  # quoted
+        "7,2026-05-01T14:03:00.1234567Z,stop",  # beyond microseconds
+        "7,2026-05-01T24:00Z,stop",  # hour 24
+        "7,2026-02-30T10:00Z,stop",  # no such day
+        "7,2026-05-01T14:03:00+25:00,stop",  # offset beyond a day
+        "7,2026-05-01T14:03:00,stop",  # no offset
+        "7,2026-05-01T14:03:00Z,launch",  # unknown event
+        ",2026-05-01T14:03:00Z,stop",  # no table
+        "7,2026-05-01T14:03:00Z",  # two cells
+        "7,2026-05-01T14:03:00Z,stop,extra",  # four cells
+        "",  # a blank line
+        "tisch-\u00fc,2026-05-01T14:03:00Z,stop",  # not ASCII
+    ],
+)
+def test_a_row_the_python_reader_treats_otherwise_leaves_the_file_to_it(row, tmp_path):
+    path = tmp_path / "d.csv"
+    path.write_text("table,ts,event\n7,2026-05-01T14:00:01.000Z,start\n" + row + "\n7,2026-05-01T14:00:09Z,stop\n")
+    con = duckdb.connect()
+    try:
+        assert pair_logs(con, [device_rows(path.read_bytes())]) == [None]
+        assert con.execute("SELECT count(*) FROM duckdb_tables() WHERE temporary").fetchone() == (0,)
+    finally:
+        con.close()
