@@ -12,7 +12,10 @@ into a DuckDB file and exports it as a Parquet dataset, then times, each ``--rou
 - ``replay --parquet`` on a local cluster of 1 and of 2 worker processes (one thread each),
   with the cluster already started (its start-up is reported apart);
 - the overhead per partition: the 2-worker run at the largest partition count minus the
-  run at the smallest, divided by the extra partitions.
+  run at the smallest, divided by the extra partitions;
+- the rule makers' diff under a draft (minimum penalty five): ``cuelog diff --db`` with one
+  worker in this process against ``cuelog diff --dataset`` on the 2-worker cluster at the
+  smallest partition count (its ratio is to the in-process diff).
 
 Ratios are against the in-process partition floor of the same run. Timings are wall clock
 on whatever else the machine is doing: never assert them in tests.
@@ -37,17 +40,20 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from cuelog.distributed.driver import replay_parquet  # noqa: E402
+from cuelog.diff import diff_db  # noqa: E402
+from cuelog.distributed.driver import diff_parquet, replay_parquet  # noqa: E402
 from cuelog.distributed.export import export_db  # noqa: E402
 from cuelog.distributed.layout import Storage, partitions_present  # noqa: E402
 from cuelog.distributed.task import replay_partition  # noqa: E402
 from cuelog.ingest.load import ingest_paths  # noqa: E402
 from cuelog.pipeline import replay_db  # noqa: E402
+from cuelog.replay.derived import Derived  # noqa: E402
 from cuelog.simulate import SeasonConfig, simulate_season  # noqa: E402
 from cuelog.simulate.writer import write_season  # noqa: E402
 from cuelog.store import connect  # noqa: E402
 
 SEED = 2026
+DRAFT = Derived("bench-draft", "snooker/wpbsa-2024", (("minimum", 5),))
 
 
 def spread(times: list[float]) -> dict[str, float]:
@@ -105,9 +111,17 @@ def measure(strokes: int, partitions: list[int], n: int) -> dict[str, Any]:
             finally:
                 con.close()
 
+        def diff_floor() -> None:
+            con = connect(db, read_only=True)
+            try:
+                diff_db(con, DRAFT, workers=1)
+            finally:
+                con.close()
+
         cases: dict[str, Callable[[], Any]] = {
             "replay_db_1_worker": db_floor,
             "in_process_partitions": lambda: in_process(datasets[low], str(root / "out-ip")),
+            "diff_db_1_worker": diff_floor,
         }
         startup: dict[int, float] = {}
         for workers in (1, 2):
@@ -123,6 +137,8 @@ def measure(strokes: int, partitions: list[int], n: int) -> dict[str, Any]:
                 cases[f"cluster_{workers}_workers_{p}_partitions"] = lambda c=c, p=p, out=out: replay_parquet(
                     c, datasets[p], out
                 )
+            if workers == 2:
+                cases[f"diff_cluster_2_workers_{low}_partitions"] = lambda c=c: diff_parquet(c, datasets[low], DRAFT)
         times: dict[str, list[float]] = {name: [] for name in cases}
         for _ in range(n):
             for name, fn in cases.items():
@@ -134,6 +150,12 @@ def measure(strokes: int, partitions: list[int], n: int) -> dict[str, Any]:
             name: round(statistics.median(a / b for a, b in zip(t, floor, strict=True)), 2)
             for name, t in times.items()
             if name.startswith("cluster") or name.startswith("replay_db")
+        }
+        diffs = times["diff_db_1_worker"]
+        doc["ratios_to_in_process"] |= {
+            name: round(statistics.median(a / b for a, b in zip(t, diffs, strict=True)), 2)
+            for name, t in times.items()
+            if name.startswith("diff_cluster")
         }
         if high > low:
             lo, hi = times[f"cluster_2_workers_{low}_partitions"], times[f"cluster_2_workers_{high}_partitions"]
@@ -165,9 +187,10 @@ def main() -> None:
     print(f"cluster start-up: {doc['startup_s']} s (1 and 2 workers)")
     for name, t in doc["timings"].items():
         ratio = doc["ratios_to_in_process"].get(name, 1.0)
+        of = "diff_db_1_worker" if name.startswith("diff") else "in_process_partitions"
         print(
-            f"{name:<36} {t['median_s']:8.2f} s ({t['min_s']:.2f}-{t['max_s']:.2f})  "
-            f"{doc['strokes_per_s'][name]:>8,} strokes/s  {ratio:5.2f}x the in-process time"
+            f"{name:<38} {t['median_s']:8.2f} s ({t['min_s']:.2f}-{t['max_s']:.2f})  "
+            f"{doc['strokes_per_s'][name]:>8,} strokes/s  {ratio:5.2f}x {of}"
         )
     if "overhead_per_partition_ms" in doc:
         print(f"overhead per partition (2 workers): {doc['overhead_per_partition_ms']} ms")

@@ -288,7 +288,7 @@ def diff_db(
 
     job = _Chunk(new, old)
     outcomes = list(_ordered(loaded_matches(con, selection.compared), job, n)) if selection.compared else []
-    return selection, _raise_or_collect(outcomes)
+    return selection, collect_outcomes(outcomes)
 
 
 @dataclass(frozen=True, slots=True)
@@ -302,7 +302,7 @@ class _Chunk:
         return _diff_chunk(part, self.new, self.old)
 
 
-def _raise_or_collect(outcomes: list[MatchDiff | InputError | ReplayFailed]) -> list[MatchDiff]:
+def collect_outcomes(outcomes: list[MatchDiff | InputError | ReplayFailed]) -> list[MatchDiff]:
     problems = [p for o in outcomes if isinstance(o, InputError) for p in o.problems]
     if problems:
         raise InputError(problems)

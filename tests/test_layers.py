@@ -29,8 +29,17 @@ ALLOWED: dict[str, frozenset[str]] = {
     "cuelog.simulate": frozenset({"cuelog.schemas", "cuelog.errors", "cuelog.replay", "cuelog.ingest.reader"}),
     # replay.model: the result types the audit report renders (a replayed match), as the store writes them.
     "cuelog.analytics": frozenset({"cuelog.schemas", "cuelog.errors", "cuelog.store", "cuelog.replay.model"}),
+    # The cluster's tasks reuse the pipeline's row building and the diff's comparison as they are.
     "cuelog.distributed": frozenset(
-        {"cuelog.schemas", "cuelog.errors", "cuelog.replay", "cuelog.ingest", "cuelog.store", "cuelog.pipeline"}
+        {
+            "cuelog.schemas",
+            "cuelog.errors",
+            "cuelog.replay",
+            "cuelog.ingest",
+            "cuelog.store",
+            "cuelog.pipeline",
+            "cuelog.diff",
+        }
     ),
     # cuelog watch: the engines' fold over a followed file, the reader's decoding, the
     # ingest's shot-clock pairing; no store.

@@ -39,8 +39,6 @@ def print_human(doc: dict[str, Any], console: Console) -> None:
     console.print(f"[bold]{escape(doc['new'])}[/] against [bold]{escape(doc['old'])}[/]")
     for c in doc["parameters_changed"]:
         console.print(escape(f"  {c['parameter']} ({c['rule']}): {c['old']} -> {c['new']}"), soft_wrap=True)
-    for c in doc["parameters_changed"]:
-        console.print(escape(f"  {c['parameter']} ({c['rule']}): {c['old']} -> {c['new']}"), soft_wrap=True)
     console.print(
         f"{s['frames_compared']} frame(s) compared, {s['frames_changed']} with a difference, "
         f"{s['winners_changed']} winner(s) changed; score change mean {s['score_change']['mean']:+.2f}"
@@ -115,6 +113,30 @@ def _run(
         con.close()
 
 
+def _check_dataset(dataset: str | None, scheduler: str | None, baseline: Path | None, workers: int | None) -> None:
+    if dataset is None and scheduler is None:
+        return
+    if dataset is None or scheduler is None:
+        fail("--dataset and --scheduler go together (e.g. --dataset archive/ --scheduler local:2)")
+    if baseline is not None or workers is not None:
+        fail("--dataset diffs on a Dask cluster: give no --baseline or --workers")
+
+
+def _run_dataset(
+    dataset: str,
+    scheduler: str,
+    new: str | Derived,
+    old: str | Derived | None,
+    matches: list[str],
+    events: list[str],
+    as_json: bool,
+) -> tuple[d.Selection, list[d.MatchDiff]]:
+    """The diff of a Parquet dataset's matches on a Dask cluster (imported here: an optional extra)."""
+    from cuelog.cli.scale import diff_dataset
+
+    return diff_dataset(dataset, scheduler, new, old, matches, events, as_json)
+
+
 def diff(
     db: Path = typer.Option(Path(DEFAULT_DB), "--db", help="The DuckDB file with the loaded matches."),
     rules: str | None = typer.Option(
@@ -137,6 +159,15 @@ def diff(
         None, "--parquet", help="Write the per-frame table to DIR/diff_frames.parquet."
     ),
     plot: Path | None = typer.Option(None, "--plot", help="Draw the score changes and winners changed by event (PNG)."),
+    dataset: str | None = typer.Option(
+        None,
+        "--dataset",
+        help="Diff the matches of a Parquet dataset (`cuelog export`, path or fsspec URL) on Dask instead of --db; "
+        "needs --scheduler.",
+    ),
+    scheduler: str | None = typer.Option(
+        None, "--scheduler", help="With --dataset: local, local:N (N worker processes) or a scheduler address."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print the cuelog-diff/1 JSON document."),
 ) -> None:
     """Replay every selected frame under two rulesets and report what changes.
@@ -148,20 +179,29 @@ def diff(
     divergence the rest of it is a counterfactual.
     Exit code 0 when nothing changes, 1 when something does, 2 on bad input.
 
+    With --dataset the matches of a Parquet dataset are compared on a Dask cluster, one
+    task per partition, the rulesets sent as data: the same document as with --db for the
+    same matches (docs/scale-out.md).
+
     Examples: cuelog diff --rules draft.toml; cuelog diff --rules snooker/wpbsa-2024
-    --against snooker/classic --event "UK Open" --json; cuelog diff --baseline before.json
+    --against snooker/classic --event "UK Open" --json; cuelog diff --baseline before.json;
+    cuelog diff --rules draft.toml --dataset archive/ --scheduler tcp://scheduler:8786
     """
     json_errors(as_json)
     if rules is None and baseline is None:
         fail("give the new ruleset with --rules FILE|ID (or --baseline FILE to compare with a stored replay)")
     if baseline is not None and against is not None:
         fail("--against and --baseline both name the old side: give one")
-    if not db.is_file():
+    _check_dataset(dataset, scheduler, baseline, workers)
+    if dataset is None and not db.is_file():
         fail(f"no database at {db}; load logs first with `cuelog ingest LOGS --db {db}`", "no_database")
     try:
         new = resolve_rules(rules) if rules is not None else None
         old = resolve_rules(against) if against is not None else None
-        selection, diffs = _run(db, new, old, baseline, matches or [], events or [], workers)
+        if dataset is not None and scheduler is not None and new is not None:
+            selection, diffs = _run_dataset(dataset, scheduler, new, old, matches or [], events or [], as_json)
+        else:
+            selection, diffs = _run(db, new, old, baseline, matches or [], events or [], workers)
     except InputError as exc:
         print_problems(exc.problems, as_json=as_json)
         raise typer.Exit(EXIT_BAD_INPUT) from None

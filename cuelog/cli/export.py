@@ -18,13 +18,21 @@ def export(
     db: Path = typer.Option(Path(DEFAULT_DB), "--db", help="The cuelog database to export."),
     parquet: str = typer.Option(..., "--parquet", help="The dataset directory: a path or an fsspec URL."),
     partitions: int = typer.Option(32, "--partitions", min=1, max=65536, help=PARTITIONS_HELP),
+    overwrite: bool = typer.Option(
+        False, "--overwrite", help="Replace the dataset whole: afterwards it holds exactly this export."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print what was written as JSON."),
 ) -> None:
     """Write the loaded matches (records, strokes, aligned shot clock) as a Parquet dataset.
 
     Hive layout, one directory per partition, for `cuelog replay --parquet DIR` on a Dask
     cluster. Exporting the same matches again writes the same bytes; exports of other
-    matches add files beside them. Exit code 0, or 2 when the database or dataset is unusable.
+    matches add files beside them; a match the dataset already holds is replaced by the
+    database's version (its older file rewritten without it), never duplicated. --overwrite
+    replaces the dataset whole (only a cuelog dataset's own files are removed). Until every
+    file is written the dataset is marked unfinished, and commands reading it refuse it.
+    Exit code 0, or 2 when the database or dataset is unusable (a directory that is not a
+    cuelog dataset, another partition count without --overwrite).
 
     Example: cuelog export --db season.duckdb --parquet archive/ --partitions 64
     """
@@ -40,7 +48,7 @@ def export(
     except Exception as exc:  # duckdb raises its own IOException family for a non-database file
         fail(f"cannot open {db} as a cuelog database: {exc}", "bad_database")
     try:
-        done = export_db(con, parquet, partitions)
+        done = export_db(con, parquet, partitions, overwrite=overwrite)
     except DatasetError as exc:
         fail(str(exc), "bad_input")
     except MissingExtra as exc:

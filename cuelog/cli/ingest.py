@@ -83,36 +83,40 @@ def _load(
     parquet: str | None,
     partitions: int,
 ) -> tuple[list[FileResult], list[ClockResult], dict[str, object] | None]:
-    """Load the logs and clocks into ``db``, then export it to ``parquet`` when given."""
+    """Load the logs and clocks into ``db``; with ``parquet``, load the logs into ``db`` (a
+    temporary database) and write them to the dataset, which keeps the clocks and aligns them
+    over every stroke it holds (a clock and its strokes may come in different batches)."""
     try:
         con = connect(db)
     except duckdb.Error as exc:
         fail(f"cannot open database {db}: {str(exc).splitlines()[0]}", "bad_database")
-    exported = None
     try:
         with _progress(files, quiet) as bar:
             task = bar.add_task("loading", total=_total_bytes(files))
             results = ingest_paths(con, files, replace=replace, progress=lambda n: bar.advance(task, n))
-        clocks = ingest_clocks(con, clock, tolerance)
         if parquet is not None:
-            exported = _export(con, parquet, partitions)
+            exported, clocks = _export(con, parquet, partitions, clock, tolerance, replace)
+            return results, clocks, exported
+        return results, ingest_clocks(con, clock, tolerance), None
     finally:
         con.close()
-    return results, clocks, exported
 
 
-def _export(con: duckdb.DuckDBPyConnection, parquet: str, partitions: int) -> dict[str, object]:
+def _export(
+    con: duckdb.DuckDBPyConnection, parquet: str, partitions: int, clock: list[Path], tolerance: float, replace: bool
+) -> tuple[dict[str, object], list[ClockResult]]:
     from cuelog.distributed.export import export_db
     from cuelog.distributed.layout import DatasetError, MissingExtra
 
     try:
-        return export_db(con, parquet, partitions).to_dict()
+        done = export_db(con, parquet, partitions, keep_other=not replace, clock_logs=clock, tolerance_s=tolerance)
     except DatasetError as exc:
         fail(str(exc), "bad_input")
     except MissingExtra as exc:
         fail(str(exc), "missing_extra")
     except OSError as exc:
         fail(f"cannot write {parquet}: {exc}", "cannot_write")
+    return done.to_dict(), list(done.clocks)
 
 
 def split_clock_csvs(paths: list[Path]) -> tuple[list[Path], list[Path]]:
@@ -173,8 +177,11 @@ def ingest(
 
       cuelog ingest day1/ --clock table1.csv --parquet archive/ --partitions 64
 
-    With --parquet the logs and clocks of this run are loaded into a temporary database and
-    written as a Parquet dataset (`cuelog export`); each batch of an archive adds its files.
+    With --parquet the logs of this run are loaded into a temporary database and written as a
+    Parquet dataset (`cuelog export`); each batch of an archive adds its files, and a match
+    id the dataset holds from another file is refused unless --replace. The dataset keeps
+    the clock logs and aligns every one with every stroke it holds after each batch, so a
+    clock may come in another batch than its strokes.
     """
     json_errors(as_json)
     logs, clocks_given = split_clock_csvs(paths)

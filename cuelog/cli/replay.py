@@ -294,6 +294,7 @@ def _dispatch_parquet(
     parquet: str | None,
     scheduler: str | None,
     out: str | None,
+    rules: str | None,
     as_json: bool,
 ) -> None:
     from cuelog.cli.scale import replay_parquet
@@ -304,7 +305,7 @@ def _dispatch_parquet(
         fail(
             "--parquet, --scheduler and --out go together (e.g. --parquet archive/ --scheduler local:2 --out results/)"
         )
-    replay_parquet(parquet, scheduler, out, as_json, corrections or [])
+    replay_parquet(parquet, scheduler, out, as_json, corrections or [], rules)
 
 
 def replay(
@@ -338,7 +339,7 @@ def replay(
         None,
         "--rules",
         help="Replay under this ruleset (an id or a ruleset file, same discipline) instead of the "
-        "recorded one; with --db nothing is stored.",
+        "recorded one; with --db nothing is stored, with --parquet the results say which ruleset.",
     ),
     as_json: bool = typer.Option(False, "--json", help="Print the cuelog-replay/1 JSON document."),
 ) -> None:
@@ -356,14 +357,12 @@ def replay(
 
     Examples: cuelog replay examples/snooker-officiating.jsonl --json;
     cuelog replay --db cuelog.duckdb --workers 4 --corrections fixes.jsonl;
-    cuelog replay --parquet archive/ --scheduler local:2 --out results/;
+    cuelog replay --parquet archive/ --scheduler local:2 --out results/ [--rules draft.toml];
     cuelog replay --db cuelog.duckdb --rules draft.toml
     """
     json_errors(as_json)
     if parquet is not None or scheduler is not None or out is not None:
-        if rules is not None:
-            fail("--rules is not available with --parquet yet: replay the loaded matches with --db")
-        _dispatch_parquet(paths, db, matches, workers, corrections, parquet, scheduler, out, as_json)
+        _dispatch_parquet(paths, db, matches, workers, corrections, parquet, scheduler, out, rules, as_json)
     if db is not None and paths:
         fail("give log files or --db, not both")
     if db is None and not paths:

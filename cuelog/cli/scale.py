@@ -18,14 +18,19 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from cuelog.cli.common import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK, err_console, fail, out_console, print_problems
+from cuelog.diff import MatchDiff, Selection
+from cuelog.distributed.diffs import DiffOutcome
+from cuelog.distributed.layout import part_name
 from cuelog.distributed.task import PartitionOutcome
 from cuelog.errors import InputError
 from cuelog.ingest.corrections import read_corrections
+from cuelog.replay.derived import Derived
+from cuelog.rulesfile import resolve_rules
 
 
-def _bar() -> Progress:
+def _bar(what: str = "replaying partitions") -> Progress:
     return Progress(
-        TextColumn("replaying partitions"),
+        TextColumn(what),
         BarColumn(),
         MofNCompleteColumn(),
         TimeRemainingColumn(),
@@ -34,21 +39,22 @@ def _bar() -> Progress:
     )
 
 
-def _progress(bar: Progress | None) -> Callable[[PartitionOutcome, int, int], None]:
+def _progress(bar: Progress | None) -> Callable[[PartitionOutcome | DiffOutcome, int, int], None]:
     """The callback fed by task completions: a bar on a terminal, one line per partition elsewhere
     (a cluster job's log keeps them)."""
     task = bar.add_task("replay", total=None) if bar is not None else None
 
-    def step(outcome: PartitionOutcome, done: int, total: int) -> None:
+    def step(outcome: PartitionOutcome | DiffOutcome, done: int, total: int) -> None:
         if bar is not None and task is not None:
             bar.update(task, completed=done, total=total)
             return
         state = "done" if outcome.ok else "FAILED"
+        if isinstance(outcome, PartitionOutcome):
+            counts = f"{outcome.matches} match(es), {outcome.strokes} stroke(s)"
+        else:
+            counts = f"{len(outcome.matches)} match(es) compared"
         err_console.print(
-            f"partition {done}/{total} {outcome.to_dict()['partition']} {state}: "
-            f"{outcome.matches} match(es), {outcome.strokes} stroke(s)",
-            highlight=False,
-            soft_wrap=True,
+            f"partition {done}/{total} {part_name(outcome.part)} {state}: {counts}", highlight=False, soft_wrap=True
         )
 
     return step
@@ -85,8 +91,11 @@ def _report(outcomes: list[PartitionOutcome], out: str, as_json: bool) -> NoRetu
     raise typer.Exit(EXIT_FINDINGS if findings else EXIT_OK)
 
 
-def replay_parquet(parquet: str, scheduler: str, out: str, as_json: bool, corrections: list[Path]) -> NoReturn:
-    """Run the replay of a Parquet dataset on a Dask scheduler and report it; exits 0/1/2."""
+def replay_parquet(
+    parquet: str, scheduler: str, out: str, as_json: bool, corrections: list[Path], rules: str | None = None
+) -> NoReturn:
+    """Run the replay of a Parquet dataset on a Dask scheduler (under ``rules``, an id or a
+    ruleset file, when given) and report it; exits 0/1/2."""
     from cuelog.distributed.driver import Scheduler, check, client
     from cuelog.distributed.driver import replay_parquet as run
     from cuelog.distributed.layout import DatasetError, MissingExtra
@@ -95,10 +104,11 @@ def replay_parquet(parquet: str, scheduler: str, out: str, as_json: bool, correc
         where = Scheduler.parse(scheduler)
         check(parquet, out)
         fixes = [item for path in corrections for item in read_corrections(path)]
+        chosen = resolve_rules(rules) if rules is not None else None
         with client(where) as c:
             bar = _bar() if err_console.is_terminal and not as_json else None
             with bar if bar is not None else contextlib.nullcontext():
-                outcomes = run(c, parquet, out, _progress(bar), corrections=fixes)
+                outcomes = run(c, parquet, out, _progress(bar), corrections=fixes, rules=chosen)
     except DatasetError as exc:
         fail(str(exc), "bad_input")
     except MissingExtra as exc:
@@ -112,3 +122,41 @@ def replay_parquet(parquet: str, scheduler: str, out: str, as_json: bool, correc
             "replay_failed",
         )
     _report(outcomes, out, as_json)
+
+
+def diff_dataset(
+    dataset: str,
+    scheduler: str,
+    new: str | Derived,
+    old: str | Derived | None,
+    matches: list[str],
+    events: list[str],
+    as_json: bool,
+) -> tuple[Selection, list[MatchDiff]]:
+    """The rule makers' diff of a Parquet dataset on a Dask scheduler; exits 2 on a bad dataset,
+    scheduler or match (as ``cuelog diff --db`` does on a bad database)."""
+    from cuelog.distributed.driver import Scheduler, client, diff_parquet
+    from cuelog.distributed.layout import DatasetError, MissingExtra
+    from cuelog.pipeline import ReplayFailed
+    from cuelog.store.reads import NoMatches, UnknownMatch
+
+    try:
+        where = Scheduler.parse(scheduler)
+        with client(where) as c:
+            bar = _bar("comparing partitions") if err_console.is_terminal and not as_json else None
+            with bar if bar is not None else contextlib.nullcontext():
+                return diff_parquet(
+                    c, dataset, new, old, ids=matches or None, events=events or None, progress=_progress(bar)
+                )
+    except DatasetError as exc:
+        fail(str(exc), "bad_input")
+    except MissingExtra as exc:
+        fail(str(exc), "missing_extra")
+    except NoMatches as exc:
+        fail(str(exc), "no_matches")
+    except UnknownMatch as exc:
+        fail(str(exc), "unknown_match")
+    except ReplayFailed as exc:
+        fail(str(exc), "replay_failed")
+    except OSError as exc:  # the scheduler or the storage went away mid-run (Dask's CommClosedError too)
+        fail(f"the diff on {scheduler} stopped: {type(exc).__name__}: {exc}", "replay_failed")

@@ -13,8 +13,11 @@ import os
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
+from cuelog.diff import MatchDiff, Selection
+from cuelog.distributed.diffs import DiffOutcome, collect, diff_partition
+from cuelog.distributed.diffs import select as select_diff
 from cuelog.distributed.layout import (
     LOADED,
     RESULTS,
@@ -29,9 +32,11 @@ from cuelog.distributed.layout import (
     read_partition,
     write_manifest,
 )
+from cuelog.distributed.rules import RulesSpec, to_spec
 from cuelog.distributed.task import RESULT_TABLES, PartitionOutcome, replay_partition
 from cuelog.errors import InputError, Problem
 from cuelog.ingest.corrections import Located
+from cuelog.replay.derived import Derived
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +91,8 @@ def client(scheduler: Scheduler) -> Iterator[Any]:
         yield c
 
 
+T = TypeVar("T")
+
 Progress = Callable[[PartitionOutcome, int, int], None]
 """Called in the driver as each partition completes: its outcome, partitions done, total."""
 
@@ -105,13 +112,14 @@ def check(source: str, out: str) -> list[int]:
     return present
 
 
-def _prepare(source: str, out: str) -> list[int]:
-    """Check both datasets, write the results' manifest, drop results of partitions the source
-    no longer has; the partitions to replay."""
+def _prepare(source: str, out: str, rules: RulesSpec | None) -> list[int]:
+    """Check both datasets, write the results' manifest (with the ruleset replayed under, when
+    not the recorded one), drop results of partitions the source no longer has; the
+    partitions to replay."""
     present = check(source, out)
     partitions = read_manifest(Storage.open(source), LOADED)
     dst = Storage.open(out)
-    write_manifest(dst, RESULTS, partitions)
+    write_manifest(dst, RESULTS, partitions, {"rules": rules} if rules is not None else {})
     for table in RESULT_TABLES:
         for name in dst.listdir(table):
             part = parse_part(name)
@@ -150,43 +158,83 @@ def replay_parquet(
     progress: Progress | None = None,
     order: list[int] | None = None,
     corrections: Sequence[Located] = (),
+    rules: str | Derived | None = None,
 ) -> list[PartitionOutcome]:
     """Replay every partition of ``source`` on the cluster behind client ``c`` into ``out``.
 
     One task per partition, submitted in ``order`` (default: partition order; the output
     does not depend on it). Returns every partition's outcome, by partition. A task that
     raises (not a data problem: those come back as outcomes) is reported as a failed
-    partition naming it; the others still complete.
+    partition naming it; the others still complete. ``rules`` (an id or a ruleset file's
+    derivation) replaces every match's recorded ruleset; it is sent as data.
     """
-    distributed = _dask()
     # Workers resolve nothing against the client's directory: local paths go out absolute.
     source, out = (u if "://" in u else os.path.abspath(u) for u in (source, out))
     fixes = _corrections_by_part(source, corrections)
-    present = _prepare(source, out)
+    spec = to_spec(rules) if rules is not None else None
+    present = _prepare(source, out, spec)
     submitted = order if order is not None else present
     if sorted(submitted) != present:
         raise DatasetError("order: expected every partition of the dataset once")
+    calls = {part: (source, out, part, fixes.get(part, ()), spec) for part in submitted}
+
+    def failed(part: int, message: str) -> PartitionOutcome:
+        return PartitionOutcome(part, failures=(f"{part_name(part)} of {source}: {message}",))
+
+    return _run_tasks(c, replay_partition, calls, "replay", failed, progress)
+
+
+def _run_tasks(
+    c: Any,
+    fn: Callable[..., T],
+    calls: dict[int, tuple[Any, ...]],
+    what: str,
+    failed: Callable[[int, str], T],
+    progress: Callable[[T, int, int], None] | None,
+) -> list[T]:
+    """``fn(*calls[part])`` as one task per partition, submitted in the order of ``calls``;
+    the outcomes by partition. A task that raises (not a data problem: those come back as
+    outcomes) becomes ``failed(part, message)``; the others still complete."""
+    distributed = _dask()
     run = uuid.uuid4().hex[:8]  # task names unique per run: a name already known to Dask means its old result
     futures = {
-        c.submit(
-            replay_partition,
-            source,
-            out,
-            part,
-            fixes.get(part, ()),
-            key=f"cuelog-replay-{run}-{part_name(part)}",
-            pure=False,
-        ): part
-        for part in submitted
+        c.submit(fn, *args, key=f"cuelog-{what}-{run}-{part_name(part)}", pure=False): part
+        for part, args in calls.items()
     }
-    outcomes: list[PartitionOutcome] = []
+    outcomes: list[tuple[int, T]] = []
     for future in distributed.as_completed(futures):
         part = futures[future]
         try:
             outcome = future.result()
         except Exception as exc:  # the task's own exception, re-raised here by Dask
-            outcome = PartitionOutcome(part, failures=(f"{part_name(part)} of {source}: {type(exc).__name__}: {exc}",))
-        outcomes.append(outcome)
+            outcome = failed(part, f"{type(exc).__name__}: {exc}")
+        outcomes.append((part, outcome))
         if progress is not None:
             progress(outcome, len(outcomes), len(futures))
-    return sorted(outcomes, key=lambda o: o.part)
+    return [o for _, o in sorted(outcomes, key=lambda po: po[0])]
+
+
+def diff_parquet(
+    c: Any,
+    source: str,
+    new: str | Derived,
+    old: str | Derived | None = None,
+    *,
+    ids: Sequence[str] | None = None,
+    events: Sequence[str] | None = None,
+    progress: Callable[[DiffOutcome, int, int], None] | None = None,
+) -> tuple[Selection, list[MatchDiff]]:
+    """The rule makers' diff of the dataset at ``source`` on the cluster behind client ``c``:
+    what ``cuelog.diff.diff_db`` gives for the same matches loaded in a database. One task
+    per partition holding a chosen match; the rulesets go as data. Raises as ``diff_db``
+    does, and ReplayFailed naming a partition that could not be read."""
+    source = source if "://" in source else os.path.abspath(source)
+    selection, by_part = select_diff(source, new, old, ids, events)
+    spec_new, spec_old = to_spec(new), (to_spec(old) if old is not None else None)
+    calls = {part: (source, part, wanted, spec_new, spec_old) for part, wanted in by_part.items()}
+
+    def failed(part: int, message: str) -> DiffOutcome:
+        return DiffOutcome(part, failures=(f"{part_name(part)} of {source}: {message}",))
+
+    outcomes = _run_tasks(c, diff_partition, calls, "diff", failed, progress)
+    return selection, collect(outcomes)

@@ -3,7 +3,9 @@
 A dataset is a directory (a local path or an fsspec URL such as ``s3://bucket/archive``)::
 
     _cuelog.json                          what the dataset is: format, kind, partitions
+                                          ("complete": false while a write is under way)
     <table>/part=<hex>/<name>.parquet     hive layout, one directory per partition
+    clock_shots/<digest>.parquet          a loaded dataset's kept shot-clock logs (``clocks``)
 
 A match belongs to partition ``sha1(match id) mod P`` (the first eight bytes of the digest,
 big-endian): the same on every machine and every Python, unlike ``hash()``, so the loaded
@@ -12,9 +14,11 @@ records and the replay results of a match always land in the same partition.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -113,6 +117,12 @@ class Storage:
             f.write(data)
         self.fs.move(tmp, self.path(*parts))
 
+    def clear_temporary(self, *parts: str) -> None:
+        """Remove the temporary files a writer that died left in a directory (``write_bytes``)."""
+        for name in self.listdir(*parts):
+            if name.startswith(".") and name.endswith(".tmp"):
+                self.delete_file(*parts, name)
+
     def write_table(self, table: pa.Table, *parts: str) -> None:
         """Write a Parquet file; the same table gives the same bytes."""
         sink = pa.BufferOutputStream()
@@ -131,13 +141,16 @@ class Storage:
             self.fs.delete_dir(self.path(*parts))
 
 
-def write_manifest(storage: Storage, kind: str, partitions: int) -> None:
+def write_manifest(storage: Storage, kind: str, partitions: int, extra: dict[str, Any] | None = None) -> None:
+    """Say what the dataset is; ``extra`` adds fields (the ruleset a results dataset was replayed under)."""
     doc = {"format": FORMAT, "kind": kind, "partitions": partitions, "hash": "sha1(match_id)[0:8] big-endian mod P"}
-    storage.write_bytes((json.dumps(doc, indent=1) + "\n").encode("utf-8"), MANIFEST)
+    doc.update(extra or {})
+    storage.write_bytes((json.dumps(doc, indent=1, default=str) + "\n").encode("utf-8"), MANIFEST)
 
 
-def read_manifest(storage: Storage, kind: str) -> int:
-    """The partition count of a dataset of ``kind``; DatasetError when the path is not one."""
+def read_manifest(storage: Storage, kind: str, *, unfinished_ok: bool = False) -> int:
+    """The partition count of a dataset of ``kind``; DatasetError when the path is not one, or
+    (unless ``unfinished_ok``: a write going on again) when a write into it did not finish."""
     if not storage.exists(MANIFEST):
         raise DatasetError(
             f"{storage.url}: not a cuelog Parquet dataset (no {MANIFEST}); write one with `cuelog export`"
@@ -153,7 +166,22 @@ def read_manifest(storage: Storage, kind: str) -> int:
     parts = doc.get("partitions")
     if not isinstance(parts, int) or not 1 <= parts <= MAX_PARTITIONS:
         raise DatasetError(f"{storage.path(MANIFEST)}: field 'partitions': expected 1..{MAX_PARTITIONS}")
+    if doc.get("complete") is False and not unfinished_ok:
+        raise DatasetError(
+            f"{storage.url}: an export or ingest into this dataset did not finish, so it may hold part of it; "
+            "run that command again (it completes the dataset), or export with --overwrite"
+        )
     return parts
+
+
+@contextlib.contextmanager
+def writing(storage: Storage, kind: str, partitions: int) -> Iterator[None]:
+    """Mark the dataset unfinished while it is written, complete once every file is in place:
+    a reader never takes a half-written dataset for a whole one (a write that stops midway
+    leaves the mark, and running it again finishes the dataset)."""
+    write_manifest(storage, kind, partitions, {"complete": False})
+    yield
+    write_manifest(storage, kind, partitions)
 
 
 def partitions_present(storage: Storage, table: str = "matches") -> list[int]:
@@ -163,17 +191,18 @@ def partitions_present(storage: Storage, table: str = "matches") -> list[int]:
 
 
 REQUIRED = {
-    "matches": ("match_id", "path"),
+    "matches": ("match_id", "rules", "path"),
     "records": ("match_id", "seq", "line", "body"),
     "shot_clock": ("match_id", "frame", "n", "shot_s", "paused_s", "limit_s", "source"),
 }
 """The columns the replay reads from each loaded table."""
 
 
-def read_partition(storage: Storage, table: str, part: int) -> pa.Table | None:
-    """Every file of one table's partition, concatenated in file-name order (None: no file).
-    Raises DatasetError naming the file that cannot be read or lacks a column."""
-    names = [n for n in storage.listdir(table, part_name(part)) if n.endswith(".parquet")]
+def read_partition(storage: Storage, table: str, part: int, names: Sequence[str] | None = None) -> pa.Table | None:
+    """Every file of one table's partition (or the files ``names``), concatenated in file-name
+    order (None: no file). Raises DatasetError naming the file that cannot be read or lacks a column."""
+    if names is None:
+        names = [n for n in storage.listdir(table, part_name(part)) if n.endswith(".parquet")]
     tables = []
     for name in names:
         where = storage.path(table, part_name(part), name)
@@ -190,3 +219,27 @@ def read_partition(storage: Storage, table: str, part: int) -> pa.Table | None:
         return pa.concat_tables(tables, promote_options="default")
     except pa.ArrowException as exc:
         raise DatasetError(f"{storage.path(table, part_name(part))}: files of different columns: {exc}") from None
+
+
+CLOCKS_FILE = "clocks.parquet"
+"""In ``shot_clock/part=.../``: the shot clocks the dataset keeps (``clock_shots/``, written by
+``cuelog ingest --parquet``), aligned over every stroke of the dataset."""
+
+
+def read_clock(storage: Storage, part: int) -> pa.Table | None:
+    """The shot clock of a partition's strokes: the exports' rows (times in the logs, clocks
+    aligned in a database), where the kept clocks aligned over the whole dataset place no
+    reading of their own; a stroke's latest reading wins, as in a database."""
+    names = [n for n in storage.listdir("shot_clock", part_name(part)) if n.endswith(".parquet")]
+    exported = read_partition(storage, "shot_clock", part, [n for n in names if n != CLOCKS_FILE])
+    if CLOCKS_FILE not in names:
+        return exported
+    aligned = read_partition(storage, "shot_clock", part, [CLOCKS_FILE])
+    assert aligned is not None
+    if exported is None:
+        return aligned
+    cols = ("match_id", "frame", "n")
+    taken = set(zip(*(aligned.column(c).to_pylist() for c in cols), strict=True))
+    keep = [k not in taken for k in zip(*(exported.column(c).to_pylist() for c in cols), strict=True)]
+    rest = exported.filter(pa.array(keep, type=pa.bool_())).select(aligned.column_names)
+    return pa.concat_tables([rest.cast(aligned.schema), aligned])

@@ -17,14 +17,19 @@ from dataclasses import dataclass, replace
 
 import pyarrow as pa
 
-from cuelog.distributed.layout import DatasetError, Storage, part_name, read_partition
+from cuelog.distributed.layout import DatasetError, Storage, part_name, read_clock, read_partition
+from cuelog.distributed.rules import RulesSpec, from_spec, label
 from cuelog.errors import InputError, Problem
 from cuelog.ingest.corrections import Located
 
 # The one place the cluster replay reaches the in-process pipeline and the store: their row building is
 # reused as it is, so the bytes match those of `cuelog replay --db`.
 from cuelog.pipeline import ReplayFailed, replay_loaded
+from cuelog.replay import UnknownRuleset
+from cuelog.replay.derived import Derived
 from cuelog.replay.model import MatchResult
+from cuelog.replay.params import BadParameter
+from cuelog.replay.rulesets import ruleset
 from cuelog.store.reads import LoadedMatch
 from cuelog.store.results import REPLAY_TABLES, result_tables
 
@@ -128,6 +133,8 @@ def _fail(
 
 def _write(out: Storage, part: int, tables: dict[str, pa.Table]) -> None:
     for name, table in tables.items():
+        # A worker killed while writing leaves its temporary file; the retry removes it.
+        out.clear_temporary(name, part_name(part))
         out.write_table(table, name, part_name(part), RESULT_FILE)
 
 
@@ -147,22 +154,64 @@ def _corrected(loaded: list[LoadedMatch], corrections: tuple[Located, ...]) -> t
     return [replace(lm, corrections=tuple(by_match.get(lm.match_id, ()))) for lm in loaded], stray
 
 
-def replay_partition(source: str, out: str, part: int, corrections: tuple[Located, ...] = ()) -> PartitionOutcome:
-    """Replay partition ``part`` of the loaded dataset at ``source`` into the results at ``out``,
-    with the officials' ``corrections`` of its matches applied first."""
-    src, dst = Storage.open(source), Storage.open(out)
+@dataclass(frozen=True, slots=True)
+class Partition:
+    """One partition of a loaded dataset as a task reads it."""
+
+    matches: pa.Table
+    records: pa.Table | None
+    clock: pa.Table | None
+    loaded: list[LoadedMatch]
+
+
+def read_loaded(src: Storage, part: int) -> Partition | tuple[str, ...]:
+    """Partition ``part`` of the loaded dataset, its matches as the replay reads them; or why
+    it cannot be replayed (an unreadable file, no matches file, a match held twice)."""
     try:
         matches = read_partition(src, "matches", part)
         records = read_partition(src, "records", part)
-        clock = read_partition(src, "shot_clock", part)
+        clock = read_clock(src, part)
     except DatasetError as exc:
-        return _fail(dst, part, failures=(str(exc),))
+        return (str(exc),)
     if matches is None:
-        return _fail(dst, part, failures=(f"{src.path('matches', part_name(part))}: no matches file",))
+        return (f"{src.path('matches', part_name(part))}: no matches file",)
     if dupes := _duplicates(matches):
-        return _fail(dst, part, failures=tuple(dupes))
-    loaded, stray = _corrected(list(_loaded(matches, records)), corrections)
-    outcomes = [replay_loaded(lm) for lm in loaded]
+        return tuple(dupes)
+    return Partition(matches, records, clock, list(_loaded(matches, records)))
+
+
+def _other_discipline(read: Partition, rules: str | Derived) -> tuple[str, ...]:
+    """The partition's matches that a ruleset of another discipline cannot replay (refused as
+    the in-process replay under ``--rules`` refuses them), each with its file."""
+    rid = rules.id if isinstance(rules, Derived) else rules
+    discipline = ruleset(rid).discipline
+    cols = (read.matches.column(c).to_pylist() for c in ("match_id", "rules", "path"))
+    return tuple(
+        f"match {m!r} ({path}): played under {recorded!r}, it cannot be replayed under {rid!r}, a ruleset of "
+        "another discipline; replay a dataset of one discipline under --rules"
+        for m, recorded, path in sorted(zip(*cols, strict=True))
+        if str(recorded).split("/", 1)[0] != discipline
+    )
+
+
+def replay_partition(
+    source: str, out: str, part: int, corrections: tuple[Located, ...] = (), rules: RulesSpec | None = None
+) -> PartitionOutcome:
+    """Replay partition ``part`` of the loaded dataset at ``source`` into the results at ``out``,
+    with the officials' ``corrections`` of its matches applied first, under ``rules`` (a ruleset
+    sent as data, :mod:`cuelog.distributed.rules`) instead of the recorded one when given."""
+    src, dst = Storage.open(source), Storage.open(out)
+    read = read_loaded(src, part)
+    if not isinstance(read, Partition):
+        return _fail(dst, part, failures=read)
+    try:
+        chosen = from_spec(rules) if rules is not None else None
+    except (UnknownRuleset, LookupError, BadParameter, ValueError) as exc:
+        return _fail(dst, part, failures=(f"{part_name(part)}: the ruleset {label(rules or {})!r}: {exc}",))
+    if chosen is not None and (others := _other_discipline(read, chosen)):
+        return _fail(dst, part, failures=others)
+    loaded, stray = _corrected(read.loaded, corrections)
+    outcomes = [replay_loaded(lm, chosen) for lm in loaded]
     problems = (*stray, *(p for o in outcomes if isinstance(o, InputError) for p in o.problems))
     failed = tuple(
         str(o) if isinstance(o, ReplayFailed) else f"match {lm.match_id!r} ({lm.file}): {len(o.problems)} problem(s)"
@@ -173,8 +222,8 @@ def replay_partition(source: str, out: str, part: int, corrections: tuple[Locate
         return _fail(dst, part, problems=problems, failures=failed)
     results = [o for o in outcomes if isinstance(o, MatchResult)]
     tables = result_tables(results)
-    clock = SHOT_CLOCK_SCHEMA.empty_table() if clock is None else clock.select(SHOT_CLOCK_SCHEMA.names)
-    tables["matches"] = matches.sort_by("match_id")
+    clock = SHOT_CLOCK_SCHEMA.empty_table() if read.clock is None else read.clock.select(SHOT_CLOCK_SCHEMA.names)
+    tables["matches"] = read.matches.sort_by("match_id")
     tables["shot_clock"] = clock.cast(SHOT_CLOCK_SCHEMA).sort_by(
         [("match_id", "ascending"), ("frame", "ascending"), ("n", "ascending")]
     )
@@ -182,7 +231,7 @@ def replay_partition(source: str, out: str, part: int, corrections: tuple[Locate
     return PartitionOutcome(
         part,
         matches=len(results),
-        records=0 if records is None else records.num_rows,
+        records=0 if read.records is None else read.records.num_rows,
         strokes=tables["replay_strokes"].num_rows,
         findings=tables["replay_findings"].num_rows,
     )

@@ -7,9 +7,19 @@ the reports' queries run unchanged.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import duckdb
 
-from cuelog.distributed.layout import RESULTS, DatasetError, Storage, partitions_present, read_manifest
+from cuelog.distributed.layout import (
+    LOADED,
+    LOADED_TABLES,
+    RESULTS,
+    DatasetError,
+    Storage,
+    partitions_present,
+    read_manifest,
+)
 from cuelog.distributed.task import RESULT_TABLES
 
 
@@ -17,20 +27,36 @@ def _quote(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
-def open_results(url: str) -> duckdb.DuckDBPyConnection:
-    """An in-memory DuckDB connection whose tables are views over the results at ``url``."""
+def _views(url: str, kind: str, tables: Sequence[str], unfinished_ok: bool = False) -> duckdb.DuckDBPyConnection:
+    """An in-memory DuckDB connection whose ``tables`` are views over the dataset at ``url``."""
     storage = Storage.open(url)
-    read_manifest(storage, RESULTS)
+    read_manifest(storage, kind, unfinished_ok=unfinished_ok)
     con = duckdb.connect()
     if "://" in url:
         import fsspec
 
         con.register_filesystem(fsspec.core.url_to_fs(url)[0])
     base = url.rstrip("/") if "://" in url else storage.root
-    for table in RESULT_TABLES:
+    for table in tables:
         if not partitions_present(storage, table):
             con.close()
-            raise DatasetError(f"{url}: no {table} files; replay into it with `cuelog replay --parquet`")
+            how = (
+                "replay into it with `cuelog replay --parquet`" if kind == RESULTS else "write it with `cuelog export`"
+            )
+            raise DatasetError(f"{url}: no {table} files; {how}")
         glob = f"{base}/{table}/*/*.parquet"
         con.execute(f"CREATE VIEW {table} AS SELECT * FROM read_parquet({_quote(glob)}, hive_partitioning = false)")
     return con
+
+
+def open_results(url: str) -> duckdb.DuckDBPyConnection:
+    """An in-memory DuckDB connection whose tables are views over the results at ``url``."""
+    return _views(url, RESULTS, RESULT_TABLES)
+
+
+def loaded_views(
+    url: str, tables: Sequence[str] = LOADED_TABLES, *, unfinished_ok: bool = False
+) -> duckdb.DuckDBPyConnection:
+    """Views over a loaded dataset's tables (what ``cuelog diff --dataset`` selects from, what
+    the kept shot clocks are aligned with while a write finishes: ``unfinished_ok``)."""
+    return _views(url, LOADED, tables, unfinished_ok)

@@ -18,6 +18,7 @@ from cuelog.cli import app
 from cuelog.distributed.layout import Storage, part_name, partition_of
 from cuelog.ingest.corrections import Located
 from cuelog.pipeline import replay_all
+from cuelog.replay.derived import Derived
 from cuelog.store import connect
 from cuelog.store.reads import loaded_matches, select_matches
 from cuelog.store.results import result_tables
@@ -60,16 +61,19 @@ def season(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return db
 
 
-def in_process_results(db: Path, dest: Path, partitions: int, corrections: tuple[Located, ...] = ()) -> Path:
-    """The in-process replay of every loaded match (the ``replay --db`` pipeline), its rows
-    split by partition and written in the results layout: what the cluster must reproduce."""
+def in_process_results(
+    db: Path, dest: Path, partitions: int, corrections: tuple[Located, ...] = (), rules: str | Derived | None = None
+) -> Path:
+    """The in-process replay of every loaded match (the ``replay --db`` pipeline, under ``rules``
+    when given, as ``replay --db --rules``), its rows split by partition and written in the
+    results layout: what the cluster must reproduce."""
     con = connect(db, read_only=True)
     try:
         loaded = (
             replace(lm, corrections=tuple(c for c in corrections if c[2].match == lm.match_id))
             for lm in loaded_matches(con, select_matches(con, None))
         )
-        results = replay_all(loaded, workers=1)
+        results = replay_all(loaded, workers=1, rules=rules)
     finally:
         con.close()
     storage = Storage.open(str(dest))

@@ -55,6 +55,9 @@ def test_the_cluster_benchmark_runs_end_to_end() -> None:
         "replay_db_1_worker",
         "in_process_partitions",
         *(f"cluster_{w}_workers_{p}_partitions" for w in (1, 2) for p in (1, 3)),
+        "diff_db_1_worker",
+        "diff_cluster_2_workers_1_partitions",
     }
+    assert doc["ratios_to_in_process"]["diff_cluster_2_workers_1_partitions"] > 0
     assert all(t["median_s"] > 0 for t in doc["timings"].values())
     assert "overhead_per_partition_ms" in doc and doc["ratios_to_in_process"]["cluster_2_workers_1_partitions"] > 0

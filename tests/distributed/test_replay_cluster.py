@@ -103,6 +103,19 @@ def test_a_killed_worker_task_is_retried_and_the_output_is_identical(season: Pat
     cluster.wait_for_workers(2, timeout=60)
 
 
+def test_a_rerun_removes_the_temporary_file_a_killed_writer_left(season: Path, cluster, tmp_path: Path) -> None:
+    data = export(season, tmp_path / "archive", 2)
+    out = tmp_path / "out"
+    replay_parquet(cluster, str(data), str(out))
+    expected = tree(out, REPLAY_TABLES)
+    # What a worker killed between writing a file and renaming it into place leaves behind.
+    left = out / "replay_strokes" / part_name(0) / ".data.parquet.4242.tmp"
+    left.write_bytes(b"half a file")
+    assert all(o.ok for o in replay_parquet(cluster, str(data), str(out)))
+    assert not left.exists()
+    assert tree(out, REPLAY_TABLES) == expected
+
+
 def _break_records(data: Path, part: int, match_id: str) -> str:
     """Replace one record of a match with text that is not JSON; the file that holds it."""
     (path,) = (data / "records" / part_name(part)).glob("*.parquet")

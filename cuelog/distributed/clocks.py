@@ -1,0 +1,209 @@
+"""Shot clocks kept in a Parquet dataset and aligned over all of it, whatever the batch.
+
+An archive written batch by batch (``cuelog ingest LOGS --clock CSV --parquet DIR``, once a
+day or an event) may get a clock log in another batch than the strokes it times: a device
+log spanning two days, or uploaded after the logs. So the dataset keeps each clock log's
+paired shots (``clock_shots/<digest>.parquet``, named by the file's content: the same log
+again is the same file) and, after every write, aligns every kept clock with every stroke
+of the dataset by the same rules and code as a database load (``cuelog.ingest.clock``: as-of
+to the nearest stroke on the same table, within the tolerance the log was given with).
+The result is ``shot_clock/part=.../clocks.parquet`` in each partition, whose readings win
+over the exports' own for the same stroke (``layout.read_clock``), as a later clock load
+replaces an earlier reading in a database. Logs are aligned in the order of their content
+digests, a later one replacing an earlier one's reading of a stroke: the same dataset gives
+the same bytes whatever order its batches came in.
+
+The cost grows with the dataset: every write that keeps clocks reads every stroke's table
+and time (one DuckDB query over the Parquet files) and rewrites the ``clocks.parquet`` files.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import duckdb
+import pyarrow as pa
+
+from cuelog.distributed.layout import (
+    CLOCKS_FILE,
+    LOADED,
+    Storage,
+    part_name,
+    partition_of,
+    partitions_present,
+    read_manifest,
+)
+from cuelog.distributed.views import loaded_views
+from cuelog.ingest.clock import (
+    ClockResult,
+    Shot,
+    Unplaced,
+    align,
+    pair_shots,
+    read_clock_csv,
+    shots_frame,
+    stroke_times,
+)
+
+CLOCK_SHOTS = "clock_shots"
+"""The directory of the kept clock logs' shots, one file per log."""
+
+SHOTS_SCHEMA = pa.schema(
+    [
+        ("source", pa.string()),
+        ("path", pa.string()),
+        ("tolerance_s", pa.float64()),
+        ("table", pa.string()),
+        ("start_line", pa.int64()),
+        ("stop_line", pa.int64()),
+        ("stop_ts", pa.int64()),
+        ("stop_text", pa.string()),
+        ("shot_s", pa.float64()),
+        ("paused_s", pa.float64()),
+        ("limit_s", pa.float64()),
+    ]
+)
+
+ALIGNED_SCHEMA = pa.schema(
+    [
+        ("match_id", pa.string()),
+        ("frame", pa.int32()),
+        ("n", pa.int32()),
+        ("shot_s", pa.float64()),
+        ("paused_s", pa.float64()),
+        ("limit_s", pa.float64()),
+        ("source", pa.string()),
+    ]
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """What the alignment over the dataset made of one kept clock log."""
+
+    aligned: int
+    left_over: list[Unplaced]
+
+
+def _file(file_hash: str) -> str:
+    return f"{file_hash[:16]}.parquet"
+
+
+def _shots_table(shots: Sequence[Shot], file_hash: str, path: str, tolerance_s: float) -> pa.Table:
+    cols = {
+        "source": [file_hash] * len(shots),
+        "path": [path] * len(shots),
+        "tolerance_s": [tolerance_s] * len(shots),
+        "table": [s.table for s in shots],
+        "start_line": [s.start_line for s in shots],
+        "stop_line": [s.stop_line for s in shots],
+        "stop_ts": [s.stop_ts for s in shots],
+        "stop_text": [s.stop_text for s in shots],
+        "shot_s": [s.shot_s for s in shots],
+        "paused_s": [s.paused_s for s in shots],
+        "limit_s": [s.limit_s for s in shots],
+    }
+    return pa.table(cols, schema=SHOTS_SCHEMA)
+
+
+def _shots(table: pa.Table) -> list[Shot]:
+    names = ("table", "start_line", "stop_line", "stop_ts", "stop_text", "shot_s", "paused_s", "limit_s")
+    return [Shot(*row) for row in zip(*(table.column(n).to_pylist() for n in names), strict=True)]
+
+
+def _strokes(storage: Storage) -> duckdb.DuckDBPyConnection | None:
+    """Views over the dataset's matches and strokes (None: no stroke yet, a clock-only batch)."""
+    if not partitions_present(storage, "strokes"):
+        return None
+    return loaded_views(storage.url, ("matches", "strokes"), unfinished_ok=True)
+
+
+def _align_all(storage: Storage) -> tuple[dict[tuple[str, int, int], tuple[object, ...]], dict[str, Placed]]:
+    """Every kept clock log aligned with every stroke of the dataset, in digest order: the
+    readings by stroke (a later log's replacing an earlier's) and what each log placed."""
+    con = _strokes(storage)
+    readings: dict[tuple[str, int, int], tuple[object, ...]] = {}
+    placed: dict[str, Placed] = {}
+    try:
+        strokes = stroke_times(con) if con is not None else None
+        for name in sorted(n for n in storage.listdir(CLOCK_SHOTS) if n.endswith(".parquet")):
+            kept = storage.read_table(CLOCK_SHOTS, name)
+            if not kept.num_rows:
+                continue
+            source, tolerance = kept.column("source")[0].as_py(), kept.column("tolerance_s")[0].as_py()
+            shots = _shots(kept)
+            if strokes is None:
+                left = [Unplaced(s.stop_line, s.table, s.stop_text, "stop", "no_stroke") for s in shots]
+                placed[source] = Placed(0, left)
+                continue
+            rows, left = align(strokes, shots_frame(shots), tolerance)
+            for r in rows.iter_rows():
+                readings[(r[0], r[1], r[2])] = (*r, source)
+            placed[source] = Placed(rows.height, left)
+    finally:
+        if con is not None:
+            con.close()
+    return readings, placed
+
+
+def realign(storage: Storage) -> dict[str, Placed]:
+    """Align the dataset's kept clock logs with all its strokes and write each partition's
+    ``clocks.parquet`` (removed where no reading falls); what each log placed, by content hash.
+    Nothing to do (and nothing read) when the dataset keeps no clock log."""
+    if not storage.listdir(CLOCK_SHOTS):  # (``--overwrite`` removes the aligned files with the kept logs)
+        return {}
+    partitions = read_manifest(storage, LOADED, unfinished_ok=True)
+    readings, placed = _align_all(storage)
+    by_part: dict[int, list[tuple[object, ...]]] = {}
+    for key in sorted(readings):
+        by_part.setdefault(partition_of(key[0], partitions), []).append(readings[key])
+    for part, rows in by_part.items():
+        columns = list(zip(*rows, strict=True))
+        table = pa.table(
+            [pa.array(c, type=f.type) for c, f in zip(columns, ALIGNED_SCHEMA, strict=True)], schema=ALIGNED_SCHEMA
+        )
+        storage.write_table(table, "shot_clock", part_name(part), CLOCKS_FILE)
+    for part in partitions_present(storage, "shot_clock"):
+        if part not in by_part:
+            storage.delete_file("shot_clock", part_name(part), CLOCKS_FILE)
+    return placed
+
+
+@dataclass(frozen=True, slots=True)
+class Kept:
+    """A clock log read and paired, before the alignment over the dataset."""
+
+    path: str
+    file_hash: str
+    rows: int
+    shots: int
+    unplaced: list[Unplaced]
+
+
+def keep_clocks(storage: Storage, paths: Sequence[Path], tolerance_s: float) -> tuple[list[Kept], list[ClockResult]]:
+    """Read and pair each clock log and keep its shots in the dataset; the logs kept, and a
+    result for each log rejected (a malformed row: the log is not kept, as with a database)."""
+    kept: list[Kept] = []
+    rejected: list[ClockResult] = []
+    for path in paths:
+        name = str(path)
+        file_hash, rows, problems = read_clock_csv(path)
+        if problems or file_hash is None:
+            rejected.append(ClockResult(name, file_hash, "rejected", len(rows), 0, 0, [], problems))
+            continue
+        shots, unplaced = pair_shots(rows)
+        storage.write_table(_shots_table(shots, file_hash, name, tolerance_s), CLOCK_SHOTS, _file(file_hash))
+        kept.append(Kept(name, file_hash, len(rows), len(shots), unplaced))
+    return kept, rejected
+
+
+def results(kept: Sequence[Kept], placed: dict[str, Placed]) -> list[ClockResult]:
+    """What each kept log gave once aligned over the dataset, as a database load reports it."""
+    out = []
+    for k in kept:
+        got = placed.get(k.file_hash, Placed(0, []))
+        unplaced = sorted(k.unplaced + got.left_over, key=lambda u: u.line)
+        out.append(ClockResult(k.path, k.file_hash, "loaded", k.rows, k.shots, got.aligned, unplaced, []))
+    return out

@@ -1,0 +1,277 @@
+"""Writing into a Parquet dataset that already holds matches: `cuelog export` replaces the
+matches it exports (never duplicates them), `--overwrite` replaces the dataset whole, a write
+that stops midway leaves a mark every reader refuses, a directory that is not a cuelog
+dataset is refused; `cuelog ingest --parquet` keeps the shot clocks and aligns them over
+every stroke of the dataset, whichever batch brought the clock or the strokes."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+
+from cuelog.distributed.export import export_db
+from cuelog.distributed.layout import CLOCKS_FILE, Storage, partitions_present, read_clock
+from cuelog.store import connect
+from cuelog.store.results import REPLAY_TABLES
+from tests.conftest import EXAMPLES
+from tests.distributed.conftest import cuelog, tree
+
+LOADED = ("matches", "records", "strokes", "shot_clock")
+EVERYTHING = (*LOADED, "clock_shots")
+
+
+def ingest(db: Path, *paths: Path, replace: bool = False) -> None:
+    ran = cuelog("ingest", *map(str, paths), "--db", str(db), *(["--replace"] if replace else []))
+    assert ran.exit_code == 0, ran.stdout + ran.stderr
+
+
+def export(db: Path, dest: Path, partitions: int = 3, *extra: str) -> Path:
+    ran = cuelog("export", "--db", str(db), "--parquet", str(dest), "--partitions", str(partitions), *extra)
+    assert ran.exit_code == 0, ran.stderr
+    return dest
+
+
+def ids(data: Path) -> list[str]:
+    return sorted(pq.read_table(data / "matches").column("match_id").to_pylist())
+
+
+@pytest.fixture
+def two_batches(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """Two databases of different matches (the examples; a simulated event), and a copy of
+    the officiating example's log to correct."""
+    sim = tmp_path / "sim"
+    ran = cuelog("simulate", "--rules", "billiards/wpbsa-2024", "--matches", "3", "--seed", "2", "--out", str(sim))
+    assert ran.exit_code == 0, ran.stderr
+    logs = tmp_path / "logs"
+    shutil.copytree(EXAMPLES, logs, ignore=shutil.ignore_patterns("*.csv", "*.toml", "*.corrections.jsonl"))
+    first, second = tmp_path / "first.duckdb", tmp_path / "second.duckdb"
+    ingest(first, logs)
+    ingest(second, sim / "logs")
+    return first, second, logs / "snooker-officiating.jsonl"
+
+
+def _correct(log: Path) -> None:
+    """The recorder's correction of the referee's name: the same match id, other content."""
+    lines = log.read_text(encoding="utf-8").splitlines()
+    head = json.loads(lines[0])
+    head["referee"] = "Corrected Name"
+    log.write_text("\n".join([json.dumps(head), *lines[1:]]) + "\n", encoding="utf-8")
+
+
+def test_export_again_after_a_correction_replaces_the_match_and_keeps_the_other_batches(
+    two_batches: tuple[Path, Path, Path], tmp_path: Path
+) -> None:
+    first, second, log = two_batches
+    archive = export(second, export(first, tmp_path / "archive"))
+    _correct(log)
+    ingest(first, log, replace=True)
+    export(first, archive)
+    assert ids(archive) == sorted(ids(export(first, tmp_path / "a")) + ids(export(second, tmp_path / "b")))
+    # Exactly what exporting the corrected database and the other batch afresh writes.
+    fresh = export(second, export(first, tmp_path / "fresh"))
+    assert tree(archive, LOADED) == tree(fresh, LOADED)
+    referee = {
+        r["match_id"]: r["referee"] for r in pq.read_table(archive / "matches").to_pylist() if r["referee"] is not None
+    }
+    assert referee["example-officiating"] == "Corrected Name"
+
+
+def test_export_replaces_a_match_held_in_a_file_beside_others_and_keeps_those(
+    two_batches: tuple[Path, Path, Path], tmp_path: Path
+) -> None:
+    first, _, log = two_batches
+    archive = export(first, tmp_path / "archive", 1)  # one partition: one file holds every example
+    single = tmp_path / "single.duckdb"
+    _correct(log)
+    ingest(single, log)
+    export(single, archive, 1)
+    files = sorted((archive / "matches" / "part=0000").iterdir())
+    assert len(files) == 2  # the corrected match's own file, and the others' file rewritten without it
+    assert ids(archive) == ids(export(first, tmp_path / "original", 1))
+    held = [sorted(pq.read_table(f).column("match_id").to_pylist()) for f in files]
+    assert ["example-officiating"] in held
+    ran = cuelog("replay", "--parquet", str(archive), "--scheduler", "local:1", "--out", str(tmp_path / "out"))
+    assert ran.exit_code == 1, ran.stderr  # every match once: no "held twice" failure
+
+
+def test_export_overwrite_makes_the_dataset_exactly_this_export(
+    two_batches: tuple[Path, Path, Path], tmp_path: Path
+) -> None:
+    first, second, _ = two_batches
+    archive = export(second, export(first, tmp_path / "archive", 3))
+    refused = cuelog("export", "--db", str(second), "--parquet", str(archive), "--partitions", "5")
+    assert refused.exit_code == 2 and "--overwrite" in refused.stderr.replace("\n", "")
+    export(second, archive, 5, "--overwrite")
+    assert tree(archive, EVERYTHING) == tree(export(second, tmp_path / "fresh", 5), EVERYTHING)
+    assert json.loads((archive / "_cuelog.json").read_text())["partitions"] == 5
+
+
+def test_export_refuses_a_directory_that_is_not_a_cuelog_dataset(
+    two_batches: tuple[Path, Path, Path], tmp_path: Path
+) -> None:
+    first, _, _ = two_batches
+    other = tmp_path / "photos"
+    other.mkdir()
+    (other / "holiday.jpg").write_bytes(b"\xff\xd8")
+    for extra in ([], ["--overwrite"]):
+        ran = cuelog("export", "--db", str(first), "--parquet", str(other), *extra)
+        assert ran.exit_code == 2
+        assert "not a cuelog Parquet dataset" in ran.stderr.replace("\n", "")
+        assert sorted(other.iterdir()) == [other / "holiday.jpg"]
+        assert (other / "holiday.jpg").read_bytes() == b"\xff\xd8"
+    archive = export(first, tmp_path / "archive")
+    ran = cuelog("replay", "--parquet", str(archive), "--scheduler", "local:1", "--out", str(tmp_path / "results"))
+    assert ran.exit_code == 1, ran.stderr
+    ran = cuelog("export", "--db", str(first), "--parquet", str(tmp_path / "results"), "--overwrite")
+    assert ran.exit_code == 2 and "expected 'loaded'" in ran.stderr.replace("\n", "")
+    assert tree(tmp_path / "results", REPLAY_TABLES)  # the results were left alone
+
+
+def test_an_export_that_stops_midway_is_refused_by_readers_until_run_again(
+    two_batches: tuple[Path, Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first, _, log = two_batches
+    archive = export(first, tmp_path / "archive")
+    _correct(log)
+    ingest(first, log, replace=True)
+    real = Storage.write_table
+    calls = {"n": 0}
+
+    def full_disk(self: Storage, table, *parts: str) -> None:  # type: ignore[no-untyped-def]
+        calls["n"] += 1
+        if calls["n"] > 2:
+            raise OSError(28, "No space left on device")
+        real(self, table, *parts)
+
+    monkeypatch.setattr(Storage, "write_table", full_disk)
+    con = connect(first, read_only=True)
+    try:
+        with pytest.raises(OSError):
+            export_db(con, str(archive), 3)
+    finally:
+        con.close()
+    monkeypatch.undo()
+    for args in (
+        ["replay", "--parquet", str(archive), "--scheduler", "local:1", "--out", str(tmp_path / "out")],
+        ["diff", "--dataset", str(archive), "--scheduler", "local:1", "--rules", "snooker/classic"],
+    ):
+        ran = cuelog(*args)
+        assert ran.exit_code == 2 and "did not finish" in ran.stderr.replace("\n", ""), args
+    export(first, archive)  # run again: the dataset is whole
+    assert tree(archive, LOADED) == tree(export(first, tmp_path / "fresh"), LOADED)
+    assert "complete" not in json.loads((archive / "_cuelog.json").read_text())
+
+
+def test_ingest_parquet_refuses_another_file_for_a_held_match_unless_replace(
+    two_batches: tuple[Path, Path, Path], tmp_path: Path
+) -> None:
+    _, _, log = two_batches
+    archive = tmp_path / "archive"
+    assert cuelog("ingest", str(log), "--parquet", str(archive), "--partitions", "2").exit_code == 0
+    _correct(log)
+    ran = cuelog("ingest", str(log), "--parquet", str(archive), "--partitions", "2")
+    assert ran.exit_code == 2 and "--replace" in ran.stderr.replace("\n", "")
+    ran = cuelog("ingest", str(log), "--parquet", str(archive), "--partitions", "2", "--replace")
+    assert ran.exit_code == 0, ran.stderr
+    (row,) = pq.read_table(archive / "matches").to_pylist()
+    assert row["referee"] == "Corrected Name"
+
+
+# -- shot clocks over batches ----------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def clocked(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Six snooker matches on four tables, each table's shot-clock log spanning several matches."""
+    root = tmp_path_factory.mktemp("clocked")
+    ran = cuelog("simulate", "--rules", "snooker/wpbsa-2024", "--matches", "6", "--seed", "3", "--out", str(root))
+    assert ran.exit_code == 0, ran.stderr
+    return root
+
+
+def clock_rows(data: Path) -> list[tuple[object, ...]]:
+    """The shot clock a replay of the dataset reads, every partition, sorted."""
+    storage = Storage.open(str(data))
+    rows = []
+    for part in partitions_present(storage, "shot_clock"):
+        table = read_clock(storage, part)
+        assert table is not None
+        cols = ("match_id", "frame", "n", "shot_s", "paused_s", "limit_s", "source")
+        rows += list(zip(*(table.column(c).to_pylist() for c in cols), strict=True))
+    return sorted(rows, key=repr)
+
+
+def ingest_parquet(data: Path, *paths: Path, clocks: tuple[Path, ...] = ()) -> dict[str, object]:
+    args = [str(p) for p in (*paths, *clocks)]  # CSVs among the paths are read as clock logs
+    ran = cuelog("ingest", *args, "--parquet", str(data), "--partitions", "3", "--json")
+    assert ran.exit_code == 0, ran.stdout + ran.stderr
+    return json.loads(ran.stdout)  # type: ignore[no-any-return]
+
+
+def test_a_clock_in_another_batch_than_its_strokes_is_aligned_as_in_a_database(clocked: Path, tmp_path: Path) -> None:
+    logs = sorted((clocked / "logs").glob("*.jsonl"))
+    clocks = tuple(sorted((clocked / "clocks").glob("*.csv")))
+    db = tmp_path / "all.duckdb"
+    ingest(db, *logs)
+    ran = cuelog("ingest", *map(str, clocks), "--db", str(db), "--json")
+    assert ran.exit_code == 0
+    in_db = {c["path"]: c for c in json.loads(ran.stdout)["clocks"]}
+    con = connect(db, read_only=True)
+    try:
+        expected = sorted(con.execute("SELECT * FROM shot_clock").fetchall(), key=repr)
+    finally:
+        con.close()
+    assert sum(1 for r in expected if r[6] != "record") > 100
+
+    # The clocks with the first half of the logs; the second half's strokes come later.
+    a = tmp_path / "a"
+    batch = ingest_parquet(a, *logs[:3], clocks=clocks)
+    assert 0 < sum(c["aligned"] for c in batch["clocks"]) < sum(c["aligned"] for c in in_db.values())
+    ingest_parquet(a, *logs[3:])
+    assert clock_rows(a) == expected
+    # The clocks first, before any stroke; then the logs.
+    b = tmp_path / "b"
+    alone = ingest_parquet(b, clocks=clocks)
+    assert [c["aligned"] for c in alone["clocks"]] == [0] * len(clocks)
+    assert all(c["unplaced"] == c["shots"] for c in alone["clocks"]) and not (b / "matches").exists()
+    ingest_parquet(b, *logs)
+    assert clock_rows(b) == expected
+    # The logs first, the clocks in a later batch: each clock's report as a database gives it.
+    c = tmp_path / "c"
+    ingest_parquet(c, *logs)
+    late = ingest_parquet(c, clocks=clocks)
+    assert clock_rows(c) == expected
+    for got in late["clocks"]:
+        want = in_db[got["path"]]
+        assert (got["shots"], got["aligned"], got["unplaced"]) == (want["shots"], want["aligned"], want["unplaced"])
+    # Whatever order the batches came in, the aligned clocks are the same bytes.
+    aligned = {d: tree(d, ("shot_clock",)) for d in (a, b, c)}
+    assert {k: v for k, v in aligned[a].items() if k.endswith(CLOCKS_FILE)} == {
+        k: v for k, v in aligned[b].items() if k.endswith(CLOCKS_FILE)
+    }
+    assert tree(a, ("clock_shots",)) == tree(c, ("clock_shots",))
+
+
+def test_the_clock_report_over_the_cluster_results_of_batched_ingests_equals_the_database(
+    clocked: Path, cluster, tmp_path: Path
+) -> None:
+    logs = sorted((clocked / "logs").glob("*.jsonl"))
+    clocks = tuple(sorted((clocked / "clocks").glob("*.csv")))
+    db = tmp_path / "all.duckdb"
+    ingest(db, *logs, *clocks)
+    assert cuelog("replay", "--db", str(db)).exit_code in (0, 1)
+    data = tmp_path / "archive"
+    ingest_parquet(data, *logs[:2], clocks=clocks[:2])
+    ingest_parquet(data, *logs[2:], clocks=clocks[2:])
+    out = tmp_path / "out"
+    ran = cuelog("replay", "--parquet", str(data), "--scheduler", cluster.scheduler.address, "--out", str(out))
+    assert ran.exit_code in (0, 1), ran.stderr
+    over_db = cuelog("report", "clock", "--db", str(db), "--json", "--by", "match")
+    over_results = cuelog("report", "clock", "--results", str(out), "--json", "--by", "match")
+    assert over_results.exit_code == 0, over_results.stderr
+    assert over_results.stdout == over_db.stdout
+    assert sum(r["shots"] for r in json.loads(over_results.stdout)["matches"]) > 100
