@@ -14,7 +14,10 @@ For each size the script builds a season of logs, then measures:
 - a floor: a bare loop over the same decoded stroke records touching every field, the
   least any replay could cost; and peak memory per phase: ``replay LOGS``, ingest,
   ``replay --db`` and each report run in a fresh process of their own, whose peak resident
-  set (or its workers') is the phase's.
+  set (or its workers') is the phase's;
+- the engine alone: the rules engines over the decoded records, against two floors
+  labelled as such (decode only, and the loop touching every field), each the median of
+  three passes with its spread.
 
 ``--base REV`` runs ``replay LOGS``, ``replay --db`` and the reports a second time on the
 revision's tree (``git archive``), back to back on the same logs and store.
@@ -41,6 +44,7 @@ import platform
 import pstats
 import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -186,27 +190,67 @@ def replay_parallel(paths: list[Path], workers: int) -> tuple[int, int]:
     return sum(p[0] for p in parts), sum(p[1] for p in parts)
 
 
-def floor_pass(paths: list[Path]) -> tuple[float, float, int]:
-    """The floor: read and decode the same records file by file (timed apart), and a bare
-    loop touching every field of every stroke. Returns (decode seconds, touch seconds,
-    strokes). Streams like the replay, so its memory stays flat."""
+def floor_pass(paths: list[Path]) -> tuple[float, float, float, int]:
+    """One pass over the logs, file by file (streaming, so memory stays flat): read and
+    decode the records (the *decode* floor), a bare loop touching every field of every
+    decoded stroke (the *touch* floor: the least any replay could cost), and the rules
+    engines over the decoded records (the *engine alone*), each timed apart. Returns
+    (decode seconds, touch seconds, engine seconds, strokes)."""
     fields = Stroke.__struct_fields__
-    decode_s = touch_s = 0.0
+    decode_s = touch_s = engine_s = 0.0
     n = 0
     for p in paths:
         t0 = time.perf_counter()
-        strokes = [r for _, r in read_records(p) if isinstance(r, Stroke)]
+        records = [r for _, r in read_records(p)]
         t1 = time.perf_counter()
         acc = 0
-        for s in strokes:
-            for name in fields:
-                if getattr(s, name) is not None:
-                    acc += 1
+        strokes = 0
+        for s in records:
+            if type(s) is Stroke:
+                strokes += 1
+                for name in fields:
+                    if getattr(s, name) is not None:
+                        acc += 1
+        t_touch = time.perf_counter() - t1
+        # Untimed: the records just decoded are moved to the oldest generation, as records
+        # read a while before would be; otherwise the collector's promotion of them would
+        # be charged to the engine (benchmarks/engine.py does the same before each run).
+        gc.collect()
         t2 = time.perf_counter()
+        replay_matches(records)
+        t3 = time.perf_counter()
         decode_s += t1 - t0
-        touch_s += t2 - t1
-        n += len(strokes)
-    return decode_s, touch_s, n
+        touch_s += t_touch
+        engine_s += t3 - t2
+        n += strokes
+    return decode_s, touch_s, engine_s, n
+
+
+def spread(values: list[float]) -> dict[str, float]:
+    """Median and range of repeated timings, in seconds."""
+    return {"median": round(statistics.median(values), 3), "low": round(min(values), 3), "high": round(max(values), 3)}
+
+
+def engine_alone(paths: list[Path], rounds: int = 3) -> dict[str, Any]:
+    """The engines alone against the two floors: :func:`floor_pass` ``rounds`` times, each
+    figure the median of the rounds with its spread; the ratios are of the medians."""
+    passes = []
+    for _ in range(rounds):
+        gc.collect()
+        passes.append(floor_pass(paths))
+    n = passes[0][3]
+    decode, touch, engine = (spread([p[i] for p in passes]) for i in range(3))
+    return {
+        "rounds": rounds,
+        "strokes": n,
+        "decode_seconds": decode,
+        "touch_seconds": touch,
+        "engine_seconds": engine,
+        "engine_strokes_per_s": round(n / engine["median"]),
+        "engine_strokes_per_s_range": [round(n / engine["high"]), round(n / engine["low"])],
+        "engine_over_touch": round(engine["median"] / touch["median"], 2),
+        "engine_over_decode": round(engine["median"] / decode["median"], 2),
+    }
 
 
 def ingest_store(db: Path, logs_dir: Path, clocks: list[Path]) -> dict[str, Any] | None:
@@ -352,9 +396,11 @@ def measure(
     row: dict[str, Any] = {"strokes": strokes, "files": len(logs), "matches_per_file": per_file}
     if not files:
         return _measure_store(row, here, clocks, workers, store, code)
-    decode_s, touch_s, n = floor_pass(logs)
-    assert n == strokes
-    row["floor"] = {"decode_seconds": round(decode_s, 3), "touch_seconds": round(touch_s, 3)}
+    alone = engine_alone(logs)
+    assert alone["strokes"] == strokes
+    decode_s, touch_s = alone["decode_seconds"]["median"], alone["touch_seconds"]["median"]
+    row["floor"] = {"decode_seconds": decode_s, "touch_seconds": touch_s}
+    row["engine_alone"] = alone
     t1, (s1, f1) = timed(lambda: replay_files(logs))
     tn, (sn, fn) = timed(lambda: replay_parallel(logs, workers))
     assert (s1, f1) == (sn, fn), "the replay must not depend on the number of workers"
@@ -492,6 +538,17 @@ def human(row: dict[str, Any]) -> str:
             f" {every['workers']} workers: {every['strokes_per_s']:,} strokes/s ({every['seconds']} s)",
             f"  replay / floor: {r['replay_over_floor']}x (with decoding: {r['replay_over_decode_and_floor']}x)",
         ]
+    if row.get("engine_alone"):
+        e = row["engine_alone"]
+        lo, hi = e["engine_strokes_per_s_range"]
+        es, ds, ts = e["engine_seconds"], e["decode_seconds"], e["touch_seconds"]
+        lines.insert(
+            2,
+            f"  engine alone (median of {e['rounds']}): {e['engine_strokes_per_s']:,} strokes/s ({lo:,}-{hi:,};"
+            f" {es['median']} s, {es['low']}-{es['high']}); floors: decode {ds['median']} s ({ds['low']}-{ds['high']}),"
+            f" touch {ts['median']} s ({ts['low']}-{ts['high']}); engine / touch {e['engine_over_touch']}x,"
+            f" engine / decode {e['engine_over_decode']}x",
+        )
     return "\n".join([*lines, *_store_lines(row), f"  peak memory (this process): {row['peak_rss_mb']} MB"])
 
 

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cuelog.replay import replay_matches
+from cuelog.replay import billiards, replay_matches
 from cuelog.replay.billiards import Geometry, State, apply, new_frame
 from cuelog.replay.output import document, dumps
 from cuelog.schemas.records import (
@@ -173,3 +174,39 @@ def test_replay_is_deterministic(game: tuple[Match, list[Record]]) -> None:
     first = dumps(document(replay_matches(records), "test"))
     again = dumps(document(replay_matches(list(records)), "test"))
     assert first == again
+
+
+def _officiating_errors(draw: Any, records: list[Record]) -> list[Record]:
+    """The game's strokes with some calls, respots and scoreboards recorded wrong."""
+    out: list[Record] = []
+    for r in records:
+        if isinstance(r, Stroke):
+            error = draw(st.sampled_from(["none", "none", "none", "call", "no_call", "score", "respots"]))
+            fields = _fields(r)
+            if error == "call":
+                fields["call"] = draw(
+                    st.sampled_from([Call(foul=True, points=2), Call(foul=False, miss=True, points=3)])
+                )
+            elif error == "no_call":
+                fields["call"] = None
+            elif error == "score" and r.score is not None:
+                fields["score"] = [r.score[0] + draw(st.integers(-3, 3)), r.score[1]]
+            elif error == "respots":
+                fields["respots"] = draw(st.sampled_from([None, [], [Respot(ball="red", spot="centre")]]))
+            r = Stroke(**fields)
+        out.append(r)
+    return out
+
+
+@SETTINGS
+@given(games(), st.data())
+def test_plain_stroke_shortcut_changes_nothing(game: tuple[Match, list[Record]], data: st.DataObject) -> None:
+    """The engine's shortcut for plain strokes (no foul, miss or limit possible) gives the
+    same outcomes, findings and result as the full steps, calls right or wrong."""
+    _, records = game
+    records = _officiating_errors(data.draw, records)
+    fast = dumps(document(replay_matches(records), "test"))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(billiards, "_FAST", False)
+        slow = dumps(document(replay_matches(records), "test"))
+    assert fast == slow

@@ -16,6 +16,9 @@ fuzzed logs).
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import msgspec
 
 from cuelog.ingest.reader import BOM, MAX_LINE
@@ -42,6 +45,24 @@ _VISITS = INT_BOUNDS["stroke"]["call.visits"]
 _OBJECTS = INT_BOUNDS["stroke"]["cushions.objects"]
 _ASCII_SPACE = " \t\n\r\x0b\x0c"
 """What ``bytes.strip`` removes: a line of only these is blank to the reader."""
+
+
+FAST_CHECK_BYTES = 4 << 20
+"""Logs up to this size (not gzipped) are read whole and given the fast check first."""
+
+
+def is_clean(path: str | os.PathLike[str]) -> bool:
+    """A small plain log the fast check calls clean (False: not known, see the detailed check)."""
+    p = Path(path)
+    if p.suffix == ".gz":
+        return False
+    try:
+        if p.stat().st_size > FAST_CHECK_BYTES:
+            return False
+        data = p.read_bytes()
+    except OSError:
+        return False
+    return clean_records(data) is not None
 
 
 def lines_of(data: bytes) -> list[tuple[int, str]] | None:

@@ -29,7 +29,7 @@ from typing import Any
 import duckdb
 
 from cuelog.errors import Problem
-from cuelog.ingest.clean import clean_records
+from cuelog.ingest.clean import FAST_CHECK_BYTES, clean_records
 from cuelog.ingest.reader import log_files, open_log
 from cuelog.ingest.validate import check_file, parse_time
 from cuelog.schemas.records import Choice, Clock, Event, Frame, FrameEnd, Match, Record, Stroke
@@ -334,7 +334,7 @@ def _size(path: str | os.PathLike[str]) -> int:
 GROUP_FILES = 512
 """Files published in one transaction at most."""
 
-ON_ITS_OWN_BYTES = 4 << 20
+ON_ITS_OWN_BYTES = FAST_CHECK_BYTES
 """A file larger than this (or gzipped, whose size says little) is loaded on its own,
 streamed through staging tables, so memory stays flat whatever its size."""
 

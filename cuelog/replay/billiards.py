@@ -25,6 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final, TypeAlias
 
+from cuelog.replay.billiards_editions import Edition
 from cuelog.replay.common import alternating_breaker, check_choice, check_frame_end, leader, parse_time, stroke_gap
 from cuelog.replay.ledger import Ledger
 from cuelog.replay.model import (
@@ -43,7 +44,6 @@ from cuelog.replay.model import (
     FrameResult,
     Outcome,
 )
-from cuelog.replay.params import param, required
 from cuelog.schemas.records import Choice, Event, Frame, FrameEnd, FrameRecord, Match, Respot, Stroke, other
 
 Pos: TypeAlias = tuple[float, float]
@@ -56,7 +56,9 @@ BALL_MM: Final = 52.5
 """Ball diameter (S1 R2(b)); two balls closer than this, centre to centre, touch."""
 TOLERANCE_MM: Final = 0.5
 """Measurement tolerance when positions decide touching, occupied spots and Baulk."""
-TABLE_MM: Final = (1778.0, 3569.0)
+TABLE_MM: tuple[float, float] = (1778.0, 3569.0)
+"""The standard playing area (not ``Final``: a compiled build, benchmarks/compile_engines.py,
+cannot read a ``Final`` tuple of floats from a function of its module)."""
 BAULK_LINE_MM: Final = 737.0
 D_RADIUS_MM: Final = 292.0
 SPOT_FROM_TOP_MM: Final = 324.0
@@ -80,51 +82,6 @@ JUDGED_FOULS: Final = frozenset(
     }
 )
 LIMIT_FOULS: Final = frozenset({"hazards", "cannons", "baulk_line"})
-
-
-@dataclass(frozen=True, slots=True)
-class Edition:
-    """What differs between the billiards rule books, as data."""
-
-    name: str
-    fouls: Mapping[str, str] = required(
-        rule="S3 R15", meaning="Foul code -> citation; a code absent here is not a foul in this edition."
-    )
-    cite: Mapping[str, str] = required(rule="-", meaning="Concept -> citation (scoring, miss, spotting, ...).")
-    miss_is_foul: bool = param(
-        False, rule="1R 2.11(15)", meaning="Missing all object balls is a foul; no non-foul miss."
-    )
-    baulk_line: bool | None = param(
-        False,
-        rule="S3 R8",
-        meaning="The baulk-line crossing rule: None absent from the edition; false applied when the match"
-        " says baulk_line: true; true applied unless the match says false.",
-    )
-    crossing_on_line_counts: bool = param(
-        False,
-        rule="S3 R8(b)",
-        meaning="Resting centrally on the line counts as a crossing (B24 S3 R8(b): it does not; 1R 2.13.1: it does).",
-    )
-    sequence_fallback_resets: bool = param(
-        True,
-        rule="S3 R9(b)(ii)",
-        meaning="The Red put back on the Spot when Centre and Pyramid are occupied is not part of a"
-        " sequence. The older text says nothing of it.",
-    )
-    concede_striker_only: bool = param(
-        False, rule="older S4 R6", meaning="Only the striker may concede (B24 S4 R4: any player)."
-    )
-    wrong_ball_opening_void: bool = param(
-        False,
-        rule="older S3 R2",
-        meaning="An opening stroke with the wrong white is void (B24 S3 R2(c): the striker's"
-        " responsibility, so a foul, S3 R15(a)).",
-    )
-    touching_by_consent: bool = param(
-        False,
-        rule="1R 2.10",
-        meaning='The touching-ball re-spot is made "with the consent of both players".',
-    )
 
 
 _B24_FOULS: Final = {
@@ -627,16 +584,25 @@ class _Play:
         self.due_spots = {}
 
 
+_FAST = True
+"""Take :func:`_plain_start` for strokes :func:`_plain` admits (switched off in a test)."""
+
+
 def _stroke(state: State, stroke: Stroke) -> tuple[Outcome | None, list[Finding]]:
     """One stroke through the rules, step by step: the due call and the findings."""
     play = _Play(stroke, stroke.n, stroke.striker)
-    early = _who_may_play(state, play)
-    if early is not None:
-        return early
-    _balls_played(state, play)
+    plain = _FAST and _plain(state, stroke)
+    if plain:
+        _plain_start(state, play)
+    else:
+        early = _who_may_play(state, play)
+        if early is not None:
+            return early
+        _balls_played(state, play)
     _scoring(state, play)
-    _limits(state, play)
-    _calls(state, play)
+    if not plain:
+        _limits(state, play)
+        _calls(state, play)
     _book(state, play)
     if play.continues:
         _runs(state, play)
@@ -646,6 +612,60 @@ def _stroke(state: State, stroke: Stroke) -> tuple[Outcome | None, list[Finding]
         _baulk_line_windows(state, play)
     _next_turn(state, play)
     return _outcome(state, play), play.findings
+
+
+# -- the plain stroke: facts that need no judgment ------------------------------------------
+
+
+def _plain(state: State, stroke: Stroke) -> bool:
+    """A stroke in which no foul, miss or limit can be found, so that the steps who may
+    play, the balls played, the limits and the calls would find nothing: the entitled
+    striker (S3 R15(e)), a game in play with no time limit (S3 R5(a)), the cue ball on the
+    table (not in-hand, S3 R6) and an object ball hit (S3 R15(o), S2 R16), nothing called,
+    no infringement, nothing off the table (S3 R15(j)), every ball played on the table
+    (FORMAT 4), runs short of their limits (S3 R10, R11) and no Baulk-line rule (S3 R8)."""
+    striker = stroke.striker
+    table = state.table
+    cb = state.cue.get(striker)
+    if (
+        cb is None
+        or striker != state.striker
+        or stroke.call is not None
+        or stroke.infringements
+        or stroke.off_table
+        or not stroke.first
+        or state.over
+        or state.time_limit is not None
+        or state.baulk_line
+        # The limits are fifteen hazards and seventy-five cannons at the least (S3 R10(a), R11(a)).
+        or state.hazards >= 14
+        or state.cannons >= 74
+        or cb not in table
+    ):
+        return False
+    for b in stroke.first:
+        if b not in table:
+            return False
+    for b in stroke.then or ():
+        if b not in table:
+            return False
+    return all(b in table or b == cb for b in stroke.potted)
+
+
+def _plain_start(state: State, play: _Play) -> None:
+    """What :func:`_who_may_play` and :func:`_balls_played` do for a plain stroke; the due
+    call is no foul and no miss (the defaults of :class:`_Play`)."""
+    striker = play.striker
+    if state.t0 is None:
+        state.t0 = parse_time(play.stroke.t)  # the game's start, when the frame has no time
+    if state.breaker is None:
+        state.breaker = striker
+    play.opponent = other(striker)
+    play.cue_ball, play.object_ball = state.cue[striker], state.cue[play.opponent]
+    if state.turn_side != striker:
+        _begin_turn(state, striker, play.n)
+    play.red_spot0 = state.red_spot
+    state.foul_by = None
 
 
 # -- who may play (S3 R2, R5(a), R15(e)) ----------------------------------------------------
@@ -780,8 +800,8 @@ def _limits(state: State, play: _Play) -> None:
             facts.fouls.append("cannons")
         if play.hazard and not play.cannon and state.hazards + 1 > _limit(state, "ten_hazards", 10, 15, n):
             facts.fouls.append("hazards")
-    crossed = _crossed(state, play.stroke, play.cue_ball, play.in_hand)
     if state.baulk_line and state.bl_deadline is not None and legal_so_far:
+        crossed = _crossed(state, play.stroke, play.cue_ball, play.in_hand)
         if crossed is True:
             state.bl_crossed = True
         elif crossed is None and state.bl_crossed is False:
@@ -949,9 +969,22 @@ def _runs(state: State, play: _Play) -> None:
 def _table_after_stroke(state: State, play: _Play) -> dict[str, Pos | None]:
     """The balls left on the table and where they rest, as far as the facts tell."""
     stroke, cb = play.stroke, play.cue_ball
-    before = state.table
-    table: dict[str, Pos | None] = {b: p for b, p in before.items() if b not in stroke.potted}
-    if cb not in stroke.potted:
+    before, potted = state.table, stroke.potted
+    if stroke.positions is None and stroke.first:
+        # Without recorded positions, every ball may have moved once the cue ball hit one
+        # (the object balls can kiss each other, ``then`` may be incomplete).
+        table: dict[str, Pos | None] = dict.fromkeys(before)
+        for b in potted:
+            table.pop(b, None)
+        if cb not in potted:
+            table[cb] = None
+        for b in stroke.off_table or ():
+            table.pop(b, None)
+        if RED in play.hit or RED not in table:
+            state.red_spot = None
+        return table
+    table = {b: p for b, p in before.items() if b not in potted}
+    if cb not in potted:
         table[cb] = before.get(cb)
     for b in stroke.off_table or ():
         table.pop(b, None)
@@ -959,13 +992,8 @@ def _table_after_stroke(state: State, play: _Play) -> dict[str, Pos | None]:
         listed = {b: (x, y) for b, x, y in stroke.positions}
         for b in table:
             table[b] = listed.get(b)
-    else:
-        # Without recorded positions, every ball may have moved once the cue ball hit one
-        # (the object balls can kiss each other, ``then`` may be incomplete).
-        if stroke.first:
-            table = dict.fromkeys(table)
-        elif cb in table:
-            table[cb] = None
+    elif cb in table:
+        table[cb] = None  # no ball hit: only the cue ball moved
     if RED in play.hit or RED not in table:
         state.red_spot = None
     return table
@@ -979,7 +1007,8 @@ def _red_due(state: State, play: _Play, table: dict[str, Pos | None]) -> None:
     if lone and play.points == 3 and not play.cannon and play.red_spot0 in ("spot", "pyramid"):
         play.seq = state.red_seq + 1
     play.chain = _CENTRE_CHAIN if play.seq >= 2 else _SPOT_CHAIN
-    rule = state.cite("sequence" if play.chain is _CENTRE_CHAIN else "spot_red")
+    # Chains compared by value, not identity: a compiled build may hold copies of a constant.
+    rule = state.cite("sequence" if play.chain == _CENTRE_CHAIN else "spot_red")
     play.due_spots[RED] = (_chain_options(state, table, play.chain, RED), rule)
 
 
@@ -1024,7 +1053,7 @@ def _respot_step(state: State, play: _Play, table: dict[str, Pos | None]) -> Non
     if RED in table and (RED in play.due_spots or (recorded and any(b == RED for b, _, _ in recorded))):
         placed = table[RED]
         state.red_spot = state.geo.spot_named(*placed) if placed is not None else None
-        fallback = play.chain is _CENTRE_CHAIN and state.red_spot == "spot" and "spot" in play.due_spots[RED][0]
+        fallback = play.chain == _CENTRE_CHAIN and state.red_spot == "spot" and "spot" in play.due_spots[RED][0]
         if play.seq and state.ed.sequence_fallback_resets and fallback:
             # S3 R9(b)(ii): back on the Spot because the Centre and Pyramid are occupied, it
             # is not part of a sequence (put there by mistake, it is: "or more by mistake").
@@ -1070,7 +1099,7 @@ def _outcome(state: State, play: _Play) -> Outcome:
         None,
         play.due_miss,
         False,
-        tuple((b, opts[0]) for b, (opts, _) in sorted(play.due_spots.items())),
+        tuple((b, opts[0]) for b, (opts, _) in sorted(play.due_spots.items())) if play.due_spots else (),
         not play.continues,
         play.next_striker,
         ledger.score(),

@@ -19,6 +19,8 @@ class Ledger:
     __slots__ = (
         "_alt",
         "_base",
+        "_base0",
+        "_base1",
         "_run",
         "_run_from",
         "_run_to",
@@ -43,9 +45,13 @@ class Ledger:
         self._run = 0
         self._run_from = 0
         self._run_to = 0
-        # The official score when the last recorded scoreboard was read: a stroke with no
-        # recorded score must not make the next recorded one look wrong.
-        self._base: list[int] | None = None
+        # The official score when the last recorded scoreboard was read (``_base0``,
+        # ``_base1``; ``_base`` false before any): a stroke with no recorded score must not
+        # make the next recorded one look wrong. Two integers, not a list: it is set on
+        # every stroke with a scoreboard.
+        self._base = False
+        self._base0 = 0
+        self._base1 = 0
         # What the next recorded scoreboard may also show: the official movement less
         # points booked differently by an event already reported (each discrepancy once).
         self._alt: tuple[int, int] | None = None
@@ -63,7 +69,7 @@ class Ledger:
         c._run = self._run
         c._run_from = self._run_from
         c._run_to = self._run_to
-        c._base = None if self._base is None else list(self._base)
+        c._base, c._base0, c._base1 = self._base, self._base0, self._base1
         c._alt = self._alt
         return c
 
@@ -119,10 +125,12 @@ class Ledger:
         """
         if self._visitor != striker:
             self._begin_visit(striker)
-        i = _INDEX[striker]
-        before = (self.official[0], self.official[1])
-        self.official[i] += scored
-        self.official[1 - i] += penalty
+        official = self.official
+        before0, before1 = official
+        if _INDEX[striker]:
+            official[0], official[1] = before0 + penalty, before1 + scored
+        else:
+            official[0], official[1] = before0 + scored, before1 + penalty
         self.credited = scored
         add = scored if break_points is None else break_points
         if add > 0:
@@ -133,21 +141,23 @@ class Ledger:
         if penalty > 0:
             # A foul ends the break (S3 R10(e): points before the foul count).
             self._close_break()
-        return self._check(n, striker, before, recorded, explained, rule)
+        if recorded is None:
+            return None
+        return self._check(n, striker, before0, before1, recorded, explained, rule)
 
     def award(self, n: int, side: str, points: int, recorded: list[int] | None = None) -> None:
         """Points given to ``side`` outside a stroke (a penalty for a foul with no stroke)."""
         self.official[_INDEX[side]] += points
         if recorded is not None:
             self.recorded = list(recorded)
-            self._base = list(self.official)
+            self._base, self._base0, self._base1 = True, self.official[0], self.official[1]
             self._alt = None
 
     def excuse(self, side: str, booked: int, recorded: int) -> None:
         """An event (no scoreboard of its own) gave ``side`` ``booked`` points where the log
         recorded ``recorded``, a discrepancy the engine has reported: the next recorded
         scoreboard may show either, and is not charged with it again (docs/format.md section 7)."""
-        if self._base is None:
+        if not self._base:
             return  # no scoreboard read yet: the next one is compared from its own stroke on
         i = _INDEX[side]
         alt = list(self._alt or (0, 0))
@@ -161,7 +171,7 @@ class Ledger:
             return
         self.official = [recorded[0], recorded[1]]
         self.recorded = list(recorded)
-        self._base = list(self.official)
+        self._base, self._base0, self._base1 = True, recorded[0], recorded[1]
         self._alt = None
 
     def retract(self, side: str, points: int) -> None:
@@ -173,43 +183,47 @@ class Ledger:
 
     def check(self, n: int, side: str | None, recorded: list[int] | None, *, rule: str = "S3 R1") -> Finding | None:
         """Check a recorded scoreboard that books nothing (e.g. the score of a ``frame_end``)."""
-        return self._check(n, side, (self.official[0], self.official[1]), recorded, False, rule)
+        if recorded is None:
+            return None
+        return self._check(n, side, self.official[0], self.official[1], recorded, False, rule)
 
     def _check(
         self,
         n: int,
         striker: str | None,
-        before: tuple[int, int],
-        recorded: list[int] | None,
+        before0: int,
+        before1: int,
+        recorded: list[int],
         explained: bool,
         rule: str,
     ) -> Finding | None:
+        """Compare the scoreboard's movement since the last one read with the official
+        movement over the same strokes (integers compared in place: this runs every stroke)."""
+        official0, official1 = self.official[0], self.official[1]
         previous = self.recorded
-        if recorded is None:
-            return None
-        base = self._base
-        alt = self._alt
-        self.recorded = list(recorded)
-        self._base = list(self.official)
-        self._alt = None
-        if previous is None or base is None:
+        if previous is None or not self._base:
             # The first known scoreboard: compare against the official score before it.
-            previous = [before[0], before[1]]
-            base = previous
-        due = (self.official[0] - base[0], self.official[1] - base[1])
-        moved = (recorded[0] - previous[0], recorded[1] - previous[1])
-        if due == moved or explained:
+            prev0, prev1 = base0, base1 = before0, before1
+        else:
+            prev0, prev1, base0, base1 = previous[0], previous[1], self._base0, self._base1
+        alt = self._alt
+        # The stroke's own list: records are immutable, and the ledger never changes it.
+        self.recorded = recorded
+        self._base, self._base0, self._base1 = True, official0, official1
+        self._alt = None
+        due0, due1 = official0 - base0, official1 - base1
+        moved0, moved1 = recorded[0] - prev0, recorded[1] - prev1
+        if (due0 == moved0 and due1 == moved1) or explained:
             return None
-        if alt is not None and (due[0] - alt[0], due[1] - alt[1]) == moved:
+        if alt is not None and due0 - alt[0] == moved0 and due1 - alt[1] == moved1:
             return None
-        diff = abs(moved[0] - due[0]) + abs(moved[1] - due[1])
         return Finding(
             n=n,
             kind=SCORE_MISMATCH,
             rule=rule,
             side=striker,
-            points=diff,
-            message=f"scoreboard moved by {list(moved)} but the rules give {list(due)}",
+            points=abs(moved0 - due0) + abs(moved1 - due1),
+            message=f"scoreboard moved by {[moved0, moved1]} but the rules give {[due0, due1]}",
         )
 
     def score(self) -> tuple[int, int]:

@@ -65,7 +65,7 @@ Detail = tuple[tuple[str, str | int | bool | None], ...]
 name: immutable, comparable, and stored as they are (``replay_stroke_details``)."""
 
 
-class Finding(msgspec.Struct, frozen=True):
+class Finding(msgspec.Struct, frozen=True, gc=False):
     """One place where the recorded calls disagree with the rules.
 
     The same for every discipline: ``n`` is the stroke (or, for an event, the ``after``
@@ -91,7 +91,7 @@ class Finding(msgspec.Struct, frozen=True):
         return (self.n, _KIND_ORDER.get(self.kind, len(FINDING_KINDS)), self.kind, self.rule, self.message)
 
 
-class Break(msgspec.Struct, frozen=True):
+class Break(msgspec.Struct, frozen=True, gc=False):
     """A break (S2 R8): points scored by one side in one visit, strokes ``from``..``to``."""
 
     side: str
@@ -100,7 +100,7 @@ class Break(msgspec.Struct, frozen=True):
     to: int
 
 
-class Outcome(msgspec.Struct, frozen=True):
+class Outcome(msgspec.Struct, frozen=True, gc=False):
     """What the rules make of one stroke: the *due* call and its effect.
 
     The simulator uses these to write correct calls; the store writes one row per stroke

@@ -277,6 +277,78 @@ def save_shots(con: duckdb.DuckDBPyConnection, shots: pa.Table, file_hash: str, 
         con.execute("UPDATE ingest_log SET matches = ? WHERE file_hash = ?", [match_ids, file_hash])
 
 
+@dataclass(frozen=True, slots=True)
+class Shots:
+    """A device log's aligned shots (``shot_clock`` rows) and the file they came from."""
+
+    table: pa.Table
+    file_hash: str
+    name: str
+    lines: int
+
+
+def save_all_shots(con: duckdb.DuckDBPyConnection, logs: Sequence[Shots]) -> None:
+    """:func:`save_shots` for several logs in one DELETE and one INSERT, inside the caller's
+    transaction, leaving the rows that saving them one by one in order leaves: of two
+    readings of a stroke the later log's, every row in the position it would have."""
+    parts = [
+        log.table.cast(SHOT_CLOCK_SCHEMA)
+        .append_column("log_no", pa.array([i] * log.table.num_rows, type=pa.int32()))
+        .append_column("row_no", pa.array(range(log.table.num_rows), type=pa.int32()))
+        for i, log in enumerate(logs)
+    ]
+    con.register("cuelog_shots", pa.concat_tables(parts))
+    try:
+        con.execute(
+            "DELETE FROM shot_clock USING (SELECT DISTINCT match_id, frame, n FROM cuelog_shots) k"
+            " WHERE shot_clock.match_id = k.match_id AND shot_clock.frame = k.frame AND shot_clock.n = k.n"
+        )
+        cols = ", ".join(SHOT_CLOCK_SCHEMA.names)
+        con.execute(
+            f"INSERT INTO shot_clock ({cols}) SELECT {cols} FROM cuelog_shots"
+            " QUALIFY row_number() OVER (PARTITION BY match_id, frame, n ORDER BY log_no DESC) = 1"
+            " ORDER BY log_no, row_no"
+        )
+    finally:
+        con.unregister("cuelog_shots")
+    _log_files(con, logs)
+
+
+def _log_files(con: duckdb.DuckDBPyConnection, logs: Sequence[Shots]) -> None:
+    """The ``ingest_log`` entries of :func:`save_all_shots`: new files in one insert, a
+    changed list of matches updated (as :func:`save_shots` does for each file in turn)."""
+    held = {h: sorted(m) for h, (m, _) in loaded_files(con, [log.file_hash for log in logs]).items()}
+    new: dict[str, tuple[str, list[str], int]] = {}
+    changed: dict[str, list[str]] = {}
+    for log in logs:
+        match_ids = sorted(set(log.table.column("match_id").to_pylist()))
+        if log.file_hash not in held:
+            new[log.file_hash] = (log.name, match_ids, log.lines)
+        elif held[log.file_hash] != match_ids:
+            changed[log.file_hash] = match_ids
+        held[log.file_hash] = match_ids
+    for file_hash, match_ids in changed.items():
+        if file_hash in new:
+            new[file_hash] = (new[file_hash][0], match_ids, new[file_hash][2])
+        else:
+            con.execute("UPDATE ingest_log SET matches = ? WHERE file_hash = ?", [match_ids, file_hash])
+    if new:
+        entries = pa.table(
+            [
+                pa.array(list(new), type=pa.string()),
+                pa.array([v[0] for v in new.values()], type=pa.string()),
+                pa.array([v[1] for v in new.values()], type=pa.list_(pa.string())),
+                pa.array([v[2] for v in new.values()], type=pa.int64()),
+            ],
+            schema=_INGEST_LOG_SCHEMA,
+        )
+        con.register("cuelog_files", entries)
+        try:
+            con.execute("INSERT INTO ingest_log SELECT file_hash, path, matches, records, now() FROM cuelog_files")
+        finally:
+            con.unregister("cuelog_files")
+
+
 def loaded_files(con: duckdb.DuckDBPyConnection, hashes: Sequence[str]) -> dict[str, tuple[list[str], int]]:
     """For each content hash already loaded: its matches and record count (one query)."""
     if not hashes:

@@ -17,9 +17,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from cuelog.ingest import validate
 from cuelog.ingest.clean import clean_records
 from cuelog.ingest.reader import log_files
-from cuelog.ingest.validate import validate_file
+from cuelog.ingest.validate import detailed_problems
 from cuelog.schemas.records import Stroke
 from tests.ingest.conftest import cli, frame, match, stroke
 from tests.ingest.corpus import CASES
@@ -30,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
 def test_no_file_of_the_bad_input_corpus_is_called_clean(case, tmp_path):
     path = case.make(tmp_path)
-    assert validate_file(path)
+    assert detailed_problems(path)
     assert clean_records(path.read_bytes()) is None
 
 
@@ -41,12 +42,31 @@ def test_the_examples_and_a_simulated_season_are_clean_with_their_lines_and_text
     )
     logs = log_files([tmp_path / "logs", ROOT / "examples"])
     for path in logs:
-        assert validate_file(path) == [], path
+        assert detailed_problems(path) == [], path
         checked = clean_records(path.read_bytes())
         assert checked is not None, path
         text = path.read_text(encoding="utf-8").split("\n")
         assert [(n, t) for n, t, _ in checked] == [(i, t) for i, t in enumerate(text, start=1) if t.strip()]
         assert sum(isinstance(r, Stroke) for _, _, r in checked) > 0
+
+
+def test_cuelog_validate_takes_the_fast_check_for_a_clean_log_and_the_detailed_one_otherwise(tmp_path, monkeypatch):
+    good = tmp_path / "good.jsonl"
+    good.write_bytes((ROOT / "examples" / "snooker-maximum.jsonl").read_bytes())
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join(json.dumps(r) for r in [match(), frame(), stroke(1), stroke(3)]) + "\n")
+    before = cli("validate", good, bad, "--json")
+    assert before.exit_code == 2
+    assert [(p["file"], p["line"], p["code"]) for p in json.loads(before.stdout)["problems"]] == [
+        (str(bad), 4, "n_gap")
+    ]
+    seen: list[str] = []
+    detailed = validate.detailed_problems
+    monkeypatch.setattr(validate, "detailed_problems", lambda path: seen.append(str(path)) or detailed(path))
+    after = cli("validate", good, bad, "--json")
+    assert seen == [str(bad)]  # the clean log never reached the detailed check
+    assert (after.exit_code, after.stdout) == (before.exit_code, before.stdout)
+    assert cli("validate", good).exit_code == 0
 
 
 def test_a_blank_line_keeps_the_numbering_and_a_byte_order_mark_is_left_to_the_detailed_check(tmp_path):
@@ -98,6 +118,6 @@ def varied_logs(draw: st.DrawFn) -> list[dict[str, Any]]:
 def test_the_fast_check_agrees_with_the_detailed_check_rule_by_rule(records, tmp_path):
     path = tmp_path / "varied.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
-    problems = validate_file(path)
+    problems = detailed_problems(path)
     checked = clean_records(path.read_bytes())
     assert (checked is not None) == (not problems), problems

@@ -8,6 +8,8 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from cuelog.ingest.clock import ingest_clocks
+from cuelog.store import connect
 from tests.ingest.conftest import cli, frame, match, snapshot, stroke, write
 
 T = "2026-05-01T14:{}Z"
@@ -182,3 +184,28 @@ def test_a_stop_equally_near_two_strokes_goes_to_the_later_and_a_taken_stroke_is
     assert (clock["shots"], clock["aligned"], clock["unplaced"]) == (2, 1, 1)
     assert [(u["line"], u["reason"]) for u in clock["first_unplaced"]] == [(3, "stroke_taken")]
     assert [(n, round(s, 3)) for n, s, _, _ in _shots(db)] == [(2, 0.3)]
+
+
+def test_device_logs_stored_together_leave_the_rows_of_storing_them_one_by_one(log, device, tmp_path):
+    # The first log comes twice under two names, and a third reads strokes 1 and 2 again (the
+    # later reading replaces the earlier, as when the logs are loaded one by one).
+    later = tmp_path / "later.csv"
+    later.write_text(DEVICE_LOG.replace("14:00:10.200Z", "14:00:10.100Z").replace("14:00:39.500Z", "14:00:39.900Z"))
+    again = tmp_path / "again.csv"
+    again.write_text(DEVICE_LOG)
+    logs = [device, again, later]
+    stores = {}
+    for name, batches in (("together", [logs]), ("one by one", [[p] for p in logs])):
+        db = tmp_path / f"{name}.duckdb"
+        assert cli("ingest", "--db", db, log).exit_code == 0
+        con = connect(db)
+        results = [r.to_dict() for batch in batches for r in ingest_clocks(con, batch)]
+        shots = con.execute("SELECT * FROM shot_clock").fetchall()  # in stored order
+        files = con.execute("SELECT file_hash, path, matches, records FROM ingest_log ORDER BY path").fetchall()
+        con.close()
+        stores[name] = (results, shots, files)
+    assert stores["together"] == stores["one by one"]
+    results, shots, files = stores["together"]
+    assert [r["status"] for r in results] == ["loaded"] * 3
+    assert [(n, s) for _, _, n, s, *_ in shots if n in (1, 2)] == [(1, 9.1), (2, 17.9)]  # the later log's
+    assert [path for _, path, _, _ in files] == sorted([str(log), str(device), str(later)])  # same bytes: one entry

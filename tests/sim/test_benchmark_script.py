@@ -36,5 +36,40 @@ def test_benchmark_script_reports_every_measurement() -> None:
         phases = [row["ingest"], row["replay_into_store"], row["replay_logs"], *row["reports"]]
         assert all(phase["peak_rss_mb"] > 0 for phase in phases)
         assert row["peak_rss_mb"] > 0
+        alone = row["engine_alone"]
+        assert alone["rounds"] == 3 and alone["strokes"] == row["strokes"]
+        for figure in ("engine_seconds", "decode_seconds", "touch_seconds"):
+            assert 0 < alone[figure]["low"] <= alone[figure]["median"] <= alone[figure]["high"]
+        low, high = alone["engine_strokes_per_s_range"]
+        assert low <= alone["engine_strokes_per_s"] <= high
+        assert row["floor"]["touch_seconds"] == alone["touch_seconds"]["median"]
     # The larger season starts with the smaller one's matches, so it has at least its findings.
     assert large["replay"]["findings"] >= small["replay"]["findings"]
+
+
+def test_engine_benchmark_reports_the_engine_against_its_floors() -> None:
+    r = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "engine.py"),
+            "--strokes",
+            "3000",
+            "--rounds",
+            "2",
+            "--repeat",
+            "1",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        check=False,
+    )
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert doc["strokes"] >= 1000 and doc["rounds"] == 2
+    for clock in ("wall", "cpu"):
+        tree = doc["tree"][clock]
+        assert tree["engine_strokes_per_s"] > 0
+        assert tree["engine_s"]["low"] <= tree["engine_s"]["median"] <= tree["engine_s"]["high"]
+        assert tree["engine_over_touch"] > 0 and tree["engine_over_decode"] > 0
