@@ -9,12 +9,18 @@ For each size the script builds a season of logs, then measures:
   core (processes over files; the findings are checked to be the same);
 - replay into the store (``replay --db``): replay of the loaded matches with the results
   written to the ``replay_*`` tables;
-- a report query's latency (the breaks report over the whole store);
+- ``cuelog replay LOGS --json`` as a user runs it;
+- each report's latency over the whole store (median of three in one process, spread);
 - a floor: a bare loop over the same decoded stroke records touching every field, the
-  least any replay could cost; and peak memory (max RSS of this process and its workers);
+  least any replay could cost; and peak memory per phase: ``replay LOGS``, ingest,
+  ``replay --db`` and each report run in a fresh process of their own, whose peak resident
+  set (or its workers') is the phase's;
 - the engine alone: the rules engines over the decoded records, against two floors
   labelled as such (decode only, and the loop touching every field), each the median of
   three passes with its spread.
+
+``--base REV`` runs ``replay LOGS``, ``replay --db`` and the reports a second time on the
+revision's tree (``git archive``), back to back on the same logs and store.
 
 It prints the ratios replay time / floor time and cost per stroke at 5M / at 1M.
 
@@ -28,6 +34,7 @@ quiet machine, and never assert them in tests.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import cProfile
 import gc
 import io
@@ -38,6 +45,7 @@ import pstats
 import resource
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -48,8 +56,10 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+# A phase child (--phase) runs on the tree named by --code: that tree's cuelog is imported.
+_CODE = sys.argv[sys.argv.index("--code") + 1] if "--code" in sys.argv[:-1] else str(ROOT)
+if _CODE not in sys.path:
+    sys.path.insert(0, _CODE)
 
 from cuelog.ingest.reader import log_files, read_records  # noqa: E402
 from cuelog.replay import NoEngine, replay_matches  # noqa: E402
@@ -268,21 +278,38 @@ def ingest_store(db: Path, logs_dir: Path, clocks: list[Path]) -> dict[str, Any]
 
 
 def replay_store(db: Path, workers: int) -> dict[str, Any] | None:
+    """``replay --db`` as the command runs it: the results streamed to the store chunk by
+    chunk (``stream_db``; ``replay_db``, which holds them all, in a tree without it)."""
     try:
-        from cuelog.pipeline import replay_db
+        from cuelog import pipeline
         from cuelog.store import connect
     except ImportError:
         return None
     con = connect(db)
     try:
-        t, results = timed(lambda: replay_db(con, None, workers))
-        strokes = sum(len(fr.outcomes) for m in results for fr in m.frames)
+        if hasattr(pipeline, "stream_db"):
+            t, done = timed(lambda: pipeline.stream_db(con, None, workers))
+            strokes = done.strokes
+        else:
+            t, results = timed(lambda: pipeline.replay_db(con, None, workers))
+            strokes = sum(len(fr.outcomes) for m in results for fr in m.frames)
     finally:
         con.close()
     return {"workers": workers, "seconds": round(t, 3), "strokes_per_s": round(strokes / t)}
 
 
-def report_query(db: Path) -> dict[str, Any] | None:
+def current_mb() -> float:
+    """This process's resident memory now, in MB (Linux; 0 elsewhere)."""
+    try:
+        pages = int(Path("/proc/self/statm").read_text().split()[1])
+    except (OSError, IndexError, ValueError):
+        return 0.0
+    return round(pages * os.sysconf("SC_PAGE_SIZE") / 1024 / 1024, 1)
+
+
+def report_query(db: Path, kind: str = "breaks", rounds: int = 3) -> dict[str, Any] | None:
+    """A report over the whole store, made ``rounds`` times in one process: the median
+    latency with its spread, and the resident memory before the first and at the peak."""
     try:
         from cuelog.analytics import reports
         from cuelog.store import connect
@@ -290,16 +317,85 @@ def report_query(db: Path) -> dict[str, Any] | None:
         return None
     con = connect(db, read_only=True)
     try:
-        t, frame = timed(lambda: reports.report(con, "breaks"))
+        before = current_mb()
+        times, rows = [], 0
+        for _ in range(rounds):
+            t, made = timed(lambda: reports.report(con, kind))
+            times.append(t)
+            rows = made.frame.height
+    except reports.ReportError as exc:
+        return {"report": kind, "error": str(exc)}
     finally:
         con.close()
-    return {"report": "breaks by player", "seconds": round(t, 4), "rows": frame.frame.height}
+    times.sort()
+    return {
+        "report": f"{kind} by player",
+        "seconds": round(times[len(times) // 2], 4),
+        "spread": [round(times[0], 4), round(times[-1], 4)],
+        "rows": rows,
+        "rss_before_mb": before,
+    }
 
 
-def measure(size: int, base: Base, root: Path, workers: int, store: bool, per_file: int) -> dict[str, Any]:
+def replay_logs(logs: Path) -> dict[str, Any]:
+    """``cuelog replay LOGS --json`` as a user runs it (the document to /dev/null)."""
+    from cuelog.cli import app
+
+    with open(os.devnull, "w") as sink, contextlib.redirect_stdout(sink):
+        t, _ = timed(lambda: _command(app, ["replay", str(logs), "--json"]))
+    return {"seconds": round(t, 3)}
+
+
+def _command(app: Any, argv: list[str]) -> int:
+    try:
+        app(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    return 0
+
+
+# -- each phase in a process of its own: its peak memory is its own ----------------------
+
+PHASES: dict[str, Callable[..., dict[str, Any] | None]] = {
+    "ingest": lambda db, logs, *clocks: ingest_store(Path(db), Path(logs), [Path(c) for c in clocks]),
+    "replay_db": lambda db, workers: replay_store(Path(db), int(workers)),
+    "report": lambda db, kind: report_query(Path(db), kind),
+    "replay_logs": lambda logs: replay_logs(Path(logs)),
+}
+
+
+def in_process(name: str, *args: str, code: Path = ROOT) -> dict[str, Any] | None:
+    """Run a phase in a fresh Python process on the cuelog tree at ``code``; its figures
+    with ``peak_rss_mb``, the largest resident set of that process or of its workers."""
+    argv = [sys.executable, str(Path(__file__).resolve()), "--phase", name, "--code", str(code), "--", *args]
+    done = subprocess.run(argv, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"phase {name} failed: {done.stderr[-2000:]}")
+    value: dict[str, Any] | None = json.loads(done.stdout)
+    return value
+
+
+def run_phase(name: str, args: list[str]) -> int:
+    """The child's side of :func:`in_process`: the figures as JSON on stdout."""
+    value = PHASES[name](*args)
+    if value is not None:
+        value["peak_rss_mb"] = peak_mb()
+    sys.stdout.write(json.dumps(value) + "\n")
+    return 0
+
+
+REPORTS = ("breaks", "billiards", "misses", "clock")
+"""The report kinds of the benchmark's snooker and billiards season."""
+
+
+def measure(
+    size: int, base: Base, root: Path, workers: int, store: bool, per_file: int, code: Path = ROOT, files: bool = True
+) -> dict[str, Any]:
     here = root / f"s{size}"
     logs, clocks, strokes = replicate(base, size, here, per_file)
     row: dict[str, Any] = {"strokes": strokes, "files": len(logs), "matches_per_file": per_file}
+    if not files:
+        return _measure_store(row, here, clocks, workers, store, code)
     alone = engine_alone(logs)
     assert alone["strokes"] == strokes
     decode_s, touch_s = alone["decode_seconds"]["median"], alone["touch_seconds"]["median"]
@@ -315,12 +411,25 @@ def measure(size: int, base: Base, root: Path, workers: int, store: bool, per_fi
         "replay_over_floor": round(t1 / touch_s, 1),
         "replay_over_decode_and_floor": round(t1 / (decode_s + touch_s), 2),
     }
+    return _measure_store(row, here, clocks, workers, store, code)
+
+
+def _measure_store(
+    row: dict[str, Any], here: Path, clocks: list[Path], workers: int, store: bool, code: Path
+) -> dict[str, Any]:
+    """``replay LOGS``, ingest, ``replay --db`` and every report, each in a process of its
+    own (its peak memory its own); with ``--base`` the replays and the reports again on the
+    base revision's tree, back to back on the same logs and store."""
+    trees = {"": ROOT} if code == ROOT else {"": ROOT, "base_": code}
+    for prefix, tree in trees.items():
+        row[f"{prefix}replay_logs"] = in_process("replay_logs", str(here / "logs"), code=tree)
     if store:
-        db = here / "cuelog.duckdb"
-        row["ingest"] = ingest_store(db, here / "logs", clocks)
+        db = str(here / "cuelog.duckdb")
+        row["ingest"] = in_process("ingest", db, str(here / "logs"), *map(str, clocks))
         if row["ingest"] is not None:
-            row["replay_into_store"] = replay_store(db, workers)
-            row["report_query"] = report_query(db)
+            for prefix, tree in trees.items():
+                row[f"{prefix}replay_into_store"] = in_process("replay_db", db, str(workers), code=tree)
+                row[f"{prefix}reports"] = [in_process("report", db, kind, code=tree) for kind in REPORTS]
     row["peak_rss_mb"] = peak_mb()
     shutil.rmtree(here, ignore_errors=True)
     return row
@@ -362,7 +471,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-store", action="store_true", help="skip DuckDB ingest, replay --db and the report")
     ap.add_argument("--profile", action="store_true", help="print the replay's hot spots (cProfile)")
     ap.add_argument("--keep", type=Path, help="build in this directory and keep it")
+    ap.add_argument("--store-only", action="store_true", help="skip the floor and the replay of the files")
+    ap.add_argument("--base", help="also run replay --db and the reports on this git revision, on the same store")
+    ap.add_argument("--phase", help=argparse.SUPPRESS)
+    ap.add_argument("--code", type=Path, default=ROOT, help=argparse.SUPPRESS)
+    ap.add_argument("args", nargs="*", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.phase:
+        return run_phase(args.phase, args.args)
     sizes = (SIZES[0],) if args.quick else SIZES
     if args.sizes:
         sizes = tuple(int(s) for s in args.sizes.split(","))
@@ -375,8 +491,16 @@ def main(argv: list[str] | None = None) -> int:
             "base": {"strokes": sum(n for _, n in base.logs), "simulate_seconds": round(t_base, 1)},
             "sizes": [],
         }
+        code = ROOT
+        if args.base:
+            code = root / "base-tree"
+            code.mkdir()
+            archive = subprocess.run(["git", "archive", args.base], cwd=ROOT, capture_output=True, check=True).stdout
+            subprocess.run(["tar", "-x", "-C", str(code)], input=archive, check=True)
         for size in sizes:
-            row = measure(size, base, root, args.workers, not args.no_store, args.matches_per_file)
+            row = measure(
+                size, base, root, args.workers, not args.no_store, args.matches_per_file, code, not args.store_only
+            )
             doc["sizes"].append(row)
             if not args.json:
                 print(human(row), flush=True)
@@ -404,14 +528,16 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def human(row: dict[str, Any]) -> str:
-    r = row["replay"]
-    lines = [
-        f"{row['strokes']:>9,} strokes in {row['files']} files of {row['matches_per_file']} matches",
-        f"  floor: decode {row['floor']['decode_seconds']} s, touch every field {row['floor']['touch_seconds']} s",
-        f"  replay 1 worker: {r['one_worker']['strokes_per_s']:,} strokes/s ({r['one_worker']['seconds']} s),"
-        f" {r['all_cores']['workers']} workers: {r['all_cores']['strokes_per_s']:,} strokes/s ({r['all_cores']['seconds']} s)",
-        f"  replay / floor: {r['replay_over_floor']}x (with decoding: {r['replay_over_decode_and_floor']}x)",
-    ]
+    lines = [f"{row['strokes']:>9,} strokes in {row['files']} files of {row['matches_per_file']} matches"]
+    if "replay" in row:
+        r = row["replay"]
+        one, every = r["one_worker"], r["all_cores"]
+        lines += [
+            f"  floor: decode {row['floor']['decode_seconds']} s, touch every field {row['floor']['touch_seconds']} s",
+            f"  replay 1 worker: {one['strokes_per_s']:,} strokes/s ({one['seconds']} s),"
+            f" {every['workers']} workers: {every['strokes_per_s']:,} strokes/s ({every['seconds']} s)",
+            f"  replay / floor: {r['replay_over_floor']}x (with decoding: {r['replay_over_decode_and_floor']}x)",
+        ]
     if row.get("engine_alone"):
         e = row["engine_alone"]
         lo, hi = e["engine_strokes_per_s_range"]
@@ -423,17 +549,36 @@ def human(row: dict[str, Any]) -> str:
             f" touch {ts['median']} s ({ts['low']}-{ts['high']}); engine / touch {e['engine_over_touch']}x,"
             f" engine / decode {e['engine_over_decode']}x",
         )
+    return "\n".join([*lines, *_store_lines(row), f"  peak memory (this process): {row['peak_rss_mb']} MB"])
+
+
+def _store_lines(row: dict[str, Any]) -> list[str]:
+    lines = []
     if row.get("ingest"):
         i = row["ingest"]
-        lines.append(f"  ingest: {i['rows_per_s']:,} rows/s ({i['seconds']} s), clocks {i['clock_seconds']} s")
-    if row.get("replay_into_store"):
-        s = row["replay_into_store"]
-        lines.append(f"  replay --db ({s['workers']} workers): {s['strokes_per_s']:,} strokes/s ({s['seconds']} s)")
-    if row.get("report_query"):
-        q = row["report_query"]
-        lines.append(f"  report ({q['report']}): {q['seconds'] * 1000:.0f} ms")
-    lines.append(f"  peak memory: {row['peak_rss_mb']} MB")
-    return "\n".join(lines)
+        lines.append(
+            f"  ingest: {i['rows_per_s']:,} rows/s ({i['seconds']} s), clocks {i['clock_seconds']} s;"
+            f" peak {i['peak_rss_mb']} MB"
+        )
+    for prefix, tree in (("", "working tree"), ("base_", "base")):
+        if row.get(f"{prefix}replay_logs"):
+            r = row[f"{prefix}replay_logs"]
+            lines.append(f"  replay LOGS --json ({tree}): {r['seconds']} s; peak {r['peak_rss_mb']} MB")
+        if row.get(f"{prefix}replay_into_store"):
+            s = row[f"{prefix}replay_into_store"]
+            lines.append(
+                f"  replay --db ({tree}, {s['workers']} workers): {s['strokes_per_s']:,} strokes/s ({s['seconds']} s);"
+                f" peak {s['peak_rss_mb']} MB"
+            )
+        for q in row.get(f"{prefix}reports") or []:
+            if q is None or "error" in q:
+                continue
+            low, high = q["spread"]
+            lines.append(
+                f"  report {q['report']} ({tree}): {q['seconds'] * 1000:.0f} ms ({low * 1000:.0f}-{high * 1000:.0f});"
+                f" memory {q['rss_before_mb']} MB before, peak {q['peak_rss_mb']} MB"
+            )
+    return lines
 
 
 if __name__ == "__main__":

@@ -4,11 +4,13 @@
 :mod:`cuelog.store.reads`), applies the officials' corrections, replays each match in a
 pool of worker processes (matches are independent), and writes per-stroke outcomes, frame
 results, breaks and findings into the ``replay_*`` tables (:mod:`cuelog.store.results`).
-Each replayed match's rows are replaced in one transaction: a reader sees either the old
+The replayed matches' rows are replaced in one transaction: a reader sees either the old
 results or the new ones.
 
-The results come back sorted by match id and every table is written in a fixed order, so
-the output and the stored rows are the same whatever the number of workers.
+The matches are read in id order and their results come back in that order, chunk by
+chunk: each chunk's rows are appended to the tables as it arrives (one transaction for the
+whole replay) and handed to the caller to print, so neither Python nor the output holds
+every result. The output and the stored rows are the same whatever the number of workers.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import dataclasses
 import itertools
 import multiprocessing
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 
 import duckdb
@@ -33,17 +35,19 @@ from cuelog.replay.derived import Derived, under
 from cuelog.replay.model import MatchResult
 from cuelog.schemas.records import Correction, Match, Record, decode
 from cuelog.store.reads import LoadedMatch, NoMatches, UnknownMatch, loaded_matches, record_count, select_matches
-from cuelog.store.results import REPLAY_TABLES, result_tables, write_results
+from cuelog.store.results import REPLAY_TABLES, ResultWriter, result_tables, write_results
 
 __all__ = [
     "REPLAY_TABLES",
     "LoadedMatch",
     "NoMatches",
     "ReplayFailed",
+    "Replayed",
     "UnknownMatch",
     "replay_all",
     "replay_db",
     "replay_loaded",
+    "stream_db",
     "write_results",
 ]
 
@@ -122,8 +126,9 @@ def replay_loaded(loaded: LoadedMatch, rules: str | Derived | None = None) -> Ma
         )
 
 
-Tabulated = tuple[list[MatchResult | InputError | ReplayFailed], dict[str, pa.Table] | None]
-"""The outcomes of some matches, and the rows of every replay table for them when all replayed."""
+Tabulated = tuple[list[MatchResult | InputError | ReplayFailed], dict[str, pa.Table] | None, int]
+"""The outcomes of some matches, the rows of every replay table for them (when asked for and
+all replayed), and their number of strokes."""
 
 
 def replay_all(
@@ -141,74 +146,94 @@ def replay_all(
     (the first match, by id, that cannot be replayed). ``rules`` replaces every match's
     recorded ruleset (same discipline).
     """
-    return _replay_tabulated(loaded, workers, progress, max(1, batch // 32), rules)[0]
+    n = max(1, workers if workers is not None else (os.cpu_count() or 1))
+    outcomes = [o for _, (done, _, _) in _chunks(loaded, n, progress, max(1, batch // 32), rules) for o in done]
+    _raise_first(outcomes)
+    results = [o for o in outcomes if isinstance(o, MatchResult)]
+    results.sort(key=lambda r: r.match)
+    return results
 
 
-def _replay_chunk(items: list[LoadedMatch], rules: str | Derived | None = None) -> Tabulated:
-    """Replay a few matches and build their replay table rows, in the worker that replayed them
-    (the rows cost as much to build as a fast engine takes to replay)."""
+def _raise_first(outcomes: Iterable[MatchResult | InputError | ReplayFailed]) -> None:
+    """Every unreadable record of every match (InputError), else the first match that failed."""
+    listed = list(outcomes)
+    problems = [p for o in listed if isinstance(o, InputError) for p in o.problems]
+    if problems:
+        raise InputError(problems)
+    for o in listed:
+        if isinstance(o, ReplayFailed):
+            raise o
+
+
+def _replay_chunk(
+    items: list[LoadedMatch], rules: str | Derived | None = None, tabulate: bool = False, slim: bool = False
+) -> Tabulated:
+    """Replay a few matches and, with ``tabulate``, build their replay table rows in the worker
+    that replayed them (the rows cost as much to build as a fast engine takes to replay).
+
+    ``slim`` drops each frame's per-stroke outcomes once the rows are built: they are in
+    the ``replay_strokes`` rows, and shipping them back to the parent costs more than the
+    rest of the result.
+    """
     outcomes = [replay_loaded(item, rules) for item in items]
     results = [o for o in outcomes if isinstance(o, MatchResult)]
-    return outcomes, (result_tables(results) if len(results) == len(outcomes) else None)
+    strokes = sum(len(fr.outcomes) for r in results for fr in r.frames)
+    tables = result_tables(results) if tabulate and len(results) == len(outcomes) else None
+    if slim and tables is not None:
+        for r in results:
+            for fr in r.frames:
+                fr.outcomes = []
+    return outcomes, tables, strokes
 
 
-def _replay_tabulated(
+def _chunks(
     loaded: Iterable[LoadedMatch],
-    workers: int | None,
+    n: int,
     progress: Callable[[int], None] | None,
     chunk: int = 8,
     rules: str | Derived | None = None,
-) -> tuple[list[MatchResult], dict[str, pa.Table] | None]:
-    """:func:`replay_all`, plus the replay tables of the results (None when they must be
-    built afresh: matches that did not come in id order).
+    *,
+    tabulate: bool = False,
+    slim: bool = False,
+) -> Iterator[tuple[list[LoadedMatch], Tabulated]]:
+    """Each chunk of ``chunk`` matches with what it gave, in input order, whichever worker
+    ends first.
 
-    ``chunk`` matches go to a worker at a time, and at most four chunks per worker are in
-    flight: the parent reads the next matches while the workers replay, and no more raw
-    records are held than the chunks in flight.
+    At most four chunks per worker are in flight: the parent reads the next matches while
+    the workers replay, and no more raw records are held than the chunks in flight.
     """
-    n = max(1, workers if workers is not None else (os.cpu_count() or 1))
     source = iter(loaded)
     chunks = iter(lambda: list(itertools.islice(source, chunk)), [])
-    outcomes: list[MatchResult | InputError | ReplayFailed] = []
-    parts: list[dict[str, pa.Table] | None] = []
 
-    def collect(items: list[LoadedMatch], done: Tabulated) -> None:
-        outcomes.extend(done[0])
-        parts.append(done[1])
+    def done(items: list[LoadedMatch], tabulated: Tabulated) -> tuple[list[LoadedMatch], Tabulated]:
         if progress:
             for item in items:
                 progress(len(item.lines))
+        return items, tabulated
 
     if n == 1:
         for items in chunks:
-            collect(items, _replay_chunk(items, rules))
-    else:
-        # spawn, not fork: the parent holds an open DuckDB connection and rich consoles.
-        with ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("spawn")) as pool:
-            # Results are collected in input order, whichever worker ends first.
-            pending: collections.deque[tuple[list[LoadedMatch], Future[Tabulated]]] = collections.deque()
-            for items in chunks:
-                pending.append((items, pool.submit(_replay_chunk, items, rules)))
-                if len(pending) >= 4 * n:
-                    first, future = pending.popleft()
-                    collect(first, future.result())
-            while pending:
+            yield done(items, _replay_chunk(items, rules, tabulate, slim))
+        return
+    # spawn, not fork: the parent holds an open DuckDB connection and rich consoles.
+    with ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("spawn")) as pool:
+        pending: collections.deque[tuple[list[LoadedMatch], Future[Tabulated]]] = collections.deque()
+        for items in chunks:
+            pending.append((items, pool.submit(_replay_chunk, items, rules, tabulate, slim)))
+            if len(pending) >= 4 * n:
                 first, future = pending.popleft()
-                collect(first, future.result())
-    problems = [p for o in outcomes if isinstance(o, InputError) for p in o.problems]
-    if problems:
-        raise InputError(problems)
-    for o in outcomes:
-        if isinstance(o, ReplayFailed):
-            raise o
-    results = [o for o in outcomes if isinstance(o, MatchResult)]
-    ids = [r.match for r in results]
-    in_order = ids == sorted(ids)
-    results.sort(key=lambda r: r.match)
-    if not in_order or not parts or any(part is None for part in parts):
-        return results, None
-    tables = {name: pa.concat_tables([part[name] for part in parts if part is not None]) for name in REPLAY_TABLES}
-    return results, tables
+                yield done(first, future.result())
+        while pending:
+            first, future = pending.popleft()
+            yield done(first, future.result())
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Replayed:
+    """What a streamed replay did: matches and strokes replayed."""
+
+    matches: int
+    strokes: int
 
 
 def replay_db(
@@ -219,7 +244,34 @@ def replay_db(
     corrections: Sequence[Located] = (),
     rules: str | Derived | None = None,
 ) -> list[MatchResult]:
-    """Replay the loaded matches (all, or ``ids``), store the results, and return them.
+    """Replay the loaded matches (all, or ``ids``), store the results, and return them all,
+    per-stroke outcomes included (:func:`stream_db` does the same without holding them)."""
+    results: list[MatchResult] = []
+    stream_db(con, ids, workers, progress, corrections, rules, each=results.extend, slim=False)
+    return results
+
+
+def stream_db(
+    con: duckdb.DuckDBPyConnection,
+    ids: Sequence[str] | None = None,
+    workers: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    corrections: Sequence[Located] = (),
+    rules: str | Derived | None = None,
+    *,
+    each: Callable[[list[MatchResult]], None] | None = None,
+    slim: bool = True,
+) -> Replayed:
+    """Replay the loaded matches (all, or ``ids``) and store the results chunk by chunk.
+
+    ``each(results)`` receives each chunk's results in match id order, after its rows were
+    written, so the caller can print them and let them go: neither this function nor the
+    store holds every result (DuckDB holds the uncommitted rows). With ``slim`` the results
+    come without their per-stroke outcomes (they are in ``replay_strokes``). The rows of
+    every table are the same whatever the number of workers, and the whole replay is one
+    transaction: on any error nothing is stored, and ``each`` is not called again once an
+    error was seen (every unreadable record is still reported: InputError; else the first
+    match, by id, that cannot be replayed: ReplayFailed).
 
     With ``rules`` the matches replay under that ruleset instead of the recorded one, and
     nothing is stored: the stored results stay those of the rules the matches were played under.
@@ -229,6 +281,29 @@ def replay_db(
     one that names a match not being replayed is an InputError, like one that names no stroke.
     """
     chosen = select_matches(con, ids)
+    by_match = _corrections_by_match(chosen, corrections)
+    total = record_count(con, chosen)
+    step = _counter(total, progress)
+    # No more workers than matches: starting a process costs more than a short match.
+    n = min(workers if workers is not None else default_workers(total), max(len(chosen), 1))
+    # The records stream from a cursor of their own: the writes go on ``con`` meanwhile.
+    reader = con.cursor()
+    try:
+        loaded = (
+            dataclasses.replace(lm, corrections=tuple(by_match[lm.match_id])) if lm.match_id in by_match else lm
+            for lm in loaded_matches(reader, chosen)
+        )
+        store = rules is None
+        chunks = _chunks(loaded, n, step, rules=rules, tabulate=store, slim=slim)
+        if not store:
+            return _consume(chunks, None, each)
+        with ResultWriter(con, chosen, every_match=not ids) as writer:
+            return _consume(chunks, writer, each)
+    finally:
+        reader.close()
+
+
+def _corrections_by_match(chosen: Sequence[str], corrections: Sequence[Located]) -> dict[str, list[Located]]:
     by_match: dict[str, list[Located]] = {}
     for item in corrections:
         by_match.setdefault(item[2].match, []).append(item)
@@ -241,23 +316,39 @@ def replay_db(
     ]
     if stray:
         raise InputError(stray)
-    step: Callable[[int], None] | None = None
-    total = record_count(con, chosen)
-    if progress is not None:
-        state = {"done": 0}
+    return by_match
 
-        def step(k: int) -> None:
-            state["done"] += k
-            progress(state["done"], total)
 
-    # No more workers than matches: starting a process costs more than a short match.
-    n = min(workers if workers is not None else default_workers(total), max(len(chosen), 1))
-    loaded = (
-        dataclasses.replace(lm, corrections=tuple(by_match[lm.match_id])) if lm.match_id in by_match else lm
-        for lm in loaded_matches(con, chosen)
-    )
-    results, tables = _replay_tabulated(loaded, n, step, rules=rules)
-    if rules is not None:
-        return results
-    write_results(con, chosen, results, every_match=not ids, tables=tables)
-    return results
+def _counter(total: int, progress: Callable[[int, int], None] | None) -> Callable[[int], None] | None:
+    if progress is None:
+        return None
+    state = {"done": 0}
+
+    def step(k: int) -> None:
+        state["done"] += k
+        progress(state["done"], total)
+
+    return step
+
+
+def _consume(
+    chunks: Iterable[tuple[list[LoadedMatch], Tabulated]],
+    writer: ResultWriter | None,
+    each: Callable[[list[MatchResult]], None] | None,
+) -> Replayed:
+    """Write and hand on each chunk as it comes; after an error, only collect the errors."""
+    failures: list[InputError | ReplayFailed] = []
+    matches = strokes = 0
+    for _, (outcomes, tables, count) in chunks:
+        failures.extend(o for o in outcomes if not isinstance(o, MatchResult))
+        if failures:
+            continue
+        results = [o for o in outcomes if isinstance(o, MatchResult)]
+        if writer is not None and tables is not None:
+            writer.append(tables)
+        matches += len(results)
+        strokes += count
+        if each is not None:
+            each(results)
+    _raise_first(failures)
+    return Replayed(matches=matches, strokes=strokes)

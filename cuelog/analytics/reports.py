@@ -3,9 +3,11 @@ pool racks.
 
 Every figure comes from what the rules make of the strokes (the ``replay_*`` tables written
 by ``cuelog replay --db``), never from the recorded calls or scoreboards: a condoned foul
-or a wrong scoreboard does not change a player's statistics. The tables are read from
-DuckDB as Arrow (only the tables a report needs; the strokes summed per side and match in
-DuckDB first) and summarised with Polars.
+or a wrong scoreboard does not change a player's statistics. :func:`report` has DuckDB
+aggregate the tables a report needs into one row per group (:mod:`cuelog.store.aggregates`:
+no row per stroke, shot, frame or break reaches Python) and Polars rounds the ratios of
+those rows. :func:`load` reads the rows themselves as Arrow for the plots, and ``REPORTS``
+summarises them with Polars the same way (the tests hold the two to the same figures).
 
 Players are the names in the match records' ``sides``. A report groups by player (the
 default), by match or by event; each group is one row with the keys the report names.
@@ -13,7 +15,7 @@ default), by match or by event; each group is one row with the keys the report n
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
@@ -23,7 +25,7 @@ import pyarrow as pa
 
 from cuelog.errors import CuelogError
 from cuelog.schemas.rulesets import DISCIPLINES
-from cuelog.store import reads
+from cuelog.store import aggregates, reads
 
 KINDS: Final = ("breaks", "billiards", "misses", "clock", "pool", "nineball", "straight-pool")
 BY: Final = ("player", "match", "event")
@@ -34,19 +36,6 @@ GROUPS: Final = {"player": "players", "match": "matches", "event": "events"}
 # (cuelog.schemas.rulesets.DISCIPLINES), or every match.
 DISCIPLINE: Final[dict[str, str | None]] = {
     kind: next((d.name for d in DISCIPLINES.values() if kind in d.reports), None) for kind in KINDS
-}
-
-# The tables each report summarises (cuelog.store.reads.TABLES); the others are not read.
-# ``totals`` holds each side's stroke figures per match, summed in DuckDB.
-NEEDS: Final[dict[str, frozenset[str]]] = {
-    "breaks": frozenset({"frames", "breaks"}),
-    "billiards": frozenset({"frames", "breaks", "totals"}),
-    "misses": frozenset({"frames", "totals"}),
-    "clock": frozenset({"frames", "clock"}),
-    # Pool racks are judged from each rack's last visit, so the pool reports read the strokes.
-    "pool": frozenset({"frames", "strokes"}),
-    "nineball": frozenset({"frames", "strokes"}),
-    "straight-pool": frozenset({"frames", "strokes", "breaks"}),
 }
 
 FIFTY: Final = 50
@@ -99,18 +88,9 @@ def load(
     Raises ReportError for an empty database, no replay results, or a name in the scope
     that the database does not know.
     """
-    if kind not in KINDS:
-        raise ReportError(f"unknown report {kind!r}; reports: {', '.join(KINDS)}")
-    if reads.match_count(con) == 0:
-        raise ReportError("the database has no matches; load logs first with `cuelog ingest`")
-    _check_names(reads.known_names(con), scope)
+    _in_scope(con, kind, scope)
     discipline = DISCIPLINE[kind]
     tables = reads.report_tables(con, discipline, scope.matches, scope.events, needs)
-    if not tables.in_scope:
-        what = f"{discipline} matches" if discipline else "matches"
-        raise ReportError(f"no {what} in the database match the selection (report {kind!r})")
-    if not tables.replayed:
-        raise ReportError("no replay results for these matches; run `cuelog replay --db FILE` first")
     data = Data(
         strokes=_polars(tables.strokes),
         frames=_polars(tables.frames),
@@ -130,9 +110,33 @@ def load(
         data.clock = data.clock.filter(pl.col("player").is_in(names))
         data.totals = data.totals.filter(pl.col("player").is_in(names))
         if data.frames.is_empty():
-            who, what = ", ".join(names), f"{discipline} " if discipline else ""
-            raise ReportError(f"{who} played no replayed {what}frame in the selection")
+            raise ReportError(_nothing_played(kind, names))
     return data
+
+
+def _in_scope(con: duckdb.DuckDBPyConnection, kind: str, scope: Scope) -> list[str]:
+    """Make the store's ``scope_matches`` for a report of ``kind``; returns the matches in
+    scope that have no replay results. Raises ReportError for an empty database, no replay
+    results, or a name in the scope that the database does not know."""
+    if kind not in KINDS:
+        raise ReportError(f"unknown report {kind!r}; reports: {', '.join(KINDS)}")
+    if reads.match_count(con) == 0:
+        raise ReportError("the database has no matches; load logs first with `cuelog ingest`")
+    _check_names(reads.known_names(con), scope)
+    discipline = DISCIPLINE[kind]
+    in_scope, replayed = reads.scope(con, discipline, scope.matches, scope.events)
+    if not in_scope:
+        what = f"{discipline} matches" if discipline else "matches"
+        raise ReportError(f"no {what} in the database match the selection (report {kind!r})")
+    if not replayed:
+        raise ReportError("no replay results for these matches; run `cuelog replay --db FILE` first")
+    return [m for m in in_scope if m not in replayed]
+
+
+def _nothing_played(kind: str, names: list[str]) -> str:
+    discipline = DISCIPLINE[kind]
+    who, what = ", ".join(names), f"{discipline} " if discipline else ""
+    return f"{who} played no replayed {what}frame in the selection"
 
 
 def _polars(table: pa.Table) -> pl.DataFrame:
@@ -468,7 +472,74 @@ class Report:
 
 
 def report(con: duckdb.DuckDBPyConnection, kind: str, scope: Scope = Scope(), by: str = "player") -> Report:
-    """Make one report from the replay results in ``con``. Raises ReportError."""
-    _key(by)
-    data = load(con, kind, scope, NEEDS[kind])
-    return Report(kind, by, REPORTS[kind](data, by), tuple(data.unreplayed))
+    """Make one report from the replay results in ``con``: DuckDB aggregates the tables the
+    report needs into one row per group (:mod:`cuelog.store.aggregates`), so no row per
+    stroke, shot, frame or break reaches Python. Raises ReportError."""
+    key = _key(by)
+    unreplayed = _in_scope(con, kind, scope)
+    players = list(scope.players)
+    if players and aggregates.frame_rows(con, players) == 0:
+        raise ReportError(_nothing_played(kind, players))
+    return Report(kind, by, _finish(AGGREGATED[kind](con, key, players), by), tuple(unreplayed))
+
+
+def _ratio(num: str, den: str) -> pl.Expr:
+    """``num / den`` to two places, None where ``den`` is 0 (as the Data reports round)."""
+    return pl.when(pl.col(den) > 0).then((pl.col(num) / pl.col(den)).round(2)).otherwise(None)
+
+
+def _breaks_sql(con: duckdb.DuckDBPyConnection, key: str, players: list[str]) -> pl.DataFrame:
+    # S2 R8: every break, 50+ and centuries (FIFTY, CENTURY).
+    return _polars(aggregates.breaks(con, key, players, fifty=FIFTY, century=CENTURY))
+
+
+def _billiards_sql(con: duckdb.DuckDBPyConnection, key: str, players: list[str]) -> pl.DataFrame:
+    out = _polars(aggregates.billiards(con, key, players, century=CENTURY))
+    cols = ["frames", "points", "visits", "average", "highest_break", "centuries"]
+    return out.with_columns(average=_ratio("points", "visits")).select(key, *cols)
+
+
+def _misses_sql(con: duckdb.DuckDBPyConnection, key: str, players: list[str]) -> pl.DataFrame:
+    out = _polars(aggregates.misses(con, key, players)).with_columns(misses_per_frame=_ratio("miss_calls", "frames"))
+    cols = ["frames", "miss_calls", "miss_points_conceded", "fouls", "foul_points_conceded", "misses_per_frame"]
+    return out.select(key, *cols, "longest_miss_sequence", "condoned_fouls")
+
+
+def _clock_sql(con: duckdb.DuckDBPyConnection, key: str, players: list[str]) -> pl.DataFrame:
+    out = _polars(aggregates.clock(con, key, players)).with_columns(
+        mean_s=(pl.col("sum_s") / pl.col("shots")).round(2),
+        median_s=pl.col("median_s").round(2),
+        max_s=pl.col("max_s").round(2),
+    )
+    return out.select(key, "shots", "mean_s", "median_s", "max_s", "over_limit")
+
+
+def _pool_sql(con: duckdb.DuckDBPyConnection, key: str, players: list[str]) -> pl.DataFrame:
+    out = _polars(aggregates.pool(con, key, players, clearance=CLEARANCE_BALLS))
+    cols = ["racks", "racks_won", "break_and_dish", "clearances", "balls", "visits", "balls_per_visit"]
+    return out.with_columns(balls_per_visit=_ratio("balls", "visits")).select(key, *cols, "fouls", "fouls_conceded")
+
+
+def _nineball_sql(con: duckdb.DuckDBPyConnection, key: str, players: list[str]) -> pl.DataFrame:
+    out = _polars(aggregates.nineball(con, key, players)).rename({"break_and_dish": "break_and_run"})
+    cols = ["racks", "racks_won", "break_and_run", "push_outs", "balls", "visits", "fouls", "fouls_conceded"]
+    return out.select(key, *cols)
+
+
+def _straight_pool_sql(con: duckdb.DuckDBPyConnection, key: str, players: list[str]) -> pl.DataFrame:
+    out = _polars(aggregates.straight_pool(con, key, players)).with_columns(balls_per_inning=_ratio("balls", "innings"))
+    cols = ["games", "points", "high_run", "innings", "balls_per_inning", "fouls", "foul_points"]
+    return out.select(key, *cols)
+
+
+AGGREGATED: Final[dict[str, Callable[[duckdb.DuckDBPyConnection, str, list[str]], pl.DataFrame]]] = {
+    "breaks": _breaks_sql,
+    "billiards": _billiards_sql,
+    "misses": _misses_sql,
+    "clock": _clock_sql,
+    "pool": _pool_sql,
+    "nineball": _nineball_sql,
+    "straight-pool": _straight_pool_sql,
+}
+"""Each report kind over DuckDB's group rows: what :func:`report` makes (``REPORTS`` makes
+the same from :class:`Data`, for the plots)."""

@@ -7,9 +7,12 @@ cuelog database, whose results are then stored in its ``replay_*`` tables for th
 from __future__ import annotations
 
 import json
+import shutil
 import sys
-from collections.abc import Iterable, Iterator
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
+from typing import IO
 
 import typer
 from rich import box
@@ -29,15 +32,15 @@ from rich.table import Table
 from cuelog import __version__
 from cuelog.analytics.words import kind_words
 from cuelog.cli.common import EXIT_FINDINGS, EXIT_OK, err_console, fail, json_errors, out_console, print_problems
-from cuelog.errors import InputError
+from cuelog.errors import InputError, Problem
 from cuelog.ingest.corrections import Located, apply_corrections, read_corrections
 from cuelog.ingest.reader import is_clock_csv, log_files, read_records
-from cuelog.replay import NoEngine, UnknownRuleset, replay_matches
+from cuelog.replay import NoEngine, UnknownRuleset, replay_match, split_matches
 from cuelog.replay.derived import Derived, under
 from cuelog.replay.model import Finding, FrameResult, MatchResult
-from cuelog.replay.output import count_findings, document, dumps, rack_words
+from cuelog.replay.output import count_findings, document_head, document_tail, match_text, rack_words
 from cuelog.rulesfile import resolve_rules
-from cuelog.schemas.records import Correction, Match, Record
+from cuelog.schemas.records import Correction, Record
 from cuelog.schemas.rulesets import won_by_rack
 
 
@@ -99,23 +102,74 @@ def _rack_line(fr: FrameResult) -> str:
     return f"  frame {fr.frame}: {rack_words(fr.winner, fr.recorded_winner, fr.recorded)}"
 
 
+def print_match(m: MatchResult, console: Console) -> None:
+    """One match: its header, corrections applied, findings outside any frame, each frame."""
+    sides = f"{m.sides.get('A', 'A')} v {m.sides.get('B', 'B')}"
+    console.print(f"[bold]{escape(m.match)}[/]  {escape(m.rules)}  {escape(sides)}", highlight=False)
+    for line in _corrections(m):
+        console.print(escape(line), highlight=False)
+    if m.findings:
+        _print_findings(m.findings, console, "  match")
+    said = _rack_line if won_by_rack(m.rules) else _frame_line
+    for fr in m.frames:
+        console.print(escape(said(fr)), highlight=False)
+        if fr.findings:
+            _print_findings(fr.findings, console)
+
+
 def print_human(results: list[MatchResult], console: Console) -> None:
-    for m in results:
-        sides = f"{m.sides.get('A', 'A')} v {m.sides.get('B', 'B')}"
-        console.print(f"[bold]{escape(m.match)}[/]  {escape(m.rules)}  {escape(sides)}", highlight=False)
-        for line in _corrections(m):
-            console.print(escape(line), highlight=False)
-        if m.findings:
-            _print_findings(m.findings, console, "  match")
-        said = _rack_line if won_by_rack(m.rules) else _frame_line
-        for fr in m.frames:
-            console.print(escape(said(fr)), highlight=False)
-            if fr.findings:
-                _print_findings(fr.findings, console)
-    uncertain = count_findings(results, certain=False)
-    applied = sum(len(m.corrections) for m in results)
-    tail = (f", {uncertain} uncertain" if uncertain else "") + (f", {applied} correction(s) applied" if applied else "")
-    console.print(f"{count_findings(results)} finding(s){tail}", highlight=False)
+    with Output(as_json=False, console=console) as out:
+        out.add(results)
+        out.finish()
+
+
+class Output:
+    """The replay's output, written as the results come (in match id order): the text match
+    by match on the console; the JSON document spooled to a temporary file and copied to
+    stdout by :meth:`finish`, so a replay that fails half way prints an error document, not
+    half a document. Only the totals are kept. A context manager: leaving it removes the spool."""
+
+    def __init__(self, *, as_json: bool, console: Console | None = None) -> None:
+        self._console = console
+        self._json: IO[str] | None = None
+        self._as_json = as_json
+        self._matches = 0
+        self.findings = self._uncertain = self._applied = 0
+
+    def __enter__(self) -> Output:
+        if not self._as_json and self._console is None:
+            self._console = out_console()
+        if self._as_json:
+            self._json = tempfile.TemporaryFile(mode="w+", encoding="utf-8")
+            self._json.write(document_head(__version__))
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        if self._json is not None:
+            self._json.close()
+
+    def add(self, results: list[MatchResult]) -> None:
+        self.findings += count_findings(results)
+        self._uncertain += count_findings(results, certain=False)
+        self._applied += sum(len(m.corrections) for m in results)
+        for m in results:
+            if self._json is not None:
+                self._json.write(match_text(m, first=self._matches == 0))
+            else:
+                print_match(m, self._console or out_console())
+            self._matches += 1
+
+    def finish(self) -> None:
+        """The totals line, or the whole JSON document on stdout."""
+        if self._json is None:
+            tail = (f", {self._uncertain} uncertain" if self._uncertain else "") + (
+                f", {self._applied} correction(s) applied" if self._applied else ""
+            )
+            (self._console or out_console()).print(f"{self.findings} finding(s){tail}", highlight=False)
+            return
+        self._json.write(document_tail(empty=self._matches == 0))
+        self._json.seek(0)
+        shutil.copyfileobj(self._json, sys.stdout)
 
 
 def _file_progress() -> Progress:
@@ -144,27 +198,64 @@ def _streamed(files: list[Path], bar: Progress, task: TaskID) -> Iterator[Record
         bar.update(task, advance=1, records=count)
 
 
-def _replay_files(paths: list[Path], corrections: list[Located], rules: str | Derived | None) -> list[MatchResult]:
+def _replay_files(paths: list[Path], corrections: list[Located], rules: str | Derived | None, output: Output) -> None:
+    """Replay the logs match by match as they are read: each match's per-stroke outcomes are
+    let go once it is replayed (the output has the frames, breaks and findings), so memory
+    grows with the frames, not the strokes. The output is sorted by match id, so it comes
+    once every file is read."""
     files = log_files(paths)
+    fixes: dict[str, list[Located]] = {}
+    for item in corrections:
+        fixes.setdefault(item[2].match, []).append(item)
+    problems: list[Problem] = []
+    results: list[MatchResult] = []
     with _file_progress() as bar:
         task = bar.add_task("replay", total=len(files), records=0)
-        records: Iterable[Record] = _streamed(files, bar, task)
-        if rules is not None:
-            records = (under(r, rules) if isinstance(r, Match) else r for r in records)
-        applied: list[Correction] = []
-        if corrections:
-            records, applied = apply_corrections(records, corrections)
-        results = replay_matches(records)
-    for m in results:
-        m.corrections = [c for c in applied if c.match == m.match]
-    return results
+        for match, body in split_matches(_streamed(files, bar, task)):
+            if rules is not None:
+                match = under(match, rules)
+            applied: list[Correction] = []
+            if match.match in fixes:
+                try:
+                    corrected, applied = apply_corrections([match, *body], fixes.pop(match.match))
+                    body = corrected[1:]
+                except InputError as exc:
+                    problems.extend(exc.problems)
+            if problems:
+                continue  # every problem is reported; nothing more is replayed
+            result = replay_match(match, body)
+            result.corrections = applied
+            for fr in result.frames:
+                fr.outcomes = []
+            results.append(result)
+    # Corrections of matches that are not in the logs name no stroke of them.
+    problems.extend(p for items in fixes.values() for p in _unmatched(items))
+    if problems:
+        raise InputError(sorted(problems, key=lambda p: (p.file, p.line)))
+    results.sort(key=lambda r: r.match)
+    output.add(results)
+
+
+def _unmatched(corrections: list[Located]) -> list[Problem]:
+    """The problems of corrections that match no record (one per correction, as
+    ``apply_corrections`` reports them)."""
+    try:
+        apply_corrections([], corrections)
+    except InputError as exc:
+        return exc.problems
+    return []
 
 
 def _replay_db(
-    db: Path, matches: list[str], workers: int | None, corrections: list[Located], rules: str | Derived | None
-) -> list[MatchResult]:
+    db: Path,
+    matches: list[str],
+    workers: int | None,
+    corrections: list[Located],
+    rules: str | Derived | None,
+    output: Output,
+) -> None:
     # Imported here: the DuckDB/Arrow side is only needed with --db.
-    from cuelog.pipeline import NoMatches, ReplayFailed, UnknownMatch, replay_db
+    from cuelog.pipeline import NoMatches, ReplayFailed, UnknownMatch, stream_db
     from cuelog.store import connect
 
     if not db.exists():
@@ -189,7 +280,7 @@ def _replay_db(
 
     try:
         with bar:
-            return replay_db(con, matches or None, workers, advance, corrections, rules=rules)
+            stream_db(con, matches or None, workers, advance, corrections, rules=rules, each=output.add)
     except NoMatches as exc:
         fail(str(exc), "no_matches")
     except UnknownMatch as exc:
@@ -293,10 +384,12 @@ def replay(
     try:
         chosen = resolve_rules(rules) if rules is not None else None
         fixes = [item for path in corrections or [] for item in read_corrections(path)]
-        if db is not None:
-            results = _replay_db(db, matches or [], workers, fixes, chosen)
-        else:
-            results = _replay_files(paths or [], fixes, chosen)
+        with Output(as_json=as_json) as output:
+            if db is not None:
+                _replay_db(db, matches or [], workers, fixes, chosen, output)
+            else:
+                _replay_files(paths or [], fixes, chosen, output)
+            output.finish()
     except InputError as exc:
         print_problems(exc.problems, as_json=as_json)
         raise typer.Exit(2) from None
@@ -304,11 +397,7 @@ def replay(
         fail(str(exc).strip("'\""), "unknown_rules")
     except ValueError as exc:
         fail(str(exc), "bad_input")
-    if as_json:
-        sys.stdout.write(dumps(document(results, __version__)))
-    else:
-        print_human(results, out_console())
-    raise typer.Exit(EXIT_FINDINGS if count_findings(results) else EXIT_OK)
+    raise typer.Exit(EXIT_FINDINGS if output.findings else EXIT_OK)
 
 
 def register(app: typer.Typer) -> None:

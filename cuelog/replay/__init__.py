@@ -11,7 +11,7 @@ before writing it, and ``replay_frame``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from cuelog.replay.engine import Engine, NoEngine, engine_for
 from cuelog.replay.model import INVALID_RECORD, Finding, FrameResult, MatchResult
@@ -28,6 +28,7 @@ __all__ = [
     "engine_for",
     "replay_match",
     "replay_matches",
+    "split_matches",
 ]
 
 
@@ -69,24 +70,29 @@ def replay_match(match: Match, records: Iterable[Record]) -> MatchResult:
     return result
 
 
-def replay_matches(records: Iterable[Record]) -> list[MatchResult]:
-    """Split a record stream at its ``match`` records and replay each match.
-
-    Results are sorted by match id, so the order of the input files does not matter.
-    """
-    results: list[MatchResult] = []
+def split_matches(records: Iterable[Record]) -> Iterator[tuple[Match, list[Record]]]:
+    """Each ``match`` record of a stream with the records that follow it, one match at a
+    time: only the records of the match being read are held."""
     match: Match | None = None
     body: list[Record] = []
     for record in records:
         if isinstance(record, Match):
             if match is not None:
-                results.append(replay_match(match, body))
+                yield match, body
             match, body = record, []
         elif match is not None:
             body.append(record)
         else:
             raise ValueError(f"{type(record).__name__.lower()} record before any match record")
     if match is not None:
-        results.append(replay_match(match, body))
+        yield match, body
+
+
+def replay_matches(records: Iterable[Record]) -> list[MatchResult]:
+    """Split a record stream at its ``match`` records and replay each match.
+
+    Results are sorted by match id, so the order of the input files does not matter.
+    """
+    results = [replay_match(match, body) for match, body in split_matches(records)]
     results.sort(key=lambda r: r.match)
     return results

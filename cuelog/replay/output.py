@@ -78,6 +78,36 @@ def dumps(doc: dict[str, Any]) -> str:
     return json.dumps(doc, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
 
 
+def document_text(results: Iterable[MatchResult], engine: str) -> Iterator[str]:
+    """The text of ``dumps(document(results, engine))`` piece by piece, one match at a time,
+    for results that come already sorted by match id: a long replay is written out as it
+    goes, never held whole."""
+    yield document_head(engine)
+    count = 0
+    for m in results:
+        yield match_text(m, first=count == 0)
+        count += 1
+    yield document_tail(empty=count == 0)
+
+
+def document_head(engine: str) -> str:
+    """The document's text up to its first match."""
+    return f'{{\n "format": {json.dumps(FORMAT)},\n "engine": {json.dumps(engine, ensure_ascii=False)},\n "matches": ['
+
+
+def match_text(m: MatchResult, *, first: bool) -> str:
+    """One match of the ``matches`` list as ``dumps`` writes it: ``json.dumps`` with
+    ``indent=1`` puts each list item on lines of its own, indented two spaces (no JSON
+    string holds a raw newline)."""
+    text = json.dumps(match_doc(m), indent=1, ensure_ascii=False, allow_nan=False)
+    return ("\n" if first else ",\n") + "\n".join("  " + line for line in text.split("\n"))
+
+
+def document_tail(*, empty: bool) -> str:
+    """The document's text after its last match."""
+    return "]\n}\n" if empty else "\n ]\n}\n"
+
+
 def all_findings(results: Iterable[MatchResult]) -> Iterator[Finding]:
     for m in results:
         yield from m.findings

@@ -63,11 +63,15 @@ def select_matches(con: duckdb.DuckDBPyConnection, ids: Sequence[str] | None) ->
     return sorted(set(ids))
 
 
-def loaded_matches(con: duckdb.DuckDBPyConnection, ids: Sequence[str], batch: int = 65_536) -> Iterator[LoadedMatch]:
+def loaded_matches(
+    con: duckdb.DuckDBPyConnection, ids: Sequence[str], batch: int = 65_536, group: int = 100_000
+) -> Iterator[LoadedMatch]:
     """The stored records of each match, in file order, match by match in id order.
 
-    One query streams every record as Arrow batches (a query per match would cost more
-    than the replay for a season of short matches).
+    The matches are read a group at a time (consecutive ids, about ``group`` records a
+    query): one query per match would cost more than the replay for a season of short
+    matches, and one query for them all sorts every record of the store before the first
+    comes back, so its memory would grow with the store.
     """
     files = dict(
         con.execute(
@@ -75,8 +79,37 @@ def loaded_matches(con: duckdb.DuckDBPyConnection, ids: Sequence[str], batch: in
             "LEFT JOIN ingest_log l ON l.file_hash = m.file_hash"
         ).fetchall()
     )
-    con.register("chosen_matches", pa.table({"match_id": pa.array(list(ids), type=pa.string())}))
+    counts: dict[str, int] = dict(con.execute("SELECT match_id, count(*) FROM records GROUP BY match_id").fetchall())
     seen: set[str] = set()
+    for chunk_ids in _groups(sorted(set(ids)), counts, group):
+        for match_id, lines in _read_group(con, chunk_ids, batch):
+            seen.add(match_id)
+            yield LoadedMatch(match_id, str(files.get(match_id, match_id)), lines)
+    # A match row without records is reported (no match record), not silently skipped.
+    for match_id in ids:
+        if match_id not in seen:
+            yield LoadedMatch(match_id, str(files.get(match_id, match_id)), ())
+
+
+def _groups(ids: list[str], counts: dict[str, int], limit: int) -> Iterator[list[str]]:
+    """Consecutive runs of ``ids`` holding about ``limit`` records each (at least one match)."""
+    run: list[str] = []
+    held = 0
+    for match_id in ids:
+        if run and held + counts.get(match_id, 0) > limit:
+            yield run
+            run, held = [], 0
+        run.append(match_id)
+        held += counts.get(match_id, 0)
+    if run:
+        yield run
+
+
+def _read_group(
+    con: duckdb.DuckDBPyConnection, ids: list[str], batch: int
+) -> Iterator[tuple[str, tuple[tuple[int, str], ...]]]:
+    """``(match id, its (line, json) records)`` of these matches, in id and file order."""
+    con.register("chosen_matches", pa.table({"match_id": pa.array(ids, type=pa.string())}))
     try:
         rel = con.sql(
             "SELECT r.match_id, r.line, CAST(r.body AS VARCHAR) AS body FROM records r "
@@ -88,18 +121,13 @@ def loaded_matches(con: duckdb.DuckDBPyConnection, ids: Sequence[str], batch: in
             for match_id, line, body in zip(*(chunk.column(i).to_pylist() for i in range(3)), strict=True):
                 if match_id != current:
                     if current is not None:
-                        yield LoadedMatch(current, str(files.get(current, current)), tuple(lines))
+                        yield current, tuple(lines)
                     current, lines = match_id, []
-                    seen.add(match_id)
                 lines.append((line, body))
         if current is not None:
-            yield LoadedMatch(current, str(files.get(current, current)), tuple(lines))
+            yield current, tuple(lines)
     finally:
         con.unregister("chosen_matches")
-    # A match row without records is reported (no match record), not silently skipped.
-    for match_id in ids:
-        if match_id not in seen:
-            yield LoadedMatch(match_id, str(files.get(match_id, match_id)), ())
 
 
 def record_count(con: duckdb.DuckDBPyConnection, ids: Sequence[str]) -> int:
@@ -327,14 +355,7 @@ def report_tables(
     """The replay results of the matches of ``discipline`` (None: every one), restricted to
     ``matches`` and ``events`` when given. A table not in ``needs`` comes with its columns
     and no rows, so a report reads only what it summarises."""
-    con.execute(_MATCHES, {"discipline": discipline, "matches": list(matches), "events": list(events)})
-    in_scope = [r[0] for r in con.execute("SELECT match_id FROM scope_matches ORDER BY match_id").fetchall()]
-    replayed = {
-        r[0]
-        for r in con.execute(
-            "SELECT DISTINCT match_id FROM replay_frames WHERE match_id IN (SELECT match_id FROM scope_matches)"
-        ).fetchall()
-    }
+    in_scope, replayed = scope(con, discipline, matches, events)
     return ReportTables(
         in_scope=in_scope,
         replayed=replayed,
@@ -344,6 +365,22 @@ def report_tables(
         clock=_table(con, "clock", needs),
         totals=_table(con, "totals", needs),
     )
+
+
+def scope(
+    con: duckdb.DuckDBPyConnection, discipline: str | None, matches: Sequence[str], events: Sequence[str]
+) -> tuple[list[str], set[str]]:
+    """Make ``scope_matches``: the matches of ``discipline`` (None: every one), restricted to
+    ``matches`` and ``events`` when given. Returns their ids, sorted, and those replayed."""
+    con.execute(_MATCHES, {"discipline": discipline, "matches": list(matches), "events": list(events)})
+    in_scope = [r[0] for r in con.execute("SELECT match_id FROM scope_matches ORDER BY match_id").fetchall()]
+    replayed = {
+        r[0]
+        for r in con.execute(
+            "SELECT DISTINCT match_id FROM replay_frames WHERE match_id IN (SELECT match_id FROM scope_matches)"
+        ).fetchall()
+    }
+    return in_scope, replayed
 
 
 def _table(con: duckdb.DuckDBPyConnection, name: str, needs: Collection[str]) -> pa.Table:

@@ -1,9 +1,10 @@
 """The replay results in the store: the rows of the ``replay_*`` tables and their writes.
 
 ``result_tables`` turns match results into one Arrow table per replay table (in a fixed
-order, so the rows are the same whatever the number of workers); ``write_results``
-replaces a set of matches' rows in one transaction: a reader sees either the old results
-or the new ones.
+order, so the rows are the same whatever the number of workers); ``ResultWriter``
+replaces a set of matches' rows in one transaction, appending the rows chunk by chunk as
+the replay produces them (``write_results`` writes a list at once): a reader sees either
+the old results or the new ones.
 """
 
 from __future__ import annotations
@@ -191,6 +192,67 @@ def _table(schema: pa.Schema, rows: list[tuple[object, ...]]) -> pa.Table:
     return pa.table([pa.array(col, type=f.type) for col, f in zip(columns, schema, strict=True)], schema=schema)
 
 
+class ResultWriter:
+    """Replace the stored replay results of ``match_ids`` chunk by chunk, in one transaction.
+
+    Used as a context manager: entering deletes the old rows of ``match_ids`` (every row
+    when ``every_match``: these are all the loaded matches, much faster than deleting match
+    by match), each :meth:`append` inserts the rows of some results as they arrive, and
+    leaving commits, or rolls back on an exception or after :meth:`abandon`. DuckDB holds
+    the uncommitted rows, not Python, and a reader sees either the old results or the new.
+    """
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, match_ids: Sequence[str], *, every_match: bool = False) -> None:
+        self._con = con
+        self._ids = pa.table({"match_id": pa.array(sorted(set(match_ids)), type=pa.string())})
+        self._every_match = every_match
+        self._abandoned = False
+
+    def __enter__(self) -> ResultWriter:
+        con = self._con
+        con.execute("BEGIN TRANSACTION")
+        try:
+            for table, column, sql_type in _ADDED_COLUMNS:
+                con.execute(f"ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {column} {sql_type}")
+            con.register("replayed_ids", self._ids)
+            for name in REPLAY_TABLES:
+                if self._every_match:
+                    con.execute(f"DELETE FROM {name}")
+                else:
+                    con.execute(f"DELETE FROM {name} WHERE match_id IN (SELECT match_id FROM replayed_ids)")
+            con.unregister("replayed_ids")
+        except BaseException:
+            con.execute("ROLLBACK")
+            raise
+        return self
+
+    def append(self, tables: dict[str, pa.Table]) -> None:
+        """Insert the rows of some results (``result_tables``), one Arrow insert per table."""
+        for name in REPLAY_TABLES:
+            table = tables[name]
+            if table.num_rows == 0:
+                continue
+            view = f"new_{name}"
+            self._con.register(view, table)
+            cols = ", ".join(table.schema.names)
+            self._con.execute(f"INSERT INTO {name} ({cols}) SELECT {cols} FROM {view}")
+            self._con.unregister(view)
+
+    def abandon(self) -> None:
+        """Roll back on leaving: the old results stay."""
+        self._abandoned = True
+
+    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
+        if kind is not None or self._abandoned:
+            self._con.execute("ROLLBACK")
+            return
+        try:
+            self._con.execute("COMMIT")
+        except BaseException:
+            self._con.execute("ROLLBACK")
+            raise
+
+
 def write_results(
     con: duckdb.DuckDBPyConnection,
     match_ids: Sequence[str],
@@ -203,29 +265,8 @@ def write_results(
 
     ``match_ids`` are the matches that were replayed: their old rows go even if a match now
     has no frames, so no stale result survives a replay. ``every_match`` says these are all
-    the loaded matches, so every old row goes (much faster than deleting match by match).
-    ``tables`` are the rows of ``results`` when already built (``result_tables``).
+    the loaded matches, so every old row goes. ``tables`` are the rows of ``results`` when
+    already built (``result_tables``).
     """
-    if tables is None:
-        tables = result_tables(results)
-    ids = pa.table({"match_id": pa.array(sorted(set(match_ids)), type=pa.string())})
-    con.execute("BEGIN TRANSACTION")
-    try:
-        for table, column, sql_type in _ADDED_COLUMNS:
-            con.execute(f"ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {column} {sql_type}")
-        con.register("replayed_ids", ids)
-        for name in REPLAY_TABLES:
-            if every_match:
-                con.execute(f"DELETE FROM {name}")
-            else:
-                con.execute(f"DELETE FROM {name} WHERE match_id IN (SELECT match_id FROM replayed_ids)")
-            view = f"new_{name}"
-            con.register(view, tables[name])
-            cols = ", ".join(tables[name].schema.names)
-            con.execute(f"INSERT INTO {name} ({cols}) SELECT {cols} FROM {view}")
-            con.unregister(view)
-        con.unregister("replayed_ids")
-        con.execute("COMMIT")
-    except BaseException:
-        con.execute("ROLLBACK")
-        raise
+    with ResultWriter(con, match_ids, every_match=every_match) as writer:
+        writer.append(tables if tables is not None else result_tables(results))

@@ -28,7 +28,13 @@ def test_benchmark_script_reports_every_measurement() -> None:
         assert replay["one_worker"]["strokes_per_s"] > 0 and replay["all_cores"]["workers"] == 2
         assert row["ingest"]["shots_aligned"] == row["strokes"]
         assert row["replay_into_store"]["strokes_per_s"] > 0
-        assert row["report_query"]["rows"] > 0
+        # Each report kind of the season, and each phase with the peak memory of its own process.
+        assert [q["report"] for q in row["reports"]] == [
+            f"{k} by player" for k in ("breaks", "billiards", "misses", "clock")
+        ]
+        assert all(q["rows"] > 0 and len(q["spread"]) == 2 for q in row["reports"])
+        phases = [row["ingest"], row["replay_into_store"], row["replay_logs"], *row["reports"]]
+        assert all(phase["peak_rss_mb"] > 0 for phase in phases)
         assert row["peak_rss_mb"] > 0
         alone = row["engine_alone"]
         assert alone["rounds"] == 3 and alone["strokes"] == row["strokes"]

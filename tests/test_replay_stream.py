@@ -1,0 +1,136 @@
+"""``replay --db`` streams: each chunk of matches is written and handed on as it arrives, in
+match id order, inside one transaction that a failure anywhere rolls back; ``replay LOGS``
+and the JSON document written match by match give the same bytes as the whole document."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import duckdb
+import pytest
+from typer.testing import CliRunner
+
+from cuelog import replay as engines
+from cuelog.cli import app
+from cuelog.pipeline import ReplayFailed, replay_db, stream_db
+from cuelog.replay.model import MatchResult
+from cuelog.replay.output import document, document_text, dumps
+from cuelog.store import connect
+from tests.analytics import kit
+
+runner = CliRunner()
+
+
+def season(db: Path, matches: int, *extra: kit.Log) -> Path:
+    """``matches`` snooker matches (more than one chunk of eight), then ``extra``."""
+    logs = [kit.maximum(f"m{i:02d}-maximum") if i % 2 else kit.two_fifties(f"m{i:02d}-fifties") for i in range(matches)]
+    return kit.load(db, *logs, *extra)
+
+
+def table_rows(db: Path, table: str) -> list[tuple[object, ...]]:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return con.execute(f"SELECT * FROM {table} ORDER BY ALL").fetchall()
+    finally:
+        con.close()
+
+
+def test_each_chunk_comes_in_id_order_without_its_outcomes_and_is_stored(tmp_path: Path) -> None:
+    db = season(tmp_path / "s.duckdb", 19)
+    chunks: list[list[MatchResult]] = []
+    con = connect(db)
+    try:
+        done = stream_db(con, workers=1, each=chunks.append)
+    finally:
+        con.close()
+    ids = [m.match for chunk in chunks for m in chunk]
+    assert len(chunks) == 3 and [len(c) for c in chunks] == [8, 8, 3]
+    assert ids == sorted(ids) and len(ids) == 19
+    # The per-stroke outcomes are in replay_strokes, not in what is handed on.
+    assert all(fr.outcomes == [] for chunk in chunks for m in chunk for fr in m.frames)
+    assert done.matches == 19 and done.strokes == len(table_rows(db, "replay_strokes")) > 0
+    assert {r[0] for r in table_rows(db, "replay_frames")} == set(ids)
+
+
+def test_streamed_rows_equal_the_rows_of_the_whole_replay(tmp_path: Path) -> None:
+    streamed, whole = season(tmp_path / "a.duckdb", 11), season(tmp_path / "b.duckdb", 11)
+    con = connect(streamed)
+    try:
+        stream_db(con, workers=1)
+    finally:
+        con.close()
+    con = connect(whole)
+    try:
+        results = replay_db(con, workers=1)
+    finally:
+        con.close()
+    # replay_db still returns every result with its outcomes.
+    assert sum(len(fr.outcomes) for m in results for fr in m.frames) == len(table_rows(whole, "replay_strokes"))
+    for table in ("replay_frames", "replay_strokes", "replay_breaks", "replay_findings"):
+        assert table_rows(streamed, table) == table_rows(whole, table), table
+
+
+def test_a_failure_after_chunks_were_written_rolls_the_whole_replay_back(tmp_path: Path, monkeypatch) -> None:
+    # The last match by id has no engine: the chunks before it were appended, then undone.
+    pool = kit.Log("z-pool", "Ann", "Bob", rules="straight-pool/wpa")
+    db = season(tmp_path / "s.duckdb", 17, pool)
+    con = connect(db)
+    try:
+        stream_db(con, workers=1)
+    finally:
+        con.close()
+    before = {t: table_rows(db, t) for t in ("replay_frames", "replay_strokes")}
+    assert before["replay_frames"]
+    monkeypatch.delitem(engines.ENGINES, "straight-pool")
+    handed: list[str] = []
+    con = connect(db)
+    try:
+        with pytest.raises(ReplayFailed, match="z-pool"):
+            stream_db(con, workers=1, each=lambda chunk: handed.extend(m.match for m in chunk))
+    finally:
+        con.close()
+    assert len(handed) == 16  # two chunks of eight handed on, the third held back by its failure
+    assert {t: table_rows(db, t) for t in before} == before
+
+
+def test_the_document_written_match_by_match_is_the_whole_document(tmp_path: Path) -> None:
+    """Ids with quotes and non-ASCII letters, no match at all, one, several."""
+    db = kit.load(tmp_path / "s.duckdb", kit.Log('m1 "é" ☃', "Zoë", "Bob").frame(breaker="A").safety("A"))
+    con = connect(db)
+    try:
+        results = replay_db(con, workers=1)
+    finally:
+        con.close()
+    for chosen in ([], results, results * 3):
+        assert "".join(document_text(chosen, "1.0 ü")) == dumps(document(chosen, "1.0 ü"))
+
+
+def test_replay_of_logs_with_a_correction_of_a_missing_match_reports_it(tmp_path: Path) -> None:
+    log = kit.maximum().write(tmp_path / "m1.jsonl")
+    fixes = tmp_path / "fixes.corrections.jsonl"
+    fixes.write_text(
+        json.dumps({"match": "nope", "frame": 1, "n": 1, "set": {"first": ["red"]}}) + "\n",
+        encoding="utf-8",
+    )
+    result = runner.invoke(app, ["replay", str(log), "--corrections", str(fixes), "--json"])
+    assert result.exit_code == 2
+    (problem,) = json.loads(result.stdout)["problems"]
+    assert (Path(problem["file"]).name, problem["line"], problem["code"]) == (fixes.name, 1, "no_such_stroke")
+
+
+def test_records_are_read_a_group_of_matches_at_a_time_in_id_order(tmp_path: Path) -> None:
+    """However small the groups, every match comes once, whole, in id order."""
+    from cuelog.store.reads import loaded_matches
+
+    db = season(tmp_path / "s.duckdb", 7)
+    con = connect(db, read_only=True)
+    try:
+        ids = [r[0] for r in con.execute("SELECT match_id FROM matches ORDER BY match_id DESC").fetchall()]
+        whole = list(loaded_matches(con, ids, group=10**9))
+        small = list(loaded_matches(con, ids, group=10))
+    finally:
+        con.close()
+    assert small == whole
+    assert [m.match_id for m in small] == sorted(ids)
+    assert all(m.lines and m.lines[0][0] == 1 for m in small)
