@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
+from collections.abc import Iterator
 from contextvars import ContextVar
 from typing import NoReturn, TextIO
 
@@ -66,6 +68,23 @@ def fail(message: str, code: str = "usage") -> NoReturn:
         sys.stdout.write(json.dumps(error_document(code, message), indent=1, ensure_ascii=False) + "\n")
     err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
     raise typer.Exit(EXIT_BAD_INPUT)
+
+
+@contextlib.contextmanager
+def replay_refusals() -> Iterator[None]:
+    """The store's and the replay's refusals (no matches chosen, an unknown match, a match
+    that cannot be replayed) reported as every command reports them: exit 2, a stable code."""
+    from cuelog.pipeline import ReplayFailed
+    from cuelog.store.reads import NoMatches, UnknownMatch
+
+    try:
+        yield
+    except NoMatches as exc:
+        fail(str(exc), "no_matches")
+    except UnknownMatch as exc:
+        fail(str(exc), "unknown_match")
+    except ReplayFailed as exc:
+        fail(str(exc), "replay_failed")
 
 
 def folded_table(*columns: str, title: str | None = None, whole: tuple[str, ...] = ()) -> Table:

@@ -21,6 +21,7 @@ from cuelog.cli.common import (
     json_errors,
     out_console,
     print_problems,
+    replay_refusals,
 )
 from cuelog.errors import InputError
 from cuelog.replay.derived import Derived, install
@@ -89,26 +90,19 @@ def _run(
     events: list[str],
     workers: int | None,
 ) -> tuple[d.Selection, list[d.MatchDiff]]:
-    from cuelog.pipeline import ReplayFailed
     from cuelog.store import connect
-    from cuelog.store.reads import NoMatches, UnknownMatch
 
     try:
         con = connect(db, read_only=True)
     except Exception as exc:  # duckdb raises its own IOException family for a non-database file
         fail(f"cannot open {db} as a cuelog database: {exc}", "bad_database")
     try:
-        if baseline is not None:
-            stored = d.read_baseline(str(baseline))
-            return d.diff_baseline(con, stored, new, ids=matches or None, events=events or None, workers=workers)
-        assert new is not None
-        return d.diff_db(con, new, old, ids=matches or None, events=events or None, workers=workers)
-    except NoMatches as exc:
-        fail(str(exc), "no_matches")
-    except UnknownMatch as exc:
-        fail(str(exc), "unknown_match")
-    except ReplayFailed as exc:
-        fail(str(exc), "replay_failed")
+        with replay_refusals():
+            if baseline is not None:
+                stored = d.read_baseline(str(baseline))
+                return d.diff_baseline(con, stored, new, ids=matches or None, events=events or None, workers=workers)
+            assert new is not None
+            return d.diff_db(con, new, old, ids=matches or None, events=events or None, workers=workers)
     finally:
         con.close()
 

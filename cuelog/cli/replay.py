@@ -31,7 +31,16 @@ from rich.table import Table
 
 from cuelog import __version__
 from cuelog.analytics.words import kind_words
-from cuelog.cli.common import EXIT_FINDINGS, EXIT_OK, err_console, fail, json_errors, out_console, print_problems
+from cuelog.cli.common import (
+    EXIT_FINDINGS,
+    EXIT_OK,
+    err_console,
+    fail,
+    json_errors,
+    out_console,
+    print_problems,
+    replay_refusals,
+)
 from cuelog.errors import InputError, Problem
 from cuelog.ingest.corrections import Located, apply_corrections, read_corrections
 from cuelog.ingest.reader import is_clock_csv, log_files, read_records
@@ -255,7 +264,7 @@ def _replay_db(
     output: Output,
 ) -> None:
     # Imported here: the DuckDB/Arrow side is only needed with --db.
-    from cuelog.pipeline import NoMatches, ReplayFailed, UnknownMatch, stream_db
+    from cuelog.pipeline import stream_db
     from cuelog.store import connect
 
     if not db.exists():
@@ -279,14 +288,8 @@ def _replay_db(
         bar.update(task, completed=done, total=total)
 
     try:
-        with bar:
+        with replay_refusals(), bar:
             stream_db(con, matches or None, workers, advance, corrections, rules=rules, each=output.add)
-    except NoMatches as exc:
-        fail(str(exc), "no_matches")
-    except UnknownMatch as exc:
-        fail(str(exc), "unknown_match")
-    except ReplayFailed as exc:
-        fail(str(exc), "replay_failed")
     finally:
         con.close()
 

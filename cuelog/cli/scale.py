@@ -17,7 +17,16 @@ import typer
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from cuelog.cli.common import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK, err_console, fail, out_console, print_problems
+from cuelog.cli.common import (
+    EXIT_BAD_INPUT,
+    EXIT_FINDINGS,
+    EXIT_OK,
+    err_console,
+    fail,
+    out_console,
+    print_problems,
+    replay_refusals,
+)
 from cuelog.diff import MatchDiff, Selection
 from cuelog.distributed.diffs import DiffOutcome
 from cuelog.distributed.layout import part_name
@@ -137,14 +146,12 @@ def diff_dataset(
     scheduler or match (as ``cuelog diff --db`` does on a bad database)."""
     from cuelog.distributed.driver import Scheduler, client, diff_parquet
     from cuelog.distributed.layout import DatasetError, MissingExtra
-    from cuelog.pipeline import ReplayFailed
-    from cuelog.store.reads import NoMatches, UnknownMatch
 
     try:
         where = Scheduler.parse(scheduler)
         with client(where) as c:
             bar = _bar("comparing partitions") if err_console.is_terminal and not as_json else None
-            with bar if bar is not None else contextlib.nullcontext():
+            with replay_refusals(), bar if bar is not None else contextlib.nullcontext():
                 return diff_parquet(
                     c, dataset, new, old, ids=matches or None, events=events or None, progress=_progress(bar)
                 )
@@ -152,11 +159,5 @@ def diff_dataset(
         fail(str(exc), "bad_input")
     except MissingExtra as exc:
         fail(str(exc), "missing_extra")
-    except NoMatches as exc:
-        fail(str(exc), "no_matches")
-    except UnknownMatch as exc:
-        fail(str(exc), "unknown_match")
-    except ReplayFailed as exc:
-        fail(str(exc), "replay_failed")
     except OSError as exc:  # the scheduler or the storage went away mid-run (Dask's CommClosedError too)
         fail(f"the diff on {scheduler} stopped: {type(exc).__name__}: {exc}", "replay_failed")

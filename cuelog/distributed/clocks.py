@@ -46,6 +46,7 @@ from cuelog.ingest.clock import (
     shots_frame,
     stroke_times,
 )
+from cuelog.store.loads import SHOT_CLOCK_SCHEMA
 
 CLOCK_SHOTS = "clock_shots"
 """The directory of the kept clock logs' shots, one file per log."""
@@ -66,17 +67,8 @@ SHOTS_SCHEMA = pa.schema(
     ]
 )
 
-ALIGNED_SCHEMA = pa.schema(
-    [
-        ("match_id", pa.string()),
-        ("frame", pa.int32()),
-        ("n", pa.int32()),
-        ("shot_s", pa.float64()),
-        ("paused_s", pa.float64()),
-        ("limit_s", pa.float64()),
-        ("source", pa.string()),
-    ]
-)
+# The aligned readings have the shape of the store's shot_clock table.
+ALIGNED_SCHEMA = SHOT_CLOCK_SCHEMA
 
 
 @dataclass(frozen=True, slots=True)
