@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, Generic, Protocol, TypeVar
 
+from cuelog.replay.ledger import Ledger
 from cuelog.replay.model import (
     CONDONED_FOUL,
     FRAME_END_ERROR,
@@ -362,6 +363,40 @@ _WORDS: Final[Mapping[str, str]] = {
 
 def describe(code: str) -> str:
     return _WORDS.get(code, code.replace("_", " "))
+
+
+class Rack(Protocol):
+    """What a game won by racks (eight-ball, nine-ball) keeps for its result."""
+
+    frame: int
+    breaker: str | None
+    ledger: Ledger
+    winner: str | None
+    end_reason: str | None
+    recorded: tuple[int, int] | None
+    recorded_winner: str | None
+
+
+def rack_score(winner: str | None) -> tuple[int, int]:
+    """A rack scores 1-0 to its winner (0-0 while it is open): it has no points."""
+    return (1, 0) if winner == "A" else (0, 1) if winner == "B" else (0, 0)
+
+
+def rack_result(state: Rack) -> FrameResult:
+    """The engine protocol's ``finish`` for a game won by racks: 1-0 to the winner, the
+    visits per side (the visit in progress closed on a copy), no points and no breaks."""
+    ledger = state.ledger.copy()
+    ledger.close()
+    return FrameResult(
+        frame=state.frame,
+        score=rack_score(state.winner),
+        recorded=state.recorded,
+        winner=state.winner,
+        visits=(ledger.visits[0], ledger.visits[1]),
+        recorded_winner=state.recorded_winner,
+        end_reason=state.end_reason,
+        breaker=state.breaker,
+    )
 
 
 RackState = TypeVar("RackState", bound="Copyable")

@@ -57,6 +57,8 @@ from cuelog.replay.pool.common import (
     objects_off_table,
     objects_potted,
     pocket_of,
+    rack_result,
+    rack_score,
     rail_after_contact,
     replay_rack,
     spot_order,
@@ -1046,7 +1048,7 @@ def _outcome(st: State, s: Stroke, due: Due, spots: Sequence[str], *, ball_on: s
         respots=tuple((b, FOOT) for b in spots),
         turn_ends=st.striker != s.striker or st.over,
         next_striker=None if st.over else st.striker,
-        score=_rack_score(st),
+        score=rack_score(st.winner),
         visit_id=st.ledger.visit_id,
         frame_over=st.over,
         winner=st.winner,
@@ -1054,12 +1056,6 @@ def _outcome(st: State, s: Stroke, due: Due, spots: Sequence[str], *, ball_on: s
         in_hand=due.in_hand,
         loss_of_frame=due.loss_of_frame,
     )
-
-
-def _rack_score(st: State) -> tuple[int, int]:
-    if st.winner == "A":
-        return (1, 0)
-    return (0, 1) if st.winner == "B" else (0, 0)
 
 
 def _end(st: State, winner: str | None, reason: str, n: int) -> None:
@@ -1236,18 +1232,4 @@ def replay_frame(
 
 def finish(state: State) -> FrameResult:
     """The rack's result: 1-0 to its winner; visits per side; no points, no breaks."""
-    ledger = state.ledger.copy()
-    ledger.close()
-    return FrameResult(
-        frame=state.frame,
-        score=_rack_score(state),
-        recorded=state.recorded,
-        winner=state.winner,
-        breaks=[],
-        findings=[],
-        outcomes=[],
-        visits=(ledger.visits[0], ledger.visits[1]),
-        recorded_winner=state.recorded_winner,
-        end_reason=state.end_reason,
-        breaker=state.breaker,
-    )
+    return rack_result(state)

@@ -35,6 +35,8 @@ from cuelog.replay.pool.common import (
     judged_fouls,
     objects_off_table,
     objects_potted,
+    rack_result,
+    rack_score,
     rail_after_contact,
     replay_rack,
 )
@@ -304,7 +306,7 @@ def _outcome(
         respots=tuple((b, FOOT) for b in spots),
         turn_ends=st.over or st.striker != s.striker,
         next_striker=None if st.over else st.striker,
-        score=_rack_score(st),
+        score=rack_score(st.winner),
         visit_id=st.ledger.visit_id,
         frame_over=st.over,
         winner=st.winner,
@@ -313,10 +315,6 @@ def _outcome(
         loss_of_frame=due.loss_of_frame,
         detail=detail,
     )
-
-
-def _rack_score(st: State) -> tuple[int, int]:
-    return (1, 0) if st.winner == "A" else (0, 1) if st.winner == "B" else (0, 0)
 
 
 def _end(st: State, winner: str | None, reason: str, n: int, rule: str) -> None:
@@ -421,15 +419,4 @@ def replay_frame(
 
 def finish(state: State) -> FrameResult:
     """The rack's result: 1-0 to its winner, visits per side."""
-    ledger = state.ledger.copy()
-    ledger.close()
-    return FrameResult(
-        frame=state.frame,
-        score=_rack_score(state),
-        recorded=state.recorded,
-        winner=state.winner,
-        visits=(ledger.visits[0], ledger.visits[1]),
-        recorded_winner=state.recorded_winner,
-        end_reason=state.end_reason,
-        breaker=state.breaker,
-    )
+    return rack_result(state)
