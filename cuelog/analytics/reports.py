@@ -25,7 +25,7 @@ import pyarrow as pa
 
 from cuelog.errors import CuelogError
 from cuelog.schemas.rulesets import DISCIPLINES
-from cuelog.store import aggregates, reads
+from cuelog.store import aggregates, reads, summaries, summed
 
 KINDS: Final = ("breaks", "billiards", "misses", "clock", "pool", "nineball", "straight-pool")
 BY: Final = ("player", "match", "event")
@@ -471,16 +471,28 @@ class Report:
         return self.frame.to_dicts()
 
 
-def report(con: duckdb.DuckDBPyConnection, kind: str, scope: Scope = Scope(), by: str = "player") -> Report:
-    """Make one report from the replay results in ``con``: DuckDB aggregates the tables the
-    report needs into one row per group (:mod:`cuelog.store.aggregates`), so no row per
-    stroke, shot, frame or break reaches Python. Raises ReportError."""
+Source = Any
+"""Where the group rows come from: :mod:`cuelog.store.summed` or :mod:`cuelog.store.aggregates`
+(the same functions and columns)."""
+
+
+def report(
+    con: duckdb.DuckDBPyConnection, kind: str, scope: Scope = Scope(), by: str = "player", *, direct: bool = False
+) -> Report:
+    """Make one report from the replay results in ``con``: DuckDB sums the report summaries
+    of the matches in scope into one row per group (:mod:`cuelog.store.summed`: a few rows
+    per match, written with the replay), so no row per stroke, shot, frame or break reaches
+    Python. Where a replayed match in scope has no summaries (a database replayed before
+    them, results read from Parquet), or with ``direct``, DuckDB aggregates the replay
+    tables themselves (:mod:`cuelog.store.aggregates`): the same figures, reading every
+    stroke. Raises ReportError."""
     key = _key(by)
     unreplayed = _in_scope(con, kind, scope)
     players = list(scope.players)
     if players and aggregates.frame_rows(con, players) == 0:
         raise ReportError(_nothing_played(kind, players))
-    return Report(kind, by, _finish(AGGREGATED[kind](con, key, players), by), tuple(unreplayed))
+    source: Source = aggregates if direct or not summaries.summarised(con) else summed
+    return Report(kind, by, _finish(AGGREGATED[kind](source, con, key, players), by), tuple(unreplayed))
 
 
 def _ratio(num: str, den: str) -> pl.Expr:
@@ -488,25 +500,25 @@ def _ratio(num: str, den: str) -> pl.Expr:
     return pl.when(pl.col(den) > 0).then((pl.col(num) / pl.col(den)).round(2)).otherwise(None)
 
 
-def _breaks_sql(con: duckdb.DuckDBPyConnection, key: str, players: list[str]) -> pl.DataFrame:
+def _breaks_sql(source: Source, con: duckdb.DuckDBPyConnection, key: str, players: list[str]) -> pl.DataFrame:
     # S2 R8: every break, 50+ and centuries (FIFTY, CENTURY).
-    return _polars(aggregates.breaks(con, key, players, fifty=FIFTY, century=CENTURY))
+    return _polars(source.breaks(con, key, players, fifty=FIFTY, century=CENTURY))
 
 
-def _billiards_sql(con: duckdb.DuckDBPyConnection, key: str, players: list[str]) -> pl.DataFrame:
-    out = _polars(aggregates.billiards(con, key, players, century=CENTURY))
+def _billiards_sql(source: Source, con: duckdb.DuckDBPyConnection, key: str, players: list[str]) -> pl.DataFrame:
+    out = _polars(source.billiards(con, key, players, century=CENTURY))
     cols = ["frames", "points", "visits", "average", "highest_break", "centuries"]
     return out.with_columns(average=_ratio("points", "visits")).select(key, *cols)
 
 
-def _misses_sql(con: duckdb.DuckDBPyConnection, key: str, players: list[str]) -> pl.DataFrame:
-    out = _polars(aggregates.misses(con, key, players)).with_columns(misses_per_frame=_ratio("miss_calls", "frames"))
+def _misses_sql(source: Source, con: duckdb.DuckDBPyConnection, key: str, players: list[str]) -> pl.DataFrame:
+    out = _polars(source.misses(con, key, players)).with_columns(misses_per_frame=_ratio("miss_calls", "frames"))
     cols = ["frames", "miss_calls", "miss_points_conceded", "fouls", "foul_points_conceded", "misses_per_frame"]
     return out.select(key, *cols, "longest_miss_sequence", "condoned_fouls")
 
 
-def _clock_sql(con: duckdb.DuckDBPyConnection, key: str, players: list[str]) -> pl.DataFrame:
-    out = _polars(aggregates.clock(con, key, players)).with_columns(
+def _clock_sql(source: Source, con: duckdb.DuckDBPyConnection, key: str, players: list[str]) -> pl.DataFrame:
+    out = _polars(source.clock(con, key, players)).with_columns(
         mean_s=(pl.col("sum_s") / pl.col("shots")).round(2),
         median_s=pl.col("median_s").round(2),
         max_s=pl.col("max_s").round(2),
@@ -514,25 +526,25 @@ def _clock_sql(con: duckdb.DuckDBPyConnection, key: str, players: list[str]) -> 
     return out.select(key, "shots", "mean_s", "median_s", "max_s", "over_limit")
 
 
-def _pool_sql(con: duckdb.DuckDBPyConnection, key: str, players: list[str]) -> pl.DataFrame:
-    out = _polars(aggregates.pool(con, key, players, clearance=CLEARANCE_BALLS))
+def _pool_sql(source: Source, con: duckdb.DuckDBPyConnection, key: str, players: list[str]) -> pl.DataFrame:
+    out = _polars(source.pool(con, key, players, clearance=CLEARANCE_BALLS))
     cols = ["racks", "racks_won", "break_and_dish", "clearances", "balls", "visits", "balls_per_visit"]
     return out.with_columns(balls_per_visit=_ratio("balls", "visits")).select(key, *cols, "fouls", "fouls_conceded")
 
 
-def _nineball_sql(con: duckdb.DuckDBPyConnection, key: str, players: list[str]) -> pl.DataFrame:
-    out = _polars(aggregates.nineball(con, key, players)).rename({"break_and_dish": "break_and_run"})
+def _nineball_sql(source: Source, con: duckdb.DuckDBPyConnection, key: str, players: list[str]) -> pl.DataFrame:
+    out = _polars(source.nineball(con, key, players)).rename({"break_and_dish": "break_and_run"})
     cols = ["racks", "racks_won", "break_and_run", "push_outs", "balls", "visits", "fouls", "fouls_conceded"]
     return out.select(key, *cols)
 
 
-def _straight_pool_sql(con: duckdb.DuckDBPyConnection, key: str, players: list[str]) -> pl.DataFrame:
-    out = _polars(aggregates.straight_pool(con, key, players)).with_columns(balls_per_inning=_ratio("balls", "innings"))
+def _straight_pool_sql(source: Source, con: duckdb.DuckDBPyConnection, key: str, players: list[str]) -> pl.DataFrame:
+    out = _polars(source.straight_pool(con, key, players)).with_columns(balls_per_inning=_ratio("balls", "innings"))
     cols = ["games", "points", "high_run", "innings", "balls_per_inning", "fouls", "foul_points"]
     return out.select(key, *cols)
 
 
-AGGREGATED: Final[dict[str, Callable[[duckdb.DuckDBPyConnection, str, list[str]], pl.DataFrame]]] = {
+AGGREGATED: Final[dict[str, Callable[[Source, duckdb.DuckDBPyConnection, str, list[str]], pl.DataFrame]]] = {
     "breaks": _breaks_sql,
     "billiards": _billiards_sql,
     "misses": _misses_sql,

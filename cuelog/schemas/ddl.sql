@@ -146,3 +146,47 @@ CREATE TABLE IF NOT EXISTS replay_corrections (
     fields      JSON NOT NULL,         -- the `set` object: corrected stroke fields
     note        VARCHAR
 );
+
+-- Report summaries (cuelog/store/summaries.py): each replayed match's figures per side,
+-- written with its replay results in the same transaction (and the shot times again when
+-- its clocks are re-aligned), so a report sums a few rows per match instead of reading
+-- every stroke. Derived data: removed with the match, rebuilt by its next replay.
+CREATE TABLE IF NOT EXISTS summary_matches (
+    match_id    VARCHAR NOT NULL,
+    version     INTEGER NOT NULL       -- the summaries' layout; an older one is not read
+);
+
+CREATE TABLE IF NOT EXISTS summary_sides (
+    match_id    VARCHAR NOT NULL,
+    side        VARCHAR NOT NULL,      -- 'A' or 'B', one row each for every replayed match with frames
+    credited    BIGINT NOT NULL,       -- points the official score booked to the side's strokes
+    scored      BIGINT NOT NULL,       -- points (pool: balls) scored under the rules
+    fouls       BIGINT NOT NULL,       -- fouls the facts show, condoned included
+    foul_points_conceded BIGINT NOT NULL,  -- penalties of the called fouls
+    miss_calls  BIGINT NOT NULL,       -- FOUL AND A MISS due on a called foul (S3 R14)
+    miss_points_conceded BIGINT NOT NULL,
+    condoned_fouls BIGINT NOT NULL,
+    longest_miss_sequence BIGINT NOT NULL,
+    breaks      INTEGER[] NOT NULL,    -- the points of every break (S2 R8), any order
+    racks_won   BIGINT NOT NULL,       -- pool: racks the rules give the side
+    break_and_dish BIGINT NOT NULL,    -- pool: won in the breaker's visit
+    clearance_balls INTEGER[] NOT NULL,  -- pool: balls of the winning visit of each rack won on the last ball without the break
+    rack_balls  BIGINT NOT NULL,       -- pool: balls scored in the replayed racks
+    rack_fouls  BIGINT NOT NULL,
+    fouls_conceded BIGINT NOT NULL     -- pool: the opponent's fouls in the side's racks
+);
+
+-- The shot times of the replayed strokes, with the side the replay gives the striker.
+CREATE TABLE IF NOT EXISTS summary_shots (
+    match_id    VARCHAR NOT NULL,
+    side        VARCHAR NOT NULL,
+    shot_s      DOUBLE NOT NULL,
+    limit_s     DOUBLE
+);
+
+-- Nine-ball push outs declared (WPA 2.4, a recorded fact) in the replayed racks, per side.
+CREATE TABLE IF NOT EXISTS summary_push_outs (
+    match_id    VARCHAR NOT NULL,
+    side        VARCHAR NOT NULL,
+    push_outs   BIGINT NOT NULL
+);

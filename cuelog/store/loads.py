@@ -16,6 +16,7 @@ import duckdb
 import pyarrow as pa
 
 from cuelog.schemas.records import Match
+from cuelog.store import summaries
 
 # Tables that hold a match's rows; a replaced match is removed from each of them. The
 # replay tables are derived from the records, so they go too (a new replay rebuilds them).
@@ -29,6 +30,7 @@ MATCH_TABLES = (
     "replay_findings",
     "replay_corrections",
     "replay_stroke_details",
+    *summaries.SUMMARY_TABLES,
     "matches",
 )
 
@@ -269,6 +271,7 @@ def save_shots(con: duckdb.DuckDBPyConnection, shots: pa.Table, file_hash: str, 
         finally:
             con.unregister("cuelog_keys")
         insert_arrow(con, "shot_clock", shots.cast(SHOT_CLOCK_SCHEMA))
+        summaries.refresh_shots(con, shots.column("match_id"))
     match_ids = sorted(set(shots.column("match_id").to_pylist()))
     known = first_row(con, "SELECT matches FROM ingest_log WHERE file_hash = ?", [file_hash])
     if known is None:
@@ -311,6 +314,8 @@ def save_all_shots(con: duckdb.DuckDBPyConnection, logs: Sequence[Shots]) -> Non
         )
     finally:
         con.unregister("cuelog_shots")
+    if parts:
+        summaries.refresh_shots(con, pa.chunked_array([part.column("match_id") for part in parts]))
     _log_files(con, logs)
 
 

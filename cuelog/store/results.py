@@ -16,6 +16,7 @@ import duckdb
 import pyarrow as pa
 
 from cuelog.replay.model import Finding, MatchResult
+from cuelog.store import summaries
 
 REPLAY_TABLES = (
     "replay_frames",
@@ -220,6 +221,7 @@ class ResultWriter:
                     con.execute(f"DELETE FROM {name}")
                 else:
                     con.execute(f"DELETE FROM {name} WHERE match_id IN (SELECT match_id FROM replayed_ids)")
+            summaries.delete(con, None if self._every_match else "replayed_ids")
             con.unregister("replayed_ids")
         except BaseException:
             con.execute("ROLLBACK")
@@ -227,16 +229,21 @@ class ResultWriter:
         return self
 
     def append(self, tables: dict[str, pa.Table]) -> None:
-        """Insert the rows of some results (``result_tables``), one Arrow insert per table."""
-        for name in REPLAY_TABLES:
-            table = tables[name]
-            if table.num_rows == 0:
-                continue
-            view = f"new_{name}"
-            self._con.register(view, table)
-            cols = ", ".join(table.schema.names)
-            self._con.execute(f"INSERT INTO {name} ({cols}) SELECT {cols} FROM {view}")
-            self._con.unregister(view)
+        """Insert the rows of some results (``result_tables``), one Arrow insert per table,
+        and their report summaries (computed from these rows alone)."""
+        views = {name: f"new_{name}" for name in REPLAY_TABLES}
+        try:
+            for name, view in views.items():
+                table = tables[name]
+                self._con.register(view, table)
+                if table.num_rows:
+                    cols = ", ".join(table.schema.names)
+                    self._con.execute(f"INSERT INTO {name} ({cols}) SELECT {cols} FROM {view}")
+            if tables["replay_frames"].num_rows:
+                summaries.add_chunk(self._con, views)
+        finally:
+            for view in views.values():
+                self._con.unregister(view)
 
     def abandon(self) -> None:
         """Roll back on leaving: the old results stay."""
@@ -247,6 +254,14 @@ class ResultWriter:
             self._con.execute("ROLLBACK")
             return
         try:
+            # The summaries that read loaded tables too (shot clock, records), once for the
+            # whole replay, in its transaction.
+            if self._every_match:
+                summaries.add_matches(self._con, None)
+            else:
+                self._con.register("replayed_ids", self._ids)
+                summaries.add_matches(self._con, "replayed_ids")
+                self._con.unregister("replayed_ids")
             self._con.execute("COMMIT")
         except BaseException:
             self._con.execute("ROLLBACK")

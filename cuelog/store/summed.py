@@ -1,0 +1,164 @@
+"""Each report's group rows from the report summaries (:mod:`cuelog.store.summaries`).
+
+The same functions, arguments and columns as :mod:`cuelog.store.aggregates`, which reads
+the replay tables themselves; these read a few rows per match and side instead of every
+stroke, so a report over ten seasons costs about what one over a season does. The frames
+and visits of each group still come from ``replay_frames`` (one row per frame), as there.
+Only for a scope whose replayed matches are all summarised (``summaries.summarised``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+import duckdb
+import pyarrow as pa
+
+from cuelog.store.aggregates import _CHOSEN, _base, _run
+from cuelog.store.reads import _SIDES
+
+# Each summarised side of the matches in scope, with its player and event.
+_ROWS = f"""
+rows AS (
+    SELECT p.event, p.player, t.*
+    FROM summary_sides t JOIN ({_SIDES}) p ON p.match_id = t.match_id AND p.side = t.side
+    WHERE {_CHOSEN}
+)"""
+
+
+def breaks(con: duckdb.DuckDBPyConnection, key: str, players: Sequence[str], *, fifty: int, century: int) -> pa.Table:
+    """As :func:`cuelog.store.aggregates.breaks` (S2 R8): every break, highest first."""
+    sql = f"""
+WITH {_base(key)}, {_ROWS},
+per AS (SELECT {key} AS key, CAST(list_sort(flatten(list(breaks)), 'DESC') AS BIGINT[]) AS breaks FROM rows GROUP BY ALL)
+SELECT g.key AS {key}, g.frames, coalesce(p.breaks, CAST([] AS BIGINT[])) AS breaks,
+       CAST(coalesce(list_max(p.breaks), 0) AS BIGINT) AS highest,
+       CAST(len(list_filter(coalesce(p.breaks, []), lambda x: x >= $fifty)) AS BIGINT) AS fifty_plus,
+       CAST(len(list_filter(coalesce(p.breaks, []), lambda x: x >= $century)) AS BIGINT) AS centuries,
+       CAST(coalesce(list_sum(p.breaks), 0) AS BIGINT) AS total_points
+FROM groups g LEFT JOIN per p ON g.key IS NOT DISTINCT FROM p.key
+"""
+    return _run(con, sql, players, fifty=fifty, century=century)
+
+
+def billiards(con: duckdb.DuckDBPyConnection, key: str, players: Sequence[str], *, century: int) -> pa.Table:
+    """As :func:`cuelog.store.aggregates.billiards`: points credited, visits, breaks."""
+    sql = f"""
+WITH {_base(key)}, {_ROWS},
+per AS (
+    SELECT {key} AS key, CAST(sum(credited) AS BIGINT) AS points, flatten(list(breaks)) AS breaks
+    FROM rows GROUP BY ALL
+)
+SELECT g.key AS {key}, g.frames, coalesce(p.points, 0) AS points, g.visits,
+       CAST(coalesce(list_max(p.breaks), 0) AS BIGINT) AS highest_break,
+       CAST(len(list_filter(coalesce(p.breaks, []), lambda x: x >= $century)) AS BIGINT) AS centuries
+FROM groups g LEFT JOIN per p ON g.key IS NOT DISTINCT FROM p.key
+"""
+    return _run(con, sql, players, century=century)
+
+
+_MISS_COUNTS: Final = ("miss_calls", "miss_points_conceded", "fouls", "foul_points_conceded", "condoned_fouls")
+
+
+def misses(con: duckdb.DuckDBPyConnection, key: str, players: Sequence[str]) -> pa.Table:
+    """As :func:`cuelog.store.aggregates.misses` (S3 R10, R14): a miss sequence never spans
+    two frames, so the longest of a group is the longest of any of its matches."""
+    sums = ", ".join(f"CAST(sum({c}) AS BIGINT) AS {c}" for c in _MISS_COUNTS)
+    filled = ", ".join(f"coalesce(t.{c}, 0) AS {c}" for c in _MISS_COUNTS)
+    sql = f"""
+WITH {_base(key)}, {_ROWS},
+per AS (
+    SELECT {key} AS key, {sums}, CAST(max(longest_miss_sequence) AS BIGINT) AS longest_miss_sequence
+    FROM rows GROUP BY ALL
+)
+SELECT g.key AS {key}, g.frames, {filled}, coalesce(t.longest_miss_sequence, 0) AS longest_miss_sequence
+FROM groups g LEFT JOIN per t ON g.key IS NOT DISTINCT FROM t.key
+"""
+    return _run(con, sql, players)
+
+
+def clock(con: duckdb.DuckDBPyConnection, key: str, players: Sequence[str]) -> pa.Table:
+    """As :func:`cuelog.store.aggregates.clock`, over the summarised shot times (no join
+    of the shot clock to the strokes)."""
+    sql = f"""
+WITH {_base(key)},
+shots AS (
+    SELECT p.event, p.player, c.match_id, c.shot_s, c.limit_s
+    FROM summary_shots c JOIN ({_SIDES}) p ON p.match_id = c.match_id AND p.side = c.side
+    WHERE {_CHOSEN}
+),
+per AS (
+    SELECT {key} AS key, CAST(count(*) AS BIGINT) AS shots, fsum(shot_s) AS sum_s,
+           median(shot_s) AS median_s, max(shot_s) AS max_s,
+           CASE WHEN bool_or(limit_s IS NOT NULL)
+                THEN CAST(count(*) FILTER (WHERE shot_s > limit_s) AS BIGINT) END AS over_limit
+    FROM shots GROUP BY ALL
+)
+SELECT g.key AS {key}, coalesce(p.shots, 0) AS shots, p.sum_s, p.median_s, p.max_s, p.over_limit
+FROM groups g LEFT JOIN per p ON g.key IS NOT DISTINCT FROM p.key
+"""
+    return _run(con, sql, players)
+
+
+# The racks' figures summed per group: racks and visits from the frames, the rest from the
+# sides' summaries (a clearance: ``$clearance`` balls or more in the winning visit).
+_RACK_SUMS = """
+racked AS (
+    SELECT {keyed}, CAST(sum(racks_won) AS BIGINT) AS racks_won, CAST(sum(break_and_dish) AS BIGINT) AS break_and_dish,
+           CAST(sum(len(list_filter(clearance_balls, lambda x: x >= $clearance))) AS BIGINT) AS clearances,
+           CAST(sum(rack_balls) AS BIGINT) AS balls, CAST(sum(rack_fouls) AS BIGINT) AS fouls,
+           CAST(sum(fouls_conceded) AS BIGINT) AS fouls_conceded
+    FROM rows GROUP BY ALL
+),
+racks AS (
+    SELECT g.key, g.frames AS racks, coalesce(r.racks_won, 0) AS racks_won,
+           coalesce(r.break_and_dish, 0) AS break_and_dish, coalesce(r.clearances, 0) AS clearances,
+           coalesce(r.balls, 0) AS balls, g.visits, coalesce(r.fouls, 0) AS fouls,
+           coalesce(r.fouls_conceded, 0) AS fouls_conceded
+    FROM groups g LEFT JOIN racked r ON g.key IS NOT DISTINCT FROM r.key
+)"""
+
+
+def pool(con: duckdb.DuckDBPyConnection, key: str, players: Sequence[str], *, clearance: int) -> pa.Table:
+    """As :func:`cuelog.store.aggregates.pool`."""
+    sql = f"""
+WITH {_base(key)}, {_ROWS}, {_RACK_SUMS.format(keyed=f"{key} AS key")}
+SELECT key AS {key}, * EXCLUDE (key) FROM racks
+"""
+    return _run(con, sql, players, clearance=clearance)
+
+
+def nineball(con: duckdb.DuckDBPyConnection, key: str, players: Sequence[str]) -> pa.Table:
+    """As :func:`cuelog.store.aggregates.nineball`: with the push outs declared (WPA 2.4)."""
+    sql = f"""
+WITH {_base(key)}, {_ROWS}, {_RACK_SUMS.format(keyed=f"{key} AS key")},
+push AS (
+    SELECT p.{key} AS key, CAST(sum(u.push_outs) AS BIGINT) AS push_outs
+    FROM summary_push_outs u JOIN ({_SIDES}) p ON p.match_id = u.match_id AND p.side = u.side
+    WHERE {_CHOSEN} GROUP BY ALL
+)
+SELECT r.key AS {key}, r.* EXCLUDE (key), coalesce(u.push_outs, 0) AS push_outs
+FROM racks r LEFT JOIN push u ON r.key IS NOT DISTINCT FROM u.key
+"""
+    return _run(con, sql, players, clearance=0)
+
+
+def straight_pool(con: duckdb.DuckDBPyConnection, key: str, players: Sequence[str]) -> pa.Table:
+    """As :func:`cuelog.store.aggregates.straight_pool` (WPA 4.7-4.11): the high run is
+    the most points in one inning."""
+    sql = f"""
+WITH {_base(key)}, {_ROWS},
+per AS (
+    SELECT {key} AS key, CAST(sum(scored) AS BIGINT) AS balls, CAST(sum(credited) AS BIGINT) AS points,
+           CAST(sum(fouls) AS BIGINT) AS fouls, CAST(sum(foul_points_conceded) AS BIGINT) AS foul_points,
+           flatten(list(breaks)) AS breaks
+    FROM rows GROUP BY ALL
+)
+SELECT g.key AS {key}, g.frames AS games, g.visits AS innings, coalesce(p.balls, 0) AS balls,
+       coalesce(p.points, 0) AS points, coalesce(p.fouls, 0) AS fouls, coalesce(p.foul_points, 0) AS foul_points,
+       CAST(coalesce(list_max(p.breaks), 0) AS BIGINT) AS high_run
+FROM groups g
+LEFT JOIN per p ON g.key IS NOT DISTINCT FROM p.key
+"""
+    return _run(con, sql, players)
