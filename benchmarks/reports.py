@@ -165,10 +165,8 @@ def report_phase(db: str, kind: str, path: str, rounds: int) -> dict[str, Any]:
     try:
         for _ in range(rounds):
             t0 = time.perf_counter()
-            if path == "direct":
-                made = reports.report(con, kind, direct=True)
-            else:
-                made = reports.report(con, kind)
+            # "base": another revision's tree, whose report() may not know `direct`.
+            made = reports.report(con, kind, direct=True) if path == "direct" else reports.report(con, kind)
             times.append(time.perf_counter() - t0)
             text = json.dumps(made.document(), indent=1, ensure_ascii=False, allow_nan=False)
             digest = hashlib.sha256(text.encode()).hexdigest()[:16]
@@ -201,8 +199,7 @@ def measure(db: Path, strokes: int, rounds: int, base_tree: Path | None) -> dict
     row: dict[str, Any] = {"strokes": strokes, "load_before": load_average(), "reports": []}
     for kind in KINDS:
         for path, code in paths:
-            row["reports"].append(in_process(db, kind, "direct" if path == "base" else path, rounds, code))
-            row["reports"][-1]["path"] = path
+            row["reports"].append(in_process(db, kind, path, rounds, code))
     row["load_after"] = load_average()
     return row
 

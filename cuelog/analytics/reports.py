@@ -489,9 +489,9 @@ def report(
     key = _key(by)
     unreplayed = _in_scope(con, kind, scope)
     players = list(scope.players)
-    if players and aggregates.frame_rows(con, players) == 0:
-        raise ReportError(_nothing_played(kind, players))
     source: Source = aggregates if direct or not summaries.summarised(con) else summed
+    if players and source.frame_rows(con, players) == 0:
+        raise ReportError(_nothing_played(kind, players))
     return Report(kind, by, _finish(AGGREGATED[kind](source, con, key, players), by), tuple(unreplayed))
 
 

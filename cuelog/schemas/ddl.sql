@@ -159,6 +159,8 @@ CREATE TABLE IF NOT EXISTS summary_matches (
 CREATE TABLE IF NOT EXISTS summary_sides (
     match_id    VARCHAR NOT NULL,
     side        VARCHAR NOT NULL,      -- 'A' or 'B', one row each for every replayed match with frames
+    frames      BIGINT NOT NULL,       -- the match's replayed frames (the same on both rows)
+    visits      BIGINT NOT NULL,       -- the side's visits (S2 R6) in them
     credited    BIGINT NOT NULL,       -- points the official score booked to the side's strokes
     scored      BIGINT NOT NULL,       -- points (pool: balls) scored under the rules
     fouls       BIGINT NOT NULL,       -- fouls the facts show, condoned included

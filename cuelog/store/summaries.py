@@ -46,7 +46,11 @@ _PUSH_OUT_DISCIPLINES: Final = tuple(d.name for d in DISCIPLINES.values() if "ni
 # winner's stroke, so their last visit won it: with the break, a break-and-dish (or run).
 _SIDES_SQL = """
 WITH f AS (SELECT * FROM {frames}),
-sides AS (SELECT DISTINCT f.match_id, s.side FROM f CROSS JOIN (VALUES ('A'), ('B')) s(side)),
+sides AS (
+    SELECT f.match_id, s.side, count(*) AS frames,
+           sum(CASE s.side WHEN 'A' THEN f.visits_a ELSE f.visits_b END) AS visits
+    FROM f CROSS JOIN (VALUES ('A'), ('B')) s(side) GROUP BY ALL
+),
 s AS (
     SELECT r.match_id, r.frame, r.n, r.striker AS side, r.scored, r.credited, r.penalty, r.foul, r.ball_on,
            r.visit_id, r.miss,
@@ -106,7 +110,7 @@ s AS (
            sum(balls) AS rack_balls, sum(fouls) AS rack_fouls, sum(fouls_conceded) AS fouls_conceded
     FROM racks GROUP BY ALL
 )
-SELECT d.match_id, d.side, coalesce(t.credited, 0), coalesce(t.scored, 0), coalesce(t.fouls, 0),
+SELECT d.match_id, d.side, d.frames, d.visits, coalesce(t.credited, 0), coalesce(t.scored, 0), coalesce(t.fouls, 0),
        coalesce(t.foul_points_conceded, 0), coalesce(t.miss_calls, 0), coalesce(t.miss_points_conceded, 0),
        coalesce(t.condoned_fouls, 0), coalesce(l.longest, 0), coalesce(b.breaks, []),
        coalesce(k.racks_won, 0), coalesce(k.break_and_dish, 0), coalesce(k.clearance_balls, []),

@@ -1,10 +1,9 @@
 """Each report's group rows from the report summaries (:mod:`cuelog.store.summaries`).
 
 The same functions, arguments and columns as :mod:`cuelog.store.aggregates`, which reads
-the replay tables themselves; these read a few rows per match and side instead of every
-stroke, so a report over ten seasons costs about what one over a season does. The frames
-and visits of each group still come from ``replay_frames`` (one row per frame), as there.
-Only for a scope whose replayed matches are all summarised (``summaries.summarised``).
+the replay tables themselves; these read a row per match and side (and the shot times)
+instead of every stroke, frame and break. Only for a scope whose replayed matches are all
+summarised (``summaries.summarised``).
 """
 
 from __future__ import annotations
@@ -15,7 +14,7 @@ from typing import Final
 import duckdb
 import pyarrow as pa
 
-from cuelog.store.aggregates import _CHOSEN, _base, _run
+from cuelog.store.aggregates import _CHOSEN, KEYS, _run
 from cuelog.store.reads import _SIDES
 
 # Each summarised side of the matches in scope, with its player and event.
@@ -27,10 +26,29 @@ rows AS (
 )"""
 
 
+def _base(key: str) -> str:
+    """The chosen players' summarised sides, and every group with its frames (each match's
+    once, however many of its sides the group holds) and visits."""
+    if key not in KEYS:
+        raise ValueError(f"unknown group key {key!r}")
+    return f"""{_ROWS},
+groups AS (
+    SELECT key, CAST(sum(frames) AS BIGINT) AS frames, CAST(sum(visits) AS BIGINT) AS visits
+    FROM (SELECT {key} AS key, match_id, max(frames) AS frames, sum(visits) AS visits FROM rows GROUP BY ALL)
+    GROUP BY ALL
+)"""
+
+
+def frame_rows(con: duckdb.DuckDBPyConnection, players: Sequence[str]) -> int:
+    """As :func:`cuelog.store.aggregates.frame_rows`: the chosen players' (player, frame) rows."""
+    sql = f"WITH {_ROWS} SELECT coalesce(sum(frames), 0) FROM rows"
+    return int(con.execute(sql, {"players": list(players)}).fetchall()[0][0])
+
+
 def breaks(con: duckdb.DuckDBPyConnection, key: str, players: Sequence[str], *, fifty: int, century: int) -> pa.Table:
     """As :func:`cuelog.store.aggregates.breaks` (S2 R8): every break, highest first."""
     sql = f"""
-WITH {_base(key)}, {_ROWS},
+WITH {_base(key)},
 per AS (SELECT {key} AS key, CAST(list_sort(flatten(list(breaks)), 'DESC') AS BIGINT[]) AS breaks FROM rows GROUP BY ALL)
 SELECT g.key AS {key}, g.frames, coalesce(p.breaks, CAST([] AS BIGINT[])) AS breaks,
        CAST(coalesce(list_max(p.breaks), 0) AS BIGINT) AS highest,
@@ -45,7 +63,7 @@ FROM groups g LEFT JOIN per p ON g.key IS NOT DISTINCT FROM p.key
 def billiards(con: duckdb.DuckDBPyConnection, key: str, players: Sequence[str], *, century: int) -> pa.Table:
     """As :func:`cuelog.store.aggregates.billiards`: points credited, visits, breaks."""
     sql = f"""
-WITH {_base(key)}, {_ROWS},
+WITH {_base(key)},
 per AS (
     SELECT {key} AS key, CAST(sum(credited) AS BIGINT) AS points, flatten(list(breaks)) AS breaks
     FROM rows GROUP BY ALL
@@ -67,7 +85,7 @@ def misses(con: duckdb.DuckDBPyConnection, key: str, players: Sequence[str]) -> 
     sums = ", ".join(f"CAST(sum({c}) AS BIGINT) AS {c}" for c in _MISS_COUNTS)
     filled = ", ".join(f"coalesce(t.{c}, 0) AS {c}" for c in _MISS_COUNTS)
     sql = f"""
-WITH {_base(key)}, {_ROWS},
+WITH {_base(key)},
 per AS (
     SELECT {key} AS key, {sums}, CAST(max(longest_miss_sequence) AS BIGINT) AS longest_miss_sequence
     FROM rows GROUP BY ALL
@@ -123,7 +141,7 @@ racks AS (
 def pool(con: duckdb.DuckDBPyConnection, key: str, players: Sequence[str], *, clearance: int) -> pa.Table:
     """As :func:`cuelog.store.aggregates.pool`."""
     sql = f"""
-WITH {_base(key)}, {_ROWS}, {_RACK_SUMS.format(keyed=f"{key} AS key")}
+WITH {_base(key)}, {_RACK_SUMS.format(keyed=f"{key} AS key")}
 SELECT key AS {key}, * EXCLUDE (key) FROM racks
 """
     return _run(con, sql, players, clearance=clearance)
@@ -132,7 +150,7 @@ SELECT key AS {key}, * EXCLUDE (key) FROM racks
 def nineball(con: duckdb.DuckDBPyConnection, key: str, players: Sequence[str]) -> pa.Table:
     """As :func:`cuelog.store.aggregates.nineball`: with the push outs declared (WPA 2.4)."""
     sql = f"""
-WITH {_base(key)}, {_ROWS}, {_RACK_SUMS.format(keyed=f"{key} AS key")},
+WITH {_base(key)}, {_RACK_SUMS.format(keyed=f"{key} AS key")},
 push AS (
     SELECT p.{key} AS key, CAST(sum(u.push_outs) AS BIGINT) AS push_outs
     FROM summary_push_outs u JOIN ({_SIDES}) p ON p.match_id = u.match_id AND p.side = u.side
@@ -148,7 +166,7 @@ def straight_pool(con: duckdb.DuckDBPyConnection, key: str, players: Sequence[st
     """As :func:`cuelog.store.aggregates.straight_pool` (WPA 4.7-4.11): the high run is
     the most points in one inning."""
     sql = f"""
-WITH {_base(key)}, {_ROWS},
+WITH {_base(key)},
 per AS (
     SELECT {key} AS key, CAST(sum(scored) AS BIGINT) AS balls, CAST(sum(credited) AS BIGINT) AS points,
            CAST(sum(fouls) AS BIGINT) AS fouls, CAST(sum(foul_points_conceded) AS BIGINT) AS foul_points,

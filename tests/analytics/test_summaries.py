@@ -1,0 +1,190 @@
+"""The report summaries (``cuelog.store.summaries``): a report made from them is the report
+made by aggregating every replayed stroke (``direct=True``), value for value and in its
+``--json`` bytes, for every kind, grouping and selection; and they stay right when a match
+is loaded again with ``--replace``, replayed again, or its shot clock re-aligned, or when
+a replay fails."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import duckdb
+import pytest
+from polars.testing import assert_frame_equal
+from typer.testing import CliRunner
+
+from cuelog.analytics.reports import BY, KINDS, Scope, report
+from cuelog.cli import app
+from cuelog.store import connect, summaries
+
+runner = CliRunner()
+SEASONS = ("snooker/wpbsa-2024", "billiards/wpbsa-2024", "eightball/world-2015", "nineball/wpa", "straight-pool/wpa")
+
+
+def cli(*args: str | Path) -> str:
+    result = runner.invoke(app, [str(a) for a in args])
+    assert result.exit_code in (0, 1), result.output
+    return result.stdout
+
+
+def simulate(root: Path) -> Path:
+    """A season of every discipline with officiating errors and shot clocks, not loaded."""
+    for rules in SEASONS:
+        name = rules.split("/")[0]
+        cli("simulate", "--rules", rules, "--matches", 3, "--seed", 11, "--out", root / name, "--errors", 0.05)
+    return root
+
+
+def clocks(root: Path) -> list[str]:
+    return [a for csv in sorted(root.glob("*/clocks/*.csv")) for a in ("--clock", str(csv))]
+
+
+def loaded(root: Path, db: Path, *, with_clocks: bool = True) -> Path:
+    cli("ingest", *sorted(root.glob("*/logs")), *(clocks(root) if with_clocks else []), "--db", db)
+    return db
+
+
+@pytest.fixture(scope="module")
+def season(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = simulate(tmp_path_factory.mktemp("summaries"))
+    db = loaded(root, root / "s.duckdb")
+    cli("replay", "--db", db)
+    return db
+
+
+def documents(db: Path, kind: str, scope: Scope = Scope(), by: str = "player") -> tuple[str, str]:
+    """The report's ``--json`` document from the summaries and from every stroke."""
+    con = connect(db, read_only=True)
+    try:
+        fast, direct = report(con, kind, scope, by), report(con, kind, scope, by, direct=True)
+    finally:
+        con.close()
+    assert fast.frame.height > 0
+    assert_frame_equal(fast.frame, direct.frame, check_exact=True)
+    return tuple(json.dumps(r.document(), indent=1, ensure_ascii=False) for r in (fast, direct))  # type: ignore[return-value]
+
+
+def scopes(db: Path, kind: str) -> list[Scope]:
+    """Everyone, one player, one match, one event of the report's matches."""
+    con = connect(db, read_only=True)
+    try:
+        rows = report(con, kind, by="match").rows
+        match = str(rows[0]["match"])
+        player, event = con.execute("SELECT side_a, event FROM matches WHERE match_id = ?", [match]).fetchall()[0]
+    finally:
+        con.close()
+    return [Scope(), Scope(players=(player,)), Scope(matches=(match,)), Scope(events=(event,))]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_each_report_from_the_summaries_is_the_report_from_every_stroke(season: Path, kind: str) -> None:
+    for scope in scopes(season, kind):
+        for by in BY:
+            fast, direct = documents(season, kind, scope, by)
+            assert fast == direct
+
+
+def test_the_report_command_prints_the_same_json_as_before(season: Path) -> None:
+    """``cuelog report KIND --json`` from the summaries, and from a copy of the store whose
+    summaries were removed (as a database replayed before them): the same bytes."""
+    old = season.parent / "old.duckdb"
+    shutil.copy(season, old)
+    con = connect(old)
+    try:
+        summaries.delete(con, None)
+    finally:
+        con.close()
+    for kind in KINDS:
+        for by in BY:
+            assert cli("report", kind, "--by", by, "--db", season, "--json") == cli(
+                "report", kind, "--by", by, "--db", old, "--json"
+            )
+
+
+def rows(db: Path, sql: str, params: list[object] | None = None) -> list[tuple[object, ...]]:
+    with duckdb.connect(str(db), read_only=True) as con:
+        return con.execute(sql, params or []).fetchall()
+
+
+def summary_counts(db: Path) -> dict[str, int]:
+    return {t: int(rows(db, f"SELECT count(*) FROM {t}")[0][0]) for t in summaries.SUMMARY_TABLES}
+
+
+def test_replaying_again_leaves_one_summary_per_match_and_side(tmp_path: Path) -> None:
+    root = simulate(tmp_path)
+    db = loaded(root, tmp_path / "s.duckdb")
+    cli("replay", "--db", db)
+    once = summary_counts(db)
+    cli("replay", "--db", db)
+    assert summary_counts(db) == once
+    match = str(rows(db, "SELECT min(match_id) FROM summary_sides")[0][0])
+    cli("replay", "--db", db, "--match", match)
+    assert summary_counts(db) == once
+    assert rows(db, "SELECT side FROM summary_sides WHERE match_id = ? ORDER BY side", [match]) == [("A",), ("B",)]
+    assert once["summary_matches"] == rows(db, "SELECT count(DISTINCT match_id) FROM replay_frames")[0][0]
+    assert once["summary_shots"] > 0 and once["summary_push_outs"] >= 0
+    for kind in KINDS:
+        assert documents(db, kind)[0] == documents(db, kind)[1]
+
+
+def test_a_match_loaded_again_with_replace_loses_its_summaries_until_replayed(tmp_path: Path) -> None:
+    root = simulate(tmp_path)
+    db = loaded(root, tmp_path / "s.duckdb")
+    cli("replay", "--db", db)
+    log = sorted((root / "snooker" / "logs").glob("*.jsonl"))[0]
+    lines = log.read_text(encoding="utf-8").splitlines(keepends=True)
+    head = json.loads(lines[0])
+    match, before = head["match"], head["sides"]["A"]
+    head["sides"]["A"] = "Renamed Player"
+    fixed = tmp_path / "fixed.jsonl"
+    fixed.write_text(json.dumps(head) + "\n" + "".join(lines[1:]), encoding="utf-8")
+    cli("ingest", fixed, "--replace", "--db", db)
+    for table in summaries.SUMMARY_TABLES:
+        assert rows(db, f"SELECT count(*) FROM {table} WHERE match_id = ?", [match]) == [(0,)], table
+    # Unreplayed now: left out of both the summaries' and the strokes' report.
+    fast, direct = documents(db, "breaks")
+    assert fast == direct and "Renamed Player" not in fast
+    cli("replay", "--db", db, "--match", match)
+    fast, direct = documents(db, "breaks")
+    assert fast == direct and "Renamed Player" in fast
+    player = [p for p in json.loads(fast)["players"] if p["player"] == "Renamed Player"]
+    assert player and player[0]["frames"] > 0
+    assert before not in [
+        p["player"] for p in json.loads(documents(db, "breaks", Scope(matches=(match,)))[0])["players"]
+    ]
+
+
+def test_shot_clocks_loaded_after_the_replay_reach_the_clock_report(tmp_path: Path) -> None:
+    """The clocks aligned after the replay refresh the replayed matches' shot times in the
+    same transaction; loading the same logs again changes nothing."""
+    root = simulate(tmp_path)
+    db = loaded(root, tmp_path / "s.duckdb", with_clocks=False)
+    cli("replay", "--db", db)
+    assert summary_counts(db)["summary_shots"] == 0
+    # The logs again (already loaded: nothing changes) with the clocks.
+    cli("ingest", *sorted(root.glob("*/logs")), *clocks(root), "--db", db)
+    shots = summary_counts(db)["summary_shots"]
+    timed = rows(
+        db,
+        "SELECT count(*) FROM shot_clock c JOIN replay_strokes r USING (match_id, frame, n) WHERE c.shot_s IS NOT NULL",
+    )[0][0]
+    assert shots == timed > 0
+    fast, direct = documents(db, "clock", by="match")
+    assert fast == direct
+    cli("ingest", *sorted(root.glob("*/logs")), *clocks(root), "--db", db)
+    assert summary_counts(db)["summary_shots"] == shots
+    assert documents(db, "clock", by="match") == (fast, direct)
+
+
+def test_a_failed_replay_leaves_the_summaries_as_they_were(season: Path, tmp_path: Path) -> None:
+    db = tmp_path / "copy.duckdb"
+    shutil.copy(season, db)
+    before = summary_counts(db)
+    fixes = tmp_path / "bad.corrections.jsonl"
+    match = str(rows(db, "SELECT min(match_id) FROM matches")[0][0])
+    fixes.write_text(json.dumps({"match": match, "frame": 99, "n": 1, "set": {"foul": True}}) + "\n", encoding="utf-8")
+    result = runner.invoke(app, ["replay", "--db", str(db), "--corrections", str(fixes)])
+    assert result.exit_code == 2
+    assert summary_counts(db) == before
