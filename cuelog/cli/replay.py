@@ -12,12 +12,10 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, Final, TextIO
 
 import typer
-from rich import box
 from rich.console import Console
-from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -27,10 +25,11 @@ from rich.progress import (
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
-from rich.table import Table
+from rich.text import Text
 
 from cuelog import __version__
 from cuelog.analytics.words import kind_words
+from cuelog.cli import plain
 from cuelog.cli.common import (
     EXIT_FINDINGS,
     EXIT_OK,
@@ -41,6 +40,7 @@ from cuelog.cli.common import (
     print_problems,
     replay_refusals,
 )
+from cuelog.cli.plain import Justify
 from cuelog.errors import InputError, Problem
 from cuelog.ingest.corrections import Located, apply_corrections, read_corrections
 from cuelog.ingest.reader import is_clock_csv, log_files, read_records
@@ -57,37 +57,40 @@ def _score(score: tuple[int, int] | None) -> str:
     return "-" if score is None else f"{score[0]}-{score[1]}"
 
 
-def findings_table(findings: list[Finding], title: str | None = None) -> Table:
-    """Findings as a table: stroke, what was wrong (in words, with its kind), rule, side,
-    points, message (and, for uncertain findings, the fact that would excuse the call)."""
+_COLUMNS: Final[tuple[tuple[str, Justify], ...]] = (
+    ("stroke", "right"),
+    ("finding", "left"),
+    ("kind", "left"),
+    ("rule", "left"),
+    ("side", "center"),
+    ("points", "right"),
+    ("message", "left"),
+)
+
+
+def findings_text(findings: list[Finding], title: str | None = None) -> str:
+    """Findings as an aligned table: stroke, what was wrong (in words, with its kind), rule,
+    side, points, message (and, for uncertain findings, the fact that would excuse the
+    call). Plain text in one pass (:mod:`cuelog.cli.plain`): a message may quote a
+    recorded name, so every cell is escaped, never read as markup."""
     uncertain = any(not f.certain for f in findings)
-    t = Table(title=title, box=box.SIMPLE_HEAD, padding=(0, 1), title_justify="left")
-    t.add_column("stroke", justify="right")
-    t.add_column("finding")
-    t.add_column("kind")
-    t.add_column("rule")
-    t.add_column("side", justify="center")
-    t.add_column("points", justify="right")
-    t.add_column("message", overflow="fold")
-    if uncertain:
-        t.add_column("unless", overflow="fold")
+    columns = [*_COLUMNS, ("unless", "left")] if uncertain else list(_COLUMNS)
+    rows = []
     for f in sorted(findings, key=Finding.sort_key):
-        # Everything a log supplies is escaped: a message may quote a recorded name.
-        row = [str(f.n), kind_words(f.kind), f.kind, escape(f.rule), f.side or "-", str(f.points), escape(f.message)]
-        if uncertain:
-            row.append(escape(f.unless or "-"))
-        t.add_row(*row)
-    return t
+        row = [str(f.n), kind_words(f.kind), f.kind, f.rule, f.side or "-", str(f.points), f.message]
+        rows.append([*row, f.unless or "-"] if uncertain else row)
+    text = plain.table([c for c, _ in columns], rows, [j for _, j in columns])
+    return (plain.terminal_text(title) + "\n" + text) if title is not None else text
 
 
-def _print_findings(findings: list[Finding], console: Console, title: str | None = None) -> None:
+def _print_findings(findings: list[Finding], out: IO[str], title: str | None = None) -> None:
     """Certain findings first; those one unrecorded fact could excuse in a section of their own."""
     certain = [f for f in findings if f.certain]
     uncertain = [f for f in findings if not f.certain]
     if certain:
-        console.print(findings_table(certain, title))
+        out.write(findings_text(certain, title))
     if uncertain:
-        console.print(findings_table(uncertain, f"{title or ' '} uncertain (not counted)"))
+        out.write(findings_text(uncertain, f"{title or ' '} uncertain (not counted)"))
 
 
 def _corrections(m: MatchResult) -> list[str]:
@@ -112,18 +115,25 @@ def _rack_line(fr: FrameResult) -> str:
 
 
 def print_match(m: MatchResult, console: Console) -> None:
-    """One match: its header, corrections applied, findings outside any frame, each frame."""
+    """One match: its header, corrections applied, findings outside any frame, each frame.
+    Written as plain lines (the header in bold on a terminal), every log-supplied text
+    escaped for the terminal: no rich layout per line, so a season prints in linear time."""
+    out = console.file
     sides = f"{m.sides.get('A', 'A')} v {m.sides.get('B', 'B')}"
-    console.print(f"[bold]{escape(m.match)}[/]  {escape(m.rules)}  {escape(sides)}", highlight=False)
-    for line in _corrections(m):
-        console.print(escape(line), highlight=False)
+    head = plain.terminal_text(f"{m.match}  {m.rules}  {sides}")
+    if console.is_terminal:
+        console.print(Text(m.match, style="bold") + Text(head[len(m.match) :]), highlight=False)
+    else:
+        out.write(head + "\n")
+    lines = [plain.terminal_text(line) for line in _corrections(m)]
+    out.write("".join(line + "\n" for line in lines))
     if m.findings:
-        _print_findings(m.findings, console, "  match")
+        _print_findings(m.findings, out, "  match")
     said = _rack_line if won_by_rack(m.rules) else _frame_line
     for fr in m.frames:
-        console.print(escape(said(fr)), highlight=False)
+        out.write(plain.terminal_text(said(fr)) + "\n")
         if fr.findings:
-            _print_findings(fr.findings, console)
+            _print_findings(fr.findings, out)
 
 
 def print_human(results: list[MatchResult], console: Console) -> None:

@@ -1,0 +1,62 @@
+"""Plain text tables for long human output: aligned columns written as lines.
+
+``cuelog replay`` prints a table of findings for every frame that has any; laying each
+out as a rich table cost about 13 ms, as much as replaying the frame. These tables are
+laid out in one pass over their cells (the widths, then one line per row) and written as
+text, never read as markup. Every cell is made safe for the terminal first
+(:func:`terminal_text`): a log supplies names, ids and messages, and a control character
+in one (an escape sequence, a carriage return) is shown as its code, never sent to the
+terminal as is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final, Literal
+
+Justify = Literal["left", "right", "center"]
+
+_GAP: Final = "   "
+"""Between two columns (a rich table's padding either side and its blank separator)."""
+
+
+def _escaped(ch: str) -> str:
+    code = ord(ch)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+# C0 controls, DEL, C1 controls, and the Unicode line and paragraph separators.
+_CONTROLS: Final = {c: _escaped(chr(c)) for c in (*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029)}
+
+
+def terminal_text(text: str) -> str:
+    """``text`` with every control character shown as its code (``\\x1b``), so that a log
+    cannot move the cursor, colour or clear the terminal, or break a line of a table."""
+    return text.translate(_CONTROLS)
+
+
+def _cell(text: str, width: int, how: Justify) -> str:
+    if how == "right":
+        return text.rjust(width)
+    if how == "center":
+        left = (width - len(text)) // 2
+        return " " * left + text + " " * (width - len(text) - left)
+    return text.ljust(width)
+
+
+def table(headers: Sequence[str], rows: Sequence[Sequence[str]], justify: Sequence[Justify]) -> str:
+    """The table as text: a blank line, the header, a rule, a line per row, a blank line.
+    Cells are escaped (:func:`terminal_text`); the last column is not padded."""
+    cells = [[terminal_text(c) for c in row] for row in rows]
+    widths = [len(h) for h in headers]
+    for row in cells:
+        for i, c in enumerate(row):
+            widths[i] = max(widths[i], len(c))
+
+    def line(values: Sequence[str]) -> str:
+        last = len(values) - 1
+        parts = [_cell(v, 0 if i == last else widths[i], justify[i]) for i, v in enumerate(values)]
+        return ("  " + _GAP.join(parts)).rstrip()
+
+    rule = " " + "─" * (sum(widths) + len(_GAP) * (len(widths) - 1) + 2)
+    return "\n".join(["", line(headers), rule, *(line(r) for r in cells), ""]) + "\n"
