@@ -20,7 +20,9 @@ from cuelog.replay.model import Finding
 from tests.ingest.conftest import frame, match, stroke, write
 
 FINDINGS = [
-    Finding(n=7, kind="respot_missing", rule="S3 R7", side=None, points=6, message="pink had to be spotted but was not"),
+    Finding(
+        n=7, kind="respot_missing", rule="S3 R7", side=None, points=6, message="pink had to be spotted but was not"
+    ),
     Finding(
         n=2,
         kind="condoned_foul",
@@ -95,7 +97,8 @@ def test_replay_prints_a_marked_up_and_controlled_name_as_text(tmp_path: Path) -
 def test_a_long_season_prints_every_finding_once(tmp_path: Path) -> None:
     """Many frames with findings: each table in its place, each finding on one line."""
     many = [
-        Finding(n=n, kind="condoned_foul", rule="S3 R10", side="A", points=4, message=f"foul {n}") for n in range(1, 400)
+        Finding(n=n, kind="condoned_foul", rule="S3 R10", side="A", points=4, message=f"foul {n}")
+        for n in range(1, 400)
     ]
     text = findings_text(many)
     rows = [line for line in text.splitlines() if line.strip().startswith(tuple("0123456789"))]

@@ -12,7 +12,7 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Final, TextIO
+from typing import IO, Final
 
 import typer
 from rich.console import Console
