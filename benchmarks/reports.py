@@ -20,7 +20,12 @@ aggregates over the replay tables (``direct=True``, what a store without summari
 and what the reports did before the summaries): the median latency with its spread, and the
 process's peak resident set. The two paths' ``--json`` documents are compared byte for
 byte. ``--base REV`` adds the reports of that revision's tree (``git archive``) on the same
-store. Timings are wall clock: run on a quiet machine, read the load average printed beside
+store.
+
+``--printing`` also times ``cuelog replay``'s human output of the base season (the
+snooker and billiards logs replayed once, then every match printed to a file-like console
+``--rounds`` times: ``cuelog.cli.replay.print_match``), per table of findings, in the
+working tree and, with ``--base``, in that revision's. Timings are wall clock: run on a quiet machine, read the load average printed beside
 them, and never assert them in tests.
 """
 
@@ -184,6 +189,35 @@ def report_phase(db: str, kind: str, path: str, rounds: int) -> dict[str, Any]:
     }
 
 
+def print_phase(logs: list[str], rounds: int) -> dict[str, Any]:
+    """Replay the logs, then print every match ``rounds`` times as ``cuelog replay`` does
+    on a pipe: the median time per table of findings, with its spread."""
+    import io
+
+    from rich.console import Console
+
+    from cuelog.cli.replay import print_match
+    from cuelog.ingest.reader import log_files, read_records
+    from cuelog.replay import replay_matches
+
+    results = [m for f in log_files([Path(p) for p in logs]) for m in replay_matches(r for _, r in read_records(f))]
+    tables = sum(1 for m in results for fr in m.frames if fr.findings) + sum(1 for m in results if m.findings)
+    times = []
+    for _ in range(rounds):
+        console = Console(file=io.StringIO(), width=1000, highlight=False)
+        t0 = time.perf_counter()
+        for m in results:
+            print_match(m, console)
+        times.append(time.perf_counter() - t0)
+    per = sorted(t / tables * 1000 for t in times)
+    return {
+        "matches": len(results),
+        "tables": tables,
+        "ms_per_table": round(statistics.median(per), 3),
+        "spread": [round(per[0], 3), round(per[-1], 3)],
+    }
+
+
 def in_process(db: Path, kind: str, path: str, rounds: int, code: Path) -> dict[str, Any]:
     argv = [sys.executable, str(Path(__file__).resolve()), "--phase", "--code", str(code)]
     argv += ["--", str(db), kind, path, str(rounds)]
@@ -233,11 +267,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="replay workers for the base")
     ap.add_argument("--keep", type=Path, help="build in this directory and keep it (reused when present)")
     ap.add_argument("--base", help="also the reports of this git revision, on the same stores")
+    ap.add_argument("--printing", action="store_true", help="also time replay's human output of the findings")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     ap.add_argument("--phase", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--code", type=Path, default=ROOT, help=argparse.SUPPRESS)
     ap.add_argument("args", nargs="*", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.phase and args.args[0] == "print":
+        value = print_phase(args.args[2:], int(args.args[1]))
+        sys.stdout.write(json.dumps(value) + "\n")
+        return 0
     if args.phase:
         db, kind, path, rounds = args.args
         value = report_phase(db, kind, path, int(rounds))
@@ -286,6 +325,16 @@ def _run(args: argparse.Namespace, root: Path) -> int:
         doc["sizes"].append(row)
         if not args.json:
             print(human(row), flush=True)
+    if args.printing:
+        logs = [str(p) for p in sorted((root / "base").glob("*/logs")) if p.parent.name in ("snooker", "billiards")]
+        trees = [("working tree", ROOT)] + ([("base", base_tree)] if base_tree else [])
+        doc["printing"] = {}
+        for name, code in trees:
+            argv = [sys.executable, str(Path(__file__).resolve()), "--phase", "--code", str(code)]
+            done = subprocess.run([*argv, "--", "print", str(args.rounds), *logs], capture_output=True, text=True)
+            doc["printing"][name] = json.loads(done.stdout) if done.returncode == 0 else {"error": done.stderr[-500:]}
+            if not args.json:
+                print(f"printing ({name}): {doc['printing'][name]}", flush=True)
     if args.json:
         sys.stdout.write(json.dumps(doc, indent=1) + "\n")
     return 0

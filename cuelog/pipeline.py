@@ -34,8 +34,9 @@ from cuelog.replay import NoEngine, UnknownRuleset, replay_match
 from cuelog.replay.derived import Derived, under
 from cuelog.replay.model import MatchResult
 from cuelog.schemas.records import Correction, Match, Record, decode
+from cuelog.store import summaries
 from cuelog.store.reads import LoadedMatch, NoMatches, UnknownMatch, loaded_matches, record_count, select_matches
-from cuelog.store.results import REPLAY_TABLES, ResultWriter, result_tables, write_results
+from cuelog.store.results import REPLAY_TABLES, SIDES, ResultWriter, result_tables, write_results
 
 __all__ = [
     "REPLAY_TABLES",
@@ -179,6 +180,8 @@ def _replay_chunk(
     results = [o for o in outcomes if isinstance(o, MatchResult)]
     strokes = sum(len(fr.outcomes) for r in results for fr in r.frames)
     tables = result_tables(results) if tabulate and len(results) == len(outcomes) else None
+    if tables is not None:
+        tables[SIDES] = summaries.side_table(results)  # the report summaries, built here in the worker too
     if slim and tables is not None:
         for r in results:
             for fr in r.frames:

@@ -18,6 +18,9 @@ import pyarrow as pa
 from cuelog.replay.model import Finding, MatchResult
 from cuelog.store import summaries
 
+SIDES = "summary_sides"
+"""The key of a chunk's report summaries (``summaries.side_table``) beside its replay rows."""
+
 REPLAY_TABLES = (
     "replay_frames",
     "replay_strokes",
@@ -230,7 +233,8 @@ class ResultWriter:
 
     def append(self, tables: dict[str, pa.Table]) -> None:
         """Insert the rows of some results (``result_tables``), one Arrow insert per table,
-        and their report summaries (computed from these rows alone)."""
+        and their report summaries (``tables[SIDES]`` when the rows came with them, else
+        computed from these rows alone)."""
         views = {name: f"new_{name}" for name in REPLAY_TABLES}
         try:
             for name, view in views.items():
@@ -240,7 +244,7 @@ class ResultWriter:
                     cols = ", ".join(table.schema.names)
                     self._con.execute(f"INSERT INTO {name} ({cols}) SELECT {cols} FROM {view}")
             if tables["replay_frames"].num_rows:
-                summaries.add_chunk(self._con, views)
+                summaries.add_chunk(self._con, views, tables.get(SIDES))
         finally:
             for view in views.values():
                 self._con.unregister(view)
@@ -283,5 +287,7 @@ def write_results(
     the loaded matches, so every old row goes. ``tables`` are the rows of ``results`` when
     already built (``result_tables``).
     """
+    if tables is None:
+        tables = {**result_tables(results), SIDES: summaries.side_table(results)}
     with ResultWriter(con, match_ids, every_match=every_match) as writer:
-        writer.append(tables if tables is not None else result_tables(results))
+        writer.append(tables)

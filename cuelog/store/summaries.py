@@ -23,12 +23,14 @@ Each figure is the one its report computed from the strokes before (``reads._TOT
 
 from __future__ import annotations
 
-from typing import Final
+from collections.abc import Sequence
+from typing import Any, Final
 
 import duckdb
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from cuelog.replay.model import FrameResult, MatchResult, Outcome
 from cuelog.schemas.rulesets import DISCIPLINES
 
 VERSION: Final = 1
@@ -124,17 +126,26 @@ ORDER BY d.match_id, d.side
 """
 
 
-def add_chunk(con: duckdb.DuckDBPyConnection, views: dict[str, str]) -> None:
-    """Summarise the matches of one chunk of replay results, from the chunk's own rows:
-    ``views`` names the relations holding its ``replay_frames``, ``replay_strokes``,
-    ``replay_breaks`` and ``replay_findings`` rows. Inside the writer's transaction."""
-    sql = _SIDES_SQL.format(
-        frames=views["replay_frames"],
-        strokes=views["replay_strokes"],
-        breaks=views["replay_breaks"],
-        findings=views["replay_findings"],
-    )
-    con.execute(f"INSERT INTO summary_sides {sql}")
+def add_chunk(con: duckdb.DuckDBPyConnection, views: dict[str, str], sides: pa.Table | None = None) -> None:
+    """Summarise the matches of one chunk of replay results, inside the writer's
+    transaction: ``sides``, their ``summary_sides`` rows built with the results
+    (:func:`side_table`), or else computed from the chunk's own rows, whose relations
+    ``views`` names (``replay_frames``, ``replay_strokes``, ``replay_breaks``,
+    ``replay_findings``)."""
+    if sides is not None:
+        con.register("cuelog_summary_sides", sides)
+        try:
+            con.execute(f"INSERT INTO summary_sides SELECT {', '.join(SIDES_SCHEMA.names)} FROM cuelog_summary_sides")
+        finally:
+            con.unregister("cuelog_summary_sides")
+    else:
+        sql = _SIDES_SQL.format(
+            frames=views["replay_frames"],
+            strokes=views["replay_strokes"],
+            breaks=views["replay_breaks"],
+            findings=views["replay_findings"],
+        )
+        con.execute(f"INSERT INTO summary_sides {sql}")
     con.execute(
         f"INSERT INTO summary_matches SELECT DISTINCT match_id, {VERSION} FROM {views['replay_frames']}"
         " ORDER BY match_id"
@@ -235,3 +246,131 @@ def rebuild(con: duckdb.DuckDBPyConnection) -> None:
     except BaseException:
         con.rollback()
         raise
+
+
+# -- the same rows from the results themselves, in the worker that replayed them ---------------
+
+SIDES_SCHEMA: Final = pa.schema(
+    [
+        ("match_id", pa.string()),
+        ("side", pa.string()),
+        *((name, pa.int64()) for name in ("frames", "visits", "credited", "scored", "fouls", "foul_points_conceded")),
+        *((name, pa.int64()) for name in ("miss_calls", "miss_points_conceded", "condoned_fouls")),
+        ("longest_miss_sequence", pa.int64()),
+        ("breaks", pa.list_(pa.int32())),
+        ("racks_won", pa.int64()),
+        ("break_and_dish", pa.int64()),
+        ("clearance_balls", pa.list_(pa.int32())),
+        *((name, pa.int64()) for name in ("rack_balls", "rack_fouls", "fouls_conceded")),
+    ]
+)
+"""``summary_sides``' columns, in order."""
+
+_SIDE_NAMES: Final = ("A", "B")
+
+
+def side_table(results: Sequence[MatchResult]) -> pa.Table:
+    """The ``summary_sides`` rows of these results, computed from them as :data:`_SIDES_SQL`
+    computes them from their replay rows (the tests hold the two to each other): a replay
+    builds them in its workers, beside the replay rows, instead of a query per chunk."""
+    rows = [row for m in sorted(results, key=lambda r: r.match) if m.frames for row in _match_sides(m)]
+    columns = list(zip(*rows, strict=True)) if rows else [() for _ in SIDES_SCHEMA.names]
+    return pa.table([pa.array(c, type=f.type) for c, f in zip(columns, SIDES_SCHEMA, strict=True)], schema=SIDES_SCHEMA)
+
+
+def _match_sides(m: MatchResult) -> list[tuple[object, ...]]:
+    sums = {side: _Side() for side in _SIDE_NAMES}
+    for fr in m.frames:
+        _frame(fr, sums)
+    return [(m.match, side, len(m.frames), *sums[side].row()) for side in _SIDE_NAMES]
+
+
+class _Side:
+    """One side's figures in one match, as :data:`_SIDES_SQL` sums them."""
+
+    __slots__ = ("breaks", "cleared", "counts", "longest")
+
+    def __init__(self) -> None:
+        self.counts = dict.fromkeys(_COUNTS, 0)
+        self.longest = 0
+        self.breaks: list[int] = []
+        self.cleared: list[int] = []
+
+    def row(self) -> tuple[object, ...]:
+        c = self.counts
+        head = [c[k] for k in _COUNTS[:8]]
+        return (*head, self.longest, self.breaks, c["racks_won"], c["break_and_dish"], self.cleared,
+                c["rack_balls"], c["rack_fouls"], c["fouls_conceded"])  # fmt: skip
+
+
+_COUNTS: Final = (
+    "visits", "credited", "scored", "fouls", "foul_points_conceded", "miss_calls", "miss_points_conceded",
+    "condoned_fouls", "racks_won", "break_and_dish", "rack_balls", "rack_fouls", "fouls_conceded",
+)  # fmt: skip
+
+
+def _frame(fr: FrameResult, sums: dict[str, _Side]) -> None:
+    """Add one frame: its visits, strokes, breaks, miss sequences and the rack's figures."""
+    for i, side in enumerate(_SIDE_NAMES):
+        sums[side].counts["visits"] += fr.visits[i]
+    condoned = {f.n for f in fr.findings if f.kind == "condoned_foul"}
+    strokes = sorted(fr.outcomes, key=lambda o: o.n)
+    run_side, run_miss, run = None, None, 0
+    for o in strokes:
+        is_miss = o.miss and o.n not in condoned
+        # A sequence is consecutive called misses by one striker (S3 R14(d)(iii)).
+        run = run + 1 if (is_miss, o.striker) == (run_miss, run_side) else 1
+        run_side, run_miss = o.striker, is_miss
+        if o.striker not in sums:
+            continue
+        s = sums[o.striker]
+        c = s.counts
+        if is_miss:
+            s.longest = max(s.longest, run)
+            c["miss_calls"] += 1
+            c["miss_points_conceded"] += o.penalty
+        c["credited"] += o.credited or 0
+        c["scored"] += o.scored
+        if o.foul:
+            c["fouls"] += 1
+            if o.n in condoned:
+                c["condoned_fouls"] += 1
+            else:
+                c["foul_points_conceded"] += o.penalty
+    for b in fr.breaks:
+        if b.side in sums:
+            sums[b.side].breaks.append(b.points)
+    _rack(fr, strokes, sums)
+
+
+def _rack(fr: FrameResult, strokes: list[Outcome], sums: dict[str, _Side]) -> None:
+    """A pool rack's figures: won, won in the breaker's visit (break-and-dish), the balls of
+    the winning visit of a rack won on the last ball without the break (a clearance when
+    they are enough), balls, fouls committed and conceded. DuckDB's ``arg_max`` skips a
+    visit whose break flag is unknown (no ball on recorded), as the SQL does."""
+    visits: dict[tuple[str, int], list[Any]] = {}
+    fouls = dict.fromkeys(_SIDE_NAMES, 0)
+    balls = dict.fromkeys(_SIDE_NAMES, 0)
+    for o in strokes:
+        v = visits.setdefault((o.striker, o.visit_id), [0, None, o.n])
+        v[0] += o.scored
+        on_break = None if o.ball_on is None else o.ball_on == "break"
+        v[1] = on_break if v[1] is None else (v[1] or bool(on_break))
+        v[2] = max(v[2], o.n)
+        if o.striker in fouls:
+            fouls[o.striker] += o.foul
+            balls[o.striker] += o.scored
+    for side in _SIDE_NAMES:
+        mine = [v for (striker, _), v in visits.items() if striker == side]
+        known = [v for v in mine if v[1] is not None]
+        has_break = max(known, key=lambda v: v[2])[1] if known else None
+        visit_balls = max(mine, key=lambda v: v[2])[0] if mine else None
+        c = sums[side].counts
+        won_on_pot = fr.winner == side and fr.end_reason == "pot"
+        c["racks_won"] += fr.winner == side
+        c["break_and_dish"] += won_on_pot and has_break is True
+        if won_on_pot and has_break is False and visit_balls is not None:
+            sums[side].cleared.append(visit_balls)
+        c["rack_balls"] += balls[side]
+        c["rack_fouls"] += fouls[side]
+        c["fouls_conceded"] += fouls["B" if side == "A" else "A"]
