@@ -116,6 +116,11 @@ def _summary_tables(con: Any) -> list[str]:
     return [r[0] for r in rows]
 
 
+def _columns(con: Any, table: str) -> set[str]:
+    rows = con.execute("SELECT column_name FROM information_schema.columns WHERE table_name = ?", [table]).fetchall()
+    return {r[0] for r in rows}
+
+
 def replicate(base: Path, dest: Path, base_strokes: int, size: int, seasons: int) -> int:
     """A copy of ``base`` with its matches replicated in SQL up to ``size`` strokes; returns
     the stroke count."""
@@ -143,10 +148,12 @@ def replicate(base: Path, dest: Path, base_strokes: int, size: int, seasons: int
                 {"suffix": suffix},
             )
             for table in tables:
+                # A summary that carries its player's name gets the copy's name.
+                named = ", player || $season AS player" if "player" in _columns(con, table) else ""
                 con.execute(
-                    f"INSERT INTO {table} SELECT * REPLACE (match_id || $suffix AS match_id)"
+                    f"INSERT INTO {table} SELECT * REPLACE (match_id || $suffix AS match_id{named})"
                     f" FROM {table} SEMI JOIN base_ids USING (match_id)",
-                    {"suffix": suffix},
+                    params if named else {"suffix": suffix},
                 )
             con.execute("COMMIT")
         con.execute("CHECKPOINT")

@@ -178,10 +178,14 @@ CREATE TABLE IF NOT EXISTS summary_sides (
     fouls_conceded BIGINT NOT NULL     -- pool: the opponent's fouls in the side's racks
 );
 
--- The shot times of the replayed strokes, with the side the replay gives the striker.
+-- The shot times of the replayed strokes, with the side the replay gives the striker and
+-- that side's player and the match's event as the match record has them (a match loaded
+-- again loses its summaries), so that the clock report needs no join per shot.
 CREATE TABLE IF NOT EXISTS summary_shots (
     match_id    VARCHAR NOT NULL,
     side        VARCHAR NOT NULL,
+    event       VARCHAR,
+    player      VARCHAR NOT NULL,
     shot_s      DOUBLE NOT NULL,
     limit_s     DOUBLE
 );

@@ -184,8 +184,10 @@ def _insert_shots(con: duckdb.DuckDBPyConnection, ids: str | None) -> None:
     con.execute(
         f"""
         INSERT INTO summary_shots
-        SELECT c.match_id, r.striker AS side, c.shot_s, c.limit_s
+        SELECT c.match_id, r.striker AS side, m.event, CASE r.striker WHEN 'A' THEN m.side_a ELSE m.side_b END,
+               c.shot_s, c.limit_s
         FROM shot_clock c JOIN replay_strokes r ON r.match_id = c.match_id AND r.frame = c.frame AND r.n = c.n
+        JOIN matches m ON m.match_id = c.match_id
         WHERE c.shot_s IS NOT NULL AND r.striker IN ('A', 'B') AND {_within("c.match_id", ids)}
           AND {_within("r.match_id", ids)}
         ORDER BY c.match_id, c.frame, c.n

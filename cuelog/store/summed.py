@@ -97,21 +97,18 @@ FROM groups g LEFT JOIN per t ON g.key IS NOT DISTINCT FROM t.key
 
 
 def clock(con: duckdb.DuckDBPyConnection, key: str, players: Sequence[str]) -> pa.Table:
-    """As :func:`cuelog.store.aggregates.clock`, over the summarised shot times (no join
-    of the shot clock to the strokes)."""
+    """As :func:`cuelog.store.aggregates.clock`, over the summarised shot times, which carry
+    their player and event: no join per shot, and over every match no selection either."""
+    every = con.execute("SELECT (SELECT count(*) FROM scope_matches) = (SELECT count(*) FROM matches)").fetchall()
+    chosen = "true" if every[0][0] else "match_id IN (SELECT match_id FROM scope_matches)"
     sql = f"""
 WITH {_base(key)},
-shots AS (
-    SELECT p.event, p.player, c.match_id, c.shot_s, c.limit_s
-    FROM summary_shots c JOIN ({_SIDES}) p ON p.match_id = c.match_id AND p.side = c.side
-    WHERE {_CHOSEN}
-),
 per AS (
     SELECT {key} AS key, CAST(count(*) AS BIGINT) AS shots, fsum(shot_s) AS sum_s,
            median(shot_s) AS median_s, max(shot_s) AS max_s,
            CASE WHEN bool_or(limit_s IS NOT NULL)
                 THEN CAST(count(*) FILTER (WHERE shot_s > limit_s) AS BIGINT) END AS over_limit
-    FROM shots GROUP BY ALL
+    FROM summary_shots WHERE {chosen} AND {_CHOSEN} GROUP BY ALL
 )
 SELECT g.key AS {key}, coalesce(p.shots, 0) AS shots, p.sum_s, p.median_s, p.max_s, p.over_limit
 FROM groups g LEFT JOIN per p ON g.key IS NOT DISTINCT FROM p.key
