@@ -122,15 +122,16 @@ def _in_scope(con: duckdb.DuckDBPyConnection, kind: str, scope: Scope) -> list[s
         raise ReportError(f"unknown report {kind!r}; reports: {', '.join(KINDS)}")
     if reads.match_count(con) == 0:
         raise ReportError("the database has no matches; load logs first with `cuelog ingest`")
-    _check_names(reads.known_names(con), scope)
+    if scope.players or scope.matches or scope.events:
+        _check_names(reads.known_names(con), scope)
     discipline = DISCIPLINE[kind]
-    in_scope, replayed = reads.scope(con, discipline, scope.matches, scope.events)
+    in_scope, replayed, unreplayed = reads.unreplayed_in_scope(con, discipline, scope.matches, scope.events)
     if not in_scope:
         what = f"{discipline} matches" if discipline else "matches"
         raise ReportError(f"no {what} in the database match the selection (report {kind!r})")
     if not replayed:
         raise ReportError("no replay results for these matches; run `cuelog replay --db FILE` first")
-    return [m for m in in_scope if m not in replayed]
+    return unreplayed
 
 
 def _nothing_played(kind: str, names: list[str]) -> str:

@@ -383,6 +383,19 @@ def scope(
     return in_scope, replayed
 
 
+def unreplayed_in_scope(
+    con: duckdb.DuckDBPyConnection, discipline: str | None, matches: Sequence[str], events: Sequence[str]
+) -> tuple[int, int, list[str]]:
+    """As :func:`scope` (it makes ``scope_matches`` the same way), counted in DuckDB: how many
+    matches are in scope, how many of them were replayed, and the ids, sorted, of those that
+    were not (no id list of the whole store comes to Python)."""
+    con.execute(_MATCHES, {"discipline": discipline, "matches": list(matches), "events": list(events)})
+    marked = "SELECT match_id, match_id IN (SELECT match_id FROM replay_frames) AS replayed FROM scope_matches"
+    counts = con.execute(f"SELECT count(*), count(*) FILTER (WHERE replayed) FROM ({marked})").fetchall()[0]
+    rows = con.execute(f"SELECT match_id FROM ({marked}) WHERE NOT replayed ORDER BY match_id").fetchall()
+    return int(counts[0]), int(counts[1]), [r[0] for r in rows]
+
+
 def _table(con: duckdb.DuckDBPyConnection, name: str, needs: Collection[str]) -> pa.Table:
     relation = con.sql(_QUERIES[name])
     return (relation if name in needs else relation.limit(0)).to_arrow_table()

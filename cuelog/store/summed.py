@@ -108,7 +108,7 @@ per AS (
            median(shot_s) AS median_s, max(shot_s) AS max_s,
            CASE WHEN bool_or(limit_s IS NOT NULL)
                 THEN CAST(count(*) FILTER (WHERE shot_s > limit_s) AS BIGINT) END AS over_limit
-    FROM summary_shots WHERE {chosen} AND {_CHOSEN} GROUP BY ALL
+    FROM summary_shots WHERE {chosen} AND {_CHOSEN if players else "true"} GROUP BY ALL
 )
 SELECT g.key AS {key}, coalesce(p.shots, 0) AS shots, p.sum_s, p.median_s, p.max_s, p.over_limit
 FROM groups g LEFT JOIN per p ON g.key IS NOT DISTINCT FROM p.key
