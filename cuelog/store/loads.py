@@ -300,7 +300,8 @@ def save_all_shots(con: duckdb.DuckDBPyConnection, logs: Sequence[Shots]) -> Non
         .append_column("row_no", pa.array(range(log.table.num_rows), type=pa.int32()))
         for i, log in enumerate(logs)
     ]
-    con.register("cuelog_shots", pa.concat_tables(parts))
+    shots = pa.concat_tables(parts)
+    con.register("cuelog_shots", shots)
     try:
         con.execute(
             "DELETE FROM shot_clock USING (SELECT DISTINCT match_id, frame, n FROM cuelog_shots) k"
@@ -314,8 +315,7 @@ def save_all_shots(con: duckdb.DuckDBPyConnection, logs: Sequence[Shots]) -> Non
         )
     finally:
         con.unregister("cuelog_shots")
-    if parts:
-        summaries.refresh_shots(con, pa.chunked_array([part.column("match_id") for part in parts]))
+    summaries.refresh_shots(con, shots.column("match_id"))
     _log_files(con, logs)
 
 

@@ -9,6 +9,7 @@ the old results or the new ones.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Iterable, Sequence
 
@@ -246,8 +247,10 @@ class ResultWriter:
             if tables["replay_frames"].num_rows:
                 summaries.add_chunk(self._con, views, tables.get(SIDES))
         finally:
-            for view in views.values():
-                self._con.unregister(view)
+            # After a failed insert the transaction refuses everything: the insert's error is the one to see.
+            with contextlib.suppress(duckdb.Error):
+                for view in views.values():
+                    self._con.unregister(view)
 
     def abandon(self) -> None:
         """Roll back on leaving: the old results stay."""
