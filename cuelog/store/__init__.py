@@ -17,6 +17,7 @@ from importlib import resources
 import duckdb
 
 from cuelog.store.reads import match_ids, match_records
+from cuelog.store.results import adopt_single_generation, set_aside_single_generation
 
 __all__ = ["DEFAULT_DB", "connect", "ddl", "match_ids", "match_records"]
 
@@ -32,5 +33,15 @@ def connect(path: str | os.PathLike[str] = DEFAULT_DB, *, read_only: bool = Fals
     """Open (creating if needed) a cuelog database and make sure its tables exist."""
     con = duckdb.connect(str(path), read_only=read_only)
     if not read_only:
-        con.execute(ddl())
+        con.execute("BEGIN TRANSACTION")
+        try:
+            # A database made before replay generations: its replay tables move under the views.
+            moved = set_aside_single_generation(con)
+            con.execute(ddl())
+            adopt_single_generation(con, moved)
+            con.execute("COMMIT")
+        except BaseException:
+            con.execute("ROLLBACK")
+            con.close()
+            raise
     return con
