@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import os
 from importlib import resources
-
-import duckdb
+from typing import TYPE_CHECKING
 
 from cuelog.store.reads import match_ids, match_records
 from cuelog.store.results import adopt_single_generation, set_aside_single_generation
+
+if TYPE_CHECKING:  # imported where a connection is made: a replay worker never needs DuckDB
+    import duckdb
 
 __all__ = ["DEFAULT_DB", "connect", "ddl", "match_ids", "match_records"]
 
@@ -31,6 +33,8 @@ def ddl() -> str:
 
 def connect(path: str | os.PathLike[str] = DEFAULT_DB, *, read_only: bool = False) -> duckdb.DuckDBPyConnection:
     """Open (creating if needed) a cuelog database and make sure its tables exist."""
+    import duckdb
+
     con = duckdb.connect(str(path), read_only=read_only)
     if not read_only:
         con.execute("BEGIN TRANSACTION")

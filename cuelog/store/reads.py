@@ -9,13 +9,15 @@ from __future__ import annotations
 import json
 from collections.abc import Collection, Generator, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-import duckdb
 import pyarrow as pa
 
 from cuelog.errors import CuelogError
 from cuelog.schemas.records import Correction, Record, decode
+
+if TYPE_CHECKING:  # the connection is the caller's: a replay worker imports this module without DuckDB
+    import duckdb
 
 
 class NoMatches(CuelogError, LookupError):

@@ -14,11 +14,14 @@ from __future__ import annotations
 import contextlib
 import json
 from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING
 
-import duckdb
 import pyarrow as pa
 
 from cuelog.replay.model import Finding, MatchResult
+
+if TYPE_CHECKING:  # the connection is the caller's: a replay worker builds rows without DuckDB
+    import duckdb
 
 REPLAY_TABLES = (
     "replay_frames",
@@ -345,6 +348,8 @@ class ResultWriter:
     def _discard(self) -> None:
         """Remove this generation's rows (best effort: if this fails too, the next replay's
         collection removes them; no reader sees them meanwhile)."""
+        import duckdb  # here, not at the top: a replay worker imports this module without DuckDB
+
         try:
             for name in REPLAY_TABLES:
                 self._con.execute(f"DELETE FROM {ROWS[name]} WHERE gen = {self.gen}")
