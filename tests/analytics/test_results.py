@@ -72,6 +72,8 @@ def test_replaying_a_match_replaces_only_its_rows(tmp_path: Path) -> None:
         ("m1-maximum", 147),
         ("m2-two-fifties", 1),
     ]
+    # m2's replaced rows are gone from the table of every generation too.
+    assert _rows(db, "SELECT count(*) FROM replay_strokes_rows") == [(39,)]
 
 
 def test_a_failed_write_leaves_the_old_results(tmp_path: Path) -> None:
