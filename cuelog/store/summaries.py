@@ -3,40 +3,42 @@
 A report over the ``replay_*`` tables reads every stroke (the FOUL AND A MISS sequences,
 the racks' last visits, the shot times joined to the strokes); over a federation's ten
 seasons that is seconds and gigabytes per report. The summaries hold, per match and side,
-what those reports sum (``summary_sides``), the shot times with the striker's side
-(``summary_shots``) and the nine-ball push outs (``summary_push_outs``), so a report reads
-a few rows per match (:mod:`cuelog.store.aggregates`).
+what those reports sum (``summary_sides``), the shot times with the striker's side, player
+and event (``summary_shots``) and the nine-ball push outs (``summary_push_outs``), so a
+report reads a few rows per match (:mod:`cuelog.store.summed`).
 
-They are written in the same transaction as what they summarise: ``summary_sides`` with
-each chunk of replay results (:func:`add_chunk`, from the chunk's own rows), the shot times
-and push outs of the replayed matches before the replay commits (:func:`add_matches`), the
-shot times again when a clock log re-aligns a match's strokes (:func:`refresh_shots`), and
-all of a match's rows go with it when it is replaced (``loads.MATCH_TABLES``) or replayed
-again. ``summary_matches`` says which matches are summarised under this :data:`VERSION`:
-a report over a store where one is not (a database written before the summaries, or
-results read from Parquet) aggregates the replay tables directly instead.
+They are written in the same transactions as what they summarise. A replay's workers build
+each match's side rows from its results (:func:`side_table`), which the writer inserts
+under the replay's generation with the replay rows (:func:`insert_sides`); the shot times
+and push outs, which read loaded tables too, are written for the replayed matches in the
+transaction that makes their generation current (:func:`add_matches`), and the shot times
+again when a clock log re-aligns a match's strokes (:func:`refresh_shots`). All of a
+match's rows go with it when it is replaced (``loads.MATCH_TABLES``). A report over a store
+where a replayed match has no summaries (a database replayed before them, results read
+from Parquet) aggregates the replay tables directly instead (:func:`summarised`).
 
 Each figure is the one its report computed from the strokes before (``reads._TOTALS``,
-``aggregates._RACKS``), by the same SQL over one match's rows, so the sums agree exactly
+``aggregates._RACKS``): :data:`_SIDES_SQL` computes the side rows from the replay rows the
+same way (:func:`rebuild` uses it), and the tests hold :func:`side_table` to it
 (``tests/analytics/test_summaries.py``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-import duckdb
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from cuelog.replay.model import FrameResult, MatchResult, Outcome
 from cuelog.schemas.rulesets import DISCIPLINES
 
-VERSION: Final = 1
-"""The summaries' layout: a change to what they hold raises it, so old rows are not read."""
+if TYPE_CHECKING:  # the connection is the caller's: a replay worker builds side rows without DuckDB
+    import duckdb
 
-SUMMARY_TABLES: Final = ("summary_matches", "summary_sides", "summary_shots", "summary_push_outs")
+SUMMARY_TABLES: Final = ("summary_sides_rows", "summary_shots", "summary_push_outs")
+"""The tables holding a match's summaries (every generation of its side rows)."""
 
 # Push outs are recorded only by the disciplines with the nine-ball report (WPA 2.4).
 _PUSH_OUT_DISCIPLINES: Final = tuple(d.name for d in DISCIPLINES.values() if "nineball" in d.reports)
@@ -126,42 +128,32 @@ ORDER BY d.match_id, d.side
 """
 
 
-def add_chunk(con: duckdb.DuckDBPyConnection, views: dict[str, str], sides: pa.Table | None = None) -> None:
-    """Summarise the matches of one chunk of replay results, inside the writer's
-    transaction: ``sides``, their ``summary_sides`` rows built with the results
-    (:func:`side_table`), or else computed from the chunk's own rows, whose relations
-    ``views`` names (``replay_frames``, ``replay_strokes``, ``replay_breaks``,
-    ``replay_findings``)."""
-    if sides is not None:
-        con.register("cuelog_summary_sides", sides)
-        try:
-            con.execute(f"INSERT INTO summary_sides SELECT {', '.join(SIDES_SCHEMA.names)} FROM cuelog_summary_sides")
-        finally:
-            con.unregister("cuelog_summary_sides")
-    else:
-        sql = _SIDES_SQL.format(
-            frames=views["replay_frames"],
-            strokes=views["replay_strokes"],
-            breaks=views["replay_breaks"],
-            findings=views["replay_findings"],
-        )
-        con.execute(f"INSERT INTO summary_sides {sql}")
-    con.execute(
-        f"INSERT INTO summary_matches SELECT DISTINCT match_id, {VERSION} FROM {views['replay_frames']}"
-        " ORDER BY match_id"
-    )
+def insert_sides(con: duckdb.DuckDBPyConnection, parts: Sequence[pa.Table], gen: int) -> None:
+    """Insert side rows (:func:`side_table`) under the replay generation ``gen``, inside the
+    caller's transaction (the one that inserts the replay rows they summarise)."""
+    if not parts:
+        return
+    con.register("cuelog_summary_sides", pa.concat_tables(parts))
+    try:
+        cols = ", ".join(SIDES_SCHEMA.names)
+        con.execute(f"INSERT INTO summary_sides_rows SELECT {cols}, {int(gen)} AS gen FROM cuelog_summary_sides")
+    finally:
+        con.unregister("cuelog_summary_sides")
 
 
 def _within(column: str, ids: str | None) -> str:
     return "true" if ids is None else f"{column} IN (SELECT match_id FROM {ids})"
 
 
-def add_matches(con: duckdb.DuckDBPyConnection, ids: str | None) -> None:
+def add_matches(con: duckdb.DuckDBPyConnection, ids: str | None, gen: int | None) -> None:
     """The shot times and push outs of the replayed matches (the relation ``ids`` of match
-    ids; ``None``: every match), once their replay rows are all in: each reads a loaded
+    ids; ``None``: every match) from their replay rows of generation ``gen`` (``None``: the
+    current ones), replacing theirs, inside the caller's transaction: each reads a loaded
     table beside the replay's, so it runs once per replay, not once per chunk."""
-    _insert_shots(con, ids)
-    disciplines = list(_PUSH_OUT_DISCIPLINES)
+    for table in ("summary_shots", "summary_push_outs"):
+        con.execute(f"DELETE FROM {table} WHERE {_within('match_id', ids)}")
+    _insert_shots(con, ids, gen)
+    frames = "replay_frames" if gen is None else f"(SELECT * FROM replay_frames_rows WHERE gen = {int(gen)})"
     # Only strokes in a replayed rack count, and only sides A and B (as the frames have them).
     con.execute(
         f"""
@@ -170,23 +162,24 @@ def add_matches(con: duckdb.DuckDBPyConnection, ids: str | None) -> None:
         FROM records r
         SEMI JOIN (SELECT match_id FROM matches WHERE list_contains($disciplines, split_part(rules, '/', 1))
                    AND {_within("match_id", ids)}) m ON m.match_id = r.match_id
-        SEMI JOIN replay_frames f ON f.match_id = r.match_id AND f.frame = r.frame
+        SEMI JOIN {frames} f ON f.match_id = r.match_id AND f.frame = r.frame
         WHERE r.type = 'stroke' AND coalesce(json_extract(r.body, '$.push_out')::BOOLEAN, false)
           AND json_extract_string(r.body, '$.striker') IN ('A', 'B')
         GROUP BY ALL ORDER BY ALL
         """,
-        {"disciplines": disciplines},
+        {"disciplines": list(_PUSH_OUT_DISCIPLINES)},
     )
 
 
-def _insert_shots(con: duckdb.DuckDBPyConnection, ids: str | None) -> None:
+def _insert_shots(con: duckdb.DuckDBPyConnection, ids: str | None, gen: int | None) -> None:
     # Shot times belong to the striker the replay gives the stroke (a correction may change it).
+    strokes = "replay_strokes" if gen is None else f"(SELECT * FROM replay_strokes_rows WHERE gen = {int(gen)})"
     con.execute(
         f"""
         INSERT INTO summary_shots
         SELECT c.match_id, r.striker AS side, m.event, CASE r.striker WHEN 'A' THEN m.side_a ELSE m.side_b END,
                c.shot_s, c.limit_s
-        FROM shot_clock c JOIN replay_strokes r ON r.match_id = c.match_id AND r.frame = c.frame AND r.n = c.n
+        FROM shot_clock c JOIN {strokes} r ON r.match_id = c.match_id AND r.frame = c.frame AND r.n = c.n
         JOIN matches m ON m.match_id = c.match_id
         WHERE c.shot_s IS NOT NULL AND r.striker IN ('A', 'B') AND {_within("c.match_id", ids)}
           AND {_within("r.match_id", ids)}
@@ -203,7 +196,7 @@ def refresh_shots(con: duckdb.DuckDBPyConnection, match_ids: pa.Array | pa.Chunk
     con.register("cuelog_clock_ids", ids)
     try:
         con.execute(f"DELETE FROM summary_shots WHERE {_within('match_id', 'cuelog_clock_ids')}")
-        _insert_shots(con, "cuelog_clock_ids")
+        _insert_shots(con, "cuelog_clock_ids", None)
     finally:
         con.unregister("cuelog_clock_ids")
 
@@ -214,11 +207,29 @@ def delete(con: duckdb.DuckDBPyConnection, ids: str | None) -> None:
         con.execute(f"DELETE FROM {table} WHERE {_within('match_id', ids)}")
 
 
+def discard(con: duckdb.DuckDBPyConnection, gen: int) -> None:
+    """Remove the side rows of generation ``gen`` (a replay never made current)."""
+    con.execute(f"DELETE FROM summary_sides_rows WHERE gen = {int(gen)}")
+
+
+def collect(con: duckdb.DuckDBPyConnection, only: int | None) -> None:
+    """Remove the side rows that are not of their match's current generation (``only``:
+    the one generation every match now shows), as the replay rows are collected."""
+    if only is not None:
+        con.execute(f"DELETE FROM summary_sides_rows WHERE gen <> {int(only)}")
+        return
+    con.execute(
+        "DELETE FROM summary_sides_rows r WHERE NOT EXISTS "
+        "(SELECT 1 FROM replay_current c WHERE c.match_id = r.match_id AND c.gen = r.gen)"
+    )
+
+
 def summarised(con: duckdb.DuckDBPyConnection) -> bool:
-    """Whether every replayed match in ``scope_matches`` has its summaries (this
-    :data:`VERSION`): a store without the tables (results read from Parquet) has none."""
+    """Whether every replayed match in ``scope_matches`` has its summaries (side rows of
+    its current generation): a store without the tables (results read from Parquet), or
+    whose results were written before them, has not."""
     present = con.execute(
-        "SELECT count(*) FROM information_schema.tables WHERE table_name = 'summary_matches'"
+        "SELECT count(*) FROM information_schema.tables WHERE table_name = 'summary_sides'"
     ).fetchall()
     if present[0][0] == 0:
         return False
@@ -226,24 +237,25 @@ def summarised(con: duckdb.DuckDBPyConnection) -> bool:
         """
         SELECT count(*) FROM (SELECT DISTINCT match_id FROM replay_frames
                               WHERE match_id IN (SELECT match_id FROM scope_matches)) r
-        WHERE r.match_id NOT IN (SELECT match_id FROM summary_matches WHERE version = $version)
-        """,
-        {"version": VERSION},
+        WHERE r.match_id NOT IN (SELECT match_id FROM summary_sides)
+        """
     ).fetchall()
     return int(missing[0][0]) == 0
 
 
 def rebuild(con: duckdb.DuckDBPyConnection) -> None:
-    """Summarise every replayed match again from the stored replay tables, in one
+    """Summarise every match's current replay results again from the stored rows, in one
     transaction (a database replayed before the summaries existed)."""
     con.begin()
     try:
         delete(con, None)
-        add_chunk(
-            con,
-            {name: name for name in ("replay_frames", "replay_strokes", "replay_breaks", "replay_findings")},
+        sql = _SIDES_SQL.format(
+            frames="replay_frames", strokes="replay_strokes", breaks="replay_breaks", findings="replay_findings"
         )
-        add_matches(con, None)
+        con.execute(
+            f"INSERT INTO summary_sides_rows SELECT s.*, c.gen FROM ({sql}) s JOIN replay_current c USING (match_id)"
+        )
+        add_matches(con, None, None)
         con.commit()
     except BaseException:
         con.rollback()

@@ -123,7 +123,7 @@ def test_replaying_again_leaves_one_summary_per_match_and_side(tmp_path: Path) -
     cli("replay", "--db", db, "--match", match)
     assert summary_counts(db) == once
     assert rows(db, "SELECT side FROM summary_sides WHERE match_id = ? ORDER BY side", [match]) == [("A",), ("B",)]
-    assert once["summary_matches"] == rows(db, "SELECT count(DISTINCT match_id) FROM replay_frames")[0][0]
+    assert once["summary_sides_rows"] == 2 * rows(db, "SELECT count(DISTINCT match_id) FROM replay_frames")[0][0]
     assert once["summary_shots"] > 0 and once["summary_push_outs"] >= 0
     for kind in KINDS:
         assert documents(db, kind)[0] == documents(db, kind)[1]
