@@ -61,9 +61,9 @@ MIX = (
     ("nineball/wpa", 0.05, 45),
     ("straight-pool/wpa", 0.04, 213),
 )
-# The tables copied for each new match id: the loaded matches, the shot clock, the replay
-# tables the reports read. Any table whose name starts with "summary_" is copied too.
-COPIED = ("shot_clock", "replay_frames", "replay_strokes", "replay_breaks", "replay_findings")
+# Tables with a match id that are not copied: the records (only the nine-ball matches' are,
+# for their push outs), the typed strokes and corrections no report reads, the file log.
+NOT_COPIED = ("records", "strokes", "matches", "ingest_log", "replay_corrections_rows", "replay_stroke_details_rows")
 
 
 def peak_mb() -> float:
@@ -108,12 +108,14 @@ def build_base(root: Path, strokes: int, workers: int) -> tuple[Path, int]:
     return db, done.strokes
 
 
-def _summary_tables(con: Any) -> list[str]:
+def _copied_tables(con: Any) -> list[str]:
+    """Every stored table with a match id the reports read (the shot clock, the replay rows
+    of every generation and which is current, the summaries), views left out."""
     rows = con.execute(
-        "SELECT table_name FROM information_schema.tables WHERE table_name LIKE 'summary\\_%' ESCAPE '\\'"
-        " ORDER BY table_name"
+        "SELECT DISTINCT c.table_name FROM information_schema.columns c JOIN information_schema.tables t"
+        " USING (table_name) WHERE c.column_name = 'match_id' AND t.table_type = 'BASE TABLE' ORDER BY 1"
     ).fetchall()
-    return [r[0] for r in rows]
+    return [r[0] for r in rows if r[0] not in NOT_COPIED]
 
 
 def _columns(con: Any, table: str) -> set[str]:
@@ -132,7 +134,7 @@ def replicate(base: Path, dest: Path, base_strokes: int, size: int, seasons: int
     try:
         con.execute("CREATE TEMP TABLE base_ids AS SELECT match_id FROM matches")
         con.execute("CREATE TEMP TABLE nine_ids AS SELECT match_id FROM matches WHERE rules LIKE 'nineball/%'")
-        tables = [*COPIED, *_summary_tables(con)]
+        tables = _copied_tables(con)
         for c in range(1, copies):
             suffix, season = f"-c{c:03d}", f" s{c % seasons}" if c % seasons else ""
             params = {"suffix": suffix, "season": season}
