@@ -25,6 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 MODULES = (
+    "cuelog/replay/__init__.py",
     "cuelog/replay/ledger.py",
     "cuelog/replay/common.py",
     "cuelog/replay/snooker.py",
