@@ -1057,9 +1057,10 @@ def _red_due(state: State, play: _Play, table: dict[str, Pos | None]) -> None:
 def _touching_due(state: State, play: _Play, table: dict[str, Pos | None], recorded: _Recorded) -> bool | None:
     """S3 R14(a): the next striker's cue ball touching another ball; without positions a
     recorded TOUCHING BALL re-spot is trusted; 1R 2.10 only by consent."""
-    nxt_ball = state.cue[play.next_striker]
+    # The two cue balls as read at the start of the stroke: the next striker's and the other.
+    ahead = play.next_striker == play.striker
+    nxt_ball, non = (play.cue_ball, play.object_ball) if ahead else (play.object_ball, play.cue_ball)
     touching = _touching_ball(table, nxt_ball)
-    non = state.cue[other(play.next_striker)]
     if touching is None and recorded:
         marks = {b: sp for b, sp, _ in recorded}
         if nxt_ball in table and (marks.get(non) == "centre" or (RED in table and marks.get(RED) == "spot")):
