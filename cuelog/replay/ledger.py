@@ -24,7 +24,6 @@ class Ledger:
         "_run",
         "_run_from",
         "_run_to",
-        "_score",
         "_visitor",
         "breaks",
         "credited",
@@ -56,9 +55,6 @@ class Ledger:
         # What the next recorded scoreboard may also show: the official movement less
         # points booked differently by an event already reported (each discrepancy once).
         self._alt: tuple[int, int] | None = None
-        # The last score handed out by :meth:`score`: a stroke that leaves the score as it
-        # was gets the same (immutable) tuple, one allocation fewer for the collector.
-        self._score = (0, 0)
 
     def copy(self) -> Ledger:
         """An independent copy (engines fold immutably: ``apply`` never mutates its input)."""
@@ -75,7 +71,6 @@ class Ledger:
         c._run_to = self._run_to
         c._base, c._base0, c._base1 = self._base, self._base0, self._base1
         c._alt = self._alt
-        c._score = self._score
         return c
 
     # -- visits and breaks -------------------------------------------------------------
@@ -232,11 +227,7 @@ class Ledger:
         )
 
     def score(self) -> tuple[int, int]:
-        """The official score (``official`` may have been changed in place since the last call)."""
-        last, official = self._score, self.official
-        if last[0] != official[0] or last[1] != official[1]:
-            last = self._score = (official[0], official[1])
-        return last
+        return (self.official[0], self.official[1])
 
     def close(self) -> None:
         """End of frame: the break in progress is complete."""

@@ -733,10 +733,6 @@ def _end(state: State, n: int, winner: str | None, reason: str) -> None:
     state.over, state.winner, state.end_reason, state.end_n = True, winner, reason, n
 
 
-_ON_ITS_SPOT: Final = {c: ((c, c),) for c in COLOURS}
-"""``Outcome.respots`` of a colour potted after a Red: spotted before the next stroke
-(S3 R7), on its own spot; one tuple per colour, not one per stroke."""
-
 _FAST = True
 """Use :func:`_clean_stroke` for strokes that cannot raise anything (switched off in a test)."""
 
@@ -845,7 +841,7 @@ def _clean_stroke(state: State, stroke: Stroke, n: int) -> Outcome | None:
         "red" if phase == RED else ball,
         False,
         False,
-        _ON_ITS_SPOT[ball] if spot_due else (),
+        ((ball, ball),) if spot_due else (),
         not scored or state.over,
         state.to_play,
         ledger.score(),
