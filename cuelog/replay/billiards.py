@@ -278,8 +278,8 @@ def _occupied(table: Mapping[str, Pos | None], spot: Pos, ball: str) -> bool | N
 
 
 def _nothing_known(table: Mapping[str, Pos | None], ball: str) -> bool:
-    """No ball but ``ball`` has a known position, and there is one: :func:`_occupied` is
-    ``None`` for every spot."""
+    """A ball other than ``ball`` is on the table and none of them has a known position:
+    :func:`_occupied` is then ``None`` for every spot."""
     others = False
     for b, p in table.items():
         if p is not None and b != ball:
@@ -636,12 +636,12 @@ def _stroke(state: State, stroke: Stroke) -> tuple[Outcome | None, list[Finding]
 def _plain(state: State, stroke: Stroke) -> bool:
     """A stroke in which no foul, miss or limit can be found, so that the steps who may
     play, the balls played, the limits and the calls would find nothing: the entitled
-    striker (S3 R15(e)), a game in play with no time limit (S3 R5(a)), the cue ball on the
-    table (not in-hand, S3 R6) and an object ball hit (S3 R15(o), S2 R16), nothing called,
-    no infringement, nothing off the table (S3 R15(j)), every ball played on the table
-    (FORMAT 4), runs short of their limits (S3 R10, R11) and no Baulk-line rule (S3 R8).
-    From in-hand, a placement not recorded illegal and the first balls hit at unknown
-    positions: whether one was in Baulk (S3 R6(f)) is then not in the facts."""
+    striker (S3 R15(e)), a game in play with no time limit (S3 R5(a)), an object ball hit
+    (S3 R15(o), S2 R16), nothing called, no infringement, nothing off the table (S3 R15(j)),
+    every ball played on the table (FORMAT 4), runs short of their limits (S3 R10, R11) and
+    no Baulk-line rule (S3 R8). The cue ball is on the table, or in-hand (S3 R6) with a
+    placement not recorded illegal and the first balls hit at unknown positions: whether one
+    of them was in Baulk (S3 R6(f)) is then not in the facts, so :func:`_facts` finds nothing."""
     striker = stroke.striker
     table = state.table
     cb = state.cue.get(striker)
