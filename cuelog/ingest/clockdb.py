@@ -22,11 +22,11 @@ import re
 from dataclasses import dataclass
 
 import duckdb
-import polars as pl
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from cuelog.ingest.clock import EVENTS, Unplaced
+from cuelog.store.clocks import SHOTS
 
 HEADER = b"table,ts,event\n"
 _PLAIN = re.compile(rb"[^\x21-\x7e\n]|\n\n|\"")
@@ -90,11 +90,13 @@ SELECT *, last_value(CASE WHEN running AND event = 'expire' THEN (us - start_us 
 FROM paused
 """
 
-_SHOTS = """
-SELECT s.file, s.tbl AS "table", s.line AS stop_line, s.us AS ts, s.text AS stop_text,
-       (s.us - s.start_us - s.paused_us)::DOUBLE / 1e6 AS shot_s, s.paused_us::DOUBLE / 1e6 AS paused_s, s.limit_s
+# The shots of the sound logs, into the run's table of shots (cuelog.store.clocks.SHOTS).
+_SHOTS = f"""
+INSERT INTO {SHOTS} (log_no, "table", ts, stop_line, stop_text, shot_s, paused_s, limit_s)
+SELECT s.file, s.tbl, s.us, s.line, s.text,
+       (s.us - s.start_us - s.paused_us)::DOUBLE / 1e6, s.paused_us::DOUBLE / 1e6, s.limit_s
 FROM cuelog_paired s
-WHERE s.running AND s.i = s.term AND s.event = 'stop'
+WHERE s.running AND s.i = s.term AND s.event = 'stop' AND list_contains($sound, s.file)
 ORDER BY s.file, s.line
 """
 
@@ -109,7 +111,7 @@ SELECT file, line, tbl, text, event, reason FROM (
         WHEN running AND event = 'start' AND ended_by = 'reset' THEN 'reset'
     END AS reason
     FROM cuelog_paired
-) WHERE reason IS NOT NULL
+) WHERE reason IS NOT NULL AND list_contains($sound, file)
 ORDER BY file, line
 """
 
@@ -140,17 +142,19 @@ def device_rows(data: bytes) -> pa.Table | None:
 
 @dataclass(frozen=True, slots=True)
 class Paired:
-    """A device log paired in DuckDB: its rows, its shots (``table, stop_line, ts,
-    stop_text, shot_s, paused_s, limit_s``, in line order) and its rows left over."""
+    """A device log paired in DuckDB: its rows, how many shots it gave (they are in
+    :data:`cuelog.store.clocks.SHOTS`) and its rows left over."""
 
     rows: int
-    shots: pl.DataFrame
+    shots: int
     unplaced: list[Unplaced]
 
 
 def pair_logs(con: duckdb.DuckDBPyConnection, logs: list[pa.Table | None]) -> list[Paired | None]:
-    """Each log (:func:`device_rows`) paired, all in one pass; None for a log that is None or
-    has a row the Python reader would report. Uses temporary tables only."""
+    """Each log (:func:`device_rows`) paired, all in one pass, its shots added to
+    :data:`cuelog.store.clocks.SHOTS` (which must exist) under its position in ``logs``;
+    None for a log that is None or has a row the Python reader would report. Uses
+    temporary tables only."""
     given = [(i, t) for i, t in enumerate(logs) if t is not None and t.num_rows]
     if not given:
         return [None] * len(logs)
@@ -158,24 +162,26 @@ def pair_logs(con: duckdb.DuckDBPyConnection, logs: list[pa.Table | None]) -> li
     con.register("cuelog_device_rows", rows)
     try:
         con.execute(_READ)
-        sound = dict(con.execute("SELECT file, bool_and(sound) FROM cuelog_device GROUP BY file").fetchall())
+        checked = con.execute("SELECT file, bool_and(sound) FROM cuelog_device GROUP BY file").fetchall()
+        sound = sorted(f for f, ok in checked if ok)
+        if not sound:
+            return [None] * len(logs)
         con.execute(f"CREATE OR REPLACE TEMP TABLE cuelog_paired AS {_PAIR}")
-        shots = pl.from_arrow(con.sql(_SHOTS).to_arrow_table())
-        strays = con.execute(_STRAYS).fetchall()
+        con.execute(_SHOTS, {"sound": sound})
+        counts = dict(con.execute(f"SELECT log_no, count(*) FROM {SHOTS} GROUP BY log_no").fetchall())
+        strays = con.execute(_STRAYS, {"sound": sound}).fetchall()
     except duckdb.Error:
+        con.execute(f"DELETE FROM {SHOTS} WHERE list_contains($given, log_no)", {"given": [i for i, _ in given]})
         return [None] * len(logs)  # the Python reader takes every log, and names what is wrong
     finally:
         con.unregister("cuelog_device_rows")
         con.execute("DROP TABLE IF EXISTS cuelog_device")
         con.execute("DROP TABLE IF EXISTS cuelog_paired")
-    assert isinstance(shots, pl.DataFrame)
-    by_file = shots.partition_by("file", as_dict=True, include_key=False)
     left: dict[int, list[Unplaced]] = {}
     for file, line, table, text, event, reason in strays:
         left.setdefault(file, []).append(Unplaced(line, table, text, event, reason))
     out: list[Paired | None] = [None] * len(logs)
-    empty = shots.clear().drop("file")
     for i, t in given:
-        if sound[i]:
-            out[i] = Paired(t.num_rows, by_file.get((i,), empty), left.get(i, []))
+        if i in sound:
+            out[i] = Paired(t.num_rows, int(counts.get(i, 0)), left.get(i, []))
     return out
