@@ -102,6 +102,13 @@ class ClockResult:
     unplaced: list[Unplaced]
     problems: list[Problem]
 
+    def unplaced_by_reason(self) -> dict[str, int]:
+        """How many rows were placed on no stroke, by reason (the reasons in sorted order)."""
+        counts: dict[str, int] = {}
+        for u in self.unplaced:
+            counts[u.reason] = counts.get(u.reason, 0) + 1
+        return dict(sorted(counts.items()))
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "path": self.path,
@@ -111,6 +118,7 @@ class ClockResult:
             "shots": self.shots,
             "aligned": self.aligned,
             "unplaced": len(self.unplaced),
+            "unplaced_by_reason": self.unplaced_by_reason(),
             "first_unplaced": [u.to_dict() for u in self.unplaced[:SHOW_UNPLACED]],
             "problems": [p.to_dict() for p in self.problems],
         }
