@@ -57,12 +57,12 @@ def print_summary(files: list[FileResult], clocks: list[ClockResult], console: C
     per clock log with rows placed on no stroke, a warning with the count by reason and the
     first few rows (``--json`` has the count by reason as well)."""
     if files:
-        rows = ((f.status, ", ".join(f.matches), f.records, f.path) for f in files)
-        plain_table(console, ("status", "matches", "records", "file"), rows, title="logs")
+        logs = ((f.status, ", ".join(f.matches), f.records, f.path) for f in files)
+        plain_table(console, ("status", "matches", "records", "file"), logs, title="logs")
     if clocks:
         columns = ("status", "rows", "shots", "aligned", "unplaced", "clock log")
-        rows = ((c.status, c.rows, c.shots, c.aligned, len(c.unplaced), c.path) for c in clocks)
-        plain_table(console, columns, rows, title="shot clocks")
+        counts = ((c.status, c.rows, c.shots, c.aligned, len(c.unplaced), c.path) for c in clocks)
+        plain_table(console, columns, counts, title="shot clocks")
     for c in clocks:
         if c.unplaced:
             reasons = ", ".join(f"{reason} {n}" for reason, n in c.unplaced_by_reason().items())
