@@ -18,7 +18,6 @@ Arrow costs less than a statement per file.)
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 import duckdb
@@ -29,9 +28,11 @@ from cuelog.ingest.clock import EVENTS, Unplaced
 from cuelog.store.clocks import SHOTS
 
 HEADER = b"table,ts,event\n"
-_PLAIN = re.compile(rb"[^\x21-\x7e\n]|\n\n|\"")
-"""A byte the fast path leaves to the Python reader: spaces (cells are stripped there),
-quotes, control characters (``str.splitlines`` splits on some), non-ASCII, a blank line."""
+_PLAIN = bytes(range(0x21, 0x7F)).replace(b'"', b"") + b"\n"
+"""The bytes of a plain log: the fast path leaves any other to the Python reader (spaces:
+cells are stripped there; quotes; control characters: ``str.splitlines`` splits on some;
+non-ASCII). ``bytes.translate`` deletes these and what is left is what the fast path
+cannot take (a regular expression over the bytes measured 6.8x slower)."""
 
 TIME = (
     r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\.[0-9]{1,6})?)?"
@@ -129,7 +130,7 @@ ORDER BY file, line
 
 def plain(data: bytes) -> bool:
     """Bytes the fast path reads exactly as the Python reader would."""
-    return data.startswith(HEADER) and _PLAIN.search(data) is None
+    return data.startswith(HEADER) and not data.translate(None, _PLAIN) and b"\n\n" not in data
 
 
 def device_rows(data: bytes) -> pa.Table | None:
@@ -137,12 +138,13 @@ def device_rows(data: bytes) -> pa.Table | None:
     the log is not plain or a row has other than three cells."""
     if not plain(data):
         return None
-    lines = data.decode("ascii").split("\n")[1:]
-    if lines and not lines[-1]:
-        lines.pop()
-    if not lines:
+    # Split by Arrow, not into a Python string per row: the bytes are plain ASCII already.
+    lines = pc.split_pattern(pa.array([data], pa.large_binary()), b"\n").flatten().cast(pa.large_string())[1:]
+    if len(lines) and not lines[-1].as_py():
+        lines = lines[:-1]
+    if not len(lines):
         return None
-    cells = pc.split_pattern(pa.array(lines, pa.string()), ",")
+    cells = pc.split_pattern(lines, ",")
     lengths = pc.min_max(pc.list_value_length(cells)).as_py()
     if lengths != {"min": 3, "max": 3}:
         return None
