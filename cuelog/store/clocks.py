@@ -165,8 +165,8 @@ def align(con: duckdb.DuckDBPyConnection, tolerance_us: int) -> dict[int, Placed
 def save(con: duckdb.DuckDBPyConnection, files: Sequence[ClockFile]) -> None:
     """Store the placed shots of these logs and record the logs, inside the caller's
     transaction, with one ``DELETE`` and one ``INSERT``: the rows that storing each log in
-    turn leaves (a newer reading of a stroke replaces the older, PRIMARY KEY match_id,
-    frame, n; each log's rows in match, frame and stroke order)."""
+    turn leaves (a newer reading of a stroke replaces the older: one row per match, frame
+    and stroke; each log's rows in match, frame and stroke order)."""
     if not files:
         return
     logs = f"list_contains({[f.log_no for f in files]}, log_no)"
