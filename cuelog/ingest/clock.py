@@ -283,7 +283,8 @@ def shots_frame(shots: list[Shot]) -> pl.DataFrame:
 
 
 def stroke_times(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
-    """The loaded strokes a device log is aligned with (:func:`cuelog.store.loads.clock_strokes`)."""
+    """Every loaded stroke with a time at a known table (:func:`cuelog.store.loads.clock_strokes`),
+    for :func:`align` over a Parquet dataset (a database load aligns in DuckDB instead)."""
     strokes = pl.from_arrow(loads.clock_strokes(con))
     assert isinstance(strokes, pl.DataFrame)
     return strokes.with_columns(pl.col("table").cast(pl.String), pl.col("t").cast(pl.Int64))
@@ -294,7 +295,9 @@ def align(strokes: pl.DataFrame, shots: pl.DataFrame, tolerance_s: float) -> tup
 
     Returns the ``shot_clock`` rows (without ``source``) and the shots left over: those
     with no stroke near enough, and those whose nearest stroke a nearer shot already took.
-    The Polars as-of join: a DuckDB ASOF JOIN measured twice as slow (benchmarks/README.md).
+    The Polars as-of join, used for a Parquet dataset's kept clocks
+    (:mod:`cuelog.distributed.clocks`); a database load aligns by the same rule in DuckDB
+    (:mod:`cuelog.store.clocks`), without reading the strokes into Python.
     """
     left = shots.cast(SHOT_COLUMNS).sort("ts", "stop_line")  # type: ignore[arg-type]
     joined = left.join_asof(
