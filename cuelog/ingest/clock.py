@@ -38,7 +38,6 @@ import polars as pl
 from cuelog.errors import Problem
 from cuelog.ingest.validate import parse_time
 from cuelog.store import clocks as store_clocks
-from cuelog.store import loads
 
 EVENTS = ("start", "pause", "resume", "stop", "reset", "expire")
 COLUMNS = ("table", "ts", "event")
@@ -267,7 +266,7 @@ SHOT_COLUMNS = {
 
 
 def shots_frame(shots: list[Shot]) -> pl.DataFrame:
-    """Shots paired in Python (:func:`pair_shots`) as the frame :func:`align` takes."""
+    """Shots paired in Python (:func:`pair_shots`) as a frame, for the run's table of shots."""
     return pl.DataFrame(
         {
             "table": [s.table for s in shots],
@@ -280,46 +279,6 @@ def shots_frame(shots: list[Shot]) -> pl.DataFrame:
         },
         schema=SHOT_COLUMNS,
     )
-
-
-def stroke_times(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
-    """Every loaded stroke with a time at a known table (:func:`cuelog.store.loads.clock_strokes`),
-    for :func:`align` over a Parquet dataset (a database load aligns in DuckDB instead)."""
-    strokes = pl.from_arrow(loads.clock_strokes(con))
-    assert isinstance(strokes, pl.DataFrame)
-    return strokes.with_columns(pl.col("table").cast(pl.String), pl.col("t").cast(pl.Int64))
-
-
-def align(strokes: pl.DataFrame, shots: pl.DataFrame, tolerance_s: float) -> tuple[pl.DataFrame, list[Unplaced]]:
-    """Join each shot to the stroke on its table nearest in time (as-of, within tolerance).
-
-    Returns the ``shot_clock`` rows (without ``source``) and the shots left over: those
-    with no stroke near enough, and those whose nearest stroke a nearer shot already took.
-    The Polars as-of join, used for a Parquet dataset's kept clocks
-    (:mod:`cuelog.distributed.clocks`); a database load aligns by the same rule in DuckDB
-    (:mod:`cuelog.store.clocks`), without reading the strokes into Python.
-    """
-    left = shots.cast(SHOT_COLUMNS).sort("ts", "stop_line")  # type: ignore[arg-type]
-    joined = left.join_asof(
-        strokes,
-        left_on="ts",
-        right_on="t",
-        by="table",
-        strategy="nearest",
-        tolerance=round(tolerance_s * 1e6),
-        check_sortedness=False,
-    ).with_columns((pl.col("ts") - pl.col("t")).abs().alias("gap"))
-    matched = joined.filter(pl.col("match_id").is_not_null())
-    # One shot per stroke: the nearest wins, then the earlier line (deterministic).
-    best = matched.sort("gap", "stop_line").unique(subset=["match_id", "frame", "n"], keep="first", maintain_order=True)
-    taken = matched.join(best.select("stop_line"), on="stop_line", how="anti")
-    unplaced = [
-        Unplaced(line, table, text, "stop", reason)
-        for frame, reason in ((joined.filter(pl.col("match_id").is_null()), "no_stroke"), (taken, "stroke_taken"))
-        for line, table, text in frame.select("stop_line", "table", "stop_text").iter_rows()
-    ]
-    rows = best.select("match_id", "frame", "n", "shot_s", "paused_s", "limit_s").sort("match_id", "frame", "n")
-    return rows, sorted(unplaced, key=lambda u: u.line)
 
 
 @dataclass(frozen=True, slots=True)

@@ -162,6 +162,16 @@ def align(con: duckdb.DuckDBPyConnection, tolerance_us: int) -> dict[int, Placed
     return placed
 
 
+def placed_rows(con: duckdb.DuckDBPyConnection) -> pa.Table:
+    """Every shot :func:`align` placed: ``log_no, match_id, frame, n, shot_s, paused_s,
+    limit_s``, by log number then match, frame and stroke (a Parquet dataset's alignment,
+    which writes its own files)."""
+    return con.sql(
+        f"SELECT log_no, match_id, frame, n, shot_s, paused_s, limit_s FROM {_ALIGNED}"
+        " WHERE reason IS NULL ORDER BY log_no, match_id, frame, n"
+    ).to_arrow_table()
+
+
 def save(con: duckdb.DuckDBPyConnection, files: Sequence[ClockFile]) -> None:
     """Store the placed shots of these logs and record the logs, inside the caller's
     transaction, with one ``DELETE`` and one ``INSERT``: the rows that storing each log in

@@ -242,19 +242,6 @@ def held_matches(con: duckdb.DuckDBPyConnection, ids: Sequence[str]) -> dict[str
     }
 
 
-def clock_strokes(con: duckdb.DuckDBPyConnection) -> pa.Table:
-    """Every loaded stroke with a time at a known table: ``table, t`` (epoch microseconds),
-    ``match_id, frame, n``, in time order: what a shot-clock log is aligned with."""
-    return con.sql(
-        """
-        SELECT m.table_no AS table, epoch_us(s.t) AS t, s.match_id, s.frame, s.n
-        FROM strokes s JOIN matches m USING (match_id)
-        WHERE s.t IS NOT NULL AND m.table_no IS NOT NULL
-        ORDER BY t, match_id, frame, n
-        """
-    ).to_arrow_table()
-
-
 def loaded_files(con: duckdb.DuckDBPyConnection, hashes: Sequence[str]) -> dict[str, tuple[list[str], int]]:
     """For each content hash already loaded: its matches and record count (one query)."""
     if not hashes:
