@@ -159,7 +159,7 @@ def _aligned(
         for i, *reading in zip(*(rows.column(c).to_pylist() for c in rows.column_names), strict=True):
             readings[i].append(tuple(reading))
         for i in logs:
-            out[i] = (got.get(i, store_clocks.Placed(0, [], [])), readings[i])
+            out[i] = (got.get(i) or store_clocks.Placed(aligned=0, matches=[], left_over=[]), readings[i])
     return out
 
 

@@ -328,10 +328,14 @@ def _pair(con: duckdb.DuckDBPyConnection, batch: list[Path]) -> list[_Found]:
     return found
 
 
-def _result(found: _Found, placed: store_clocks.Placed | None) -> ClockResult:
+def _placed(placed: dict[int, store_clocks.Placed], log_no: int) -> store_clocks.Placed:
+    """What the alignment made of a log (nothing, for a log without shots)."""
+    return placed.get(log_no) or store_clocks.Placed(aligned=0, matches=[], left_over=[])
+
+
+def _result(found: _Found, placed: store_clocks.Placed) -> ClockResult:
     if found.problems or found.file_hash is None:
         return ClockResult(found.name, found.file_hash, "rejected", found.rows, 0, 0, [], found.problems)
-    placed = placed or store_clocks.Placed(0, [], [])
     left = [Unplaced(line, table, text, "stop", reason) for line, table, text, reason in placed.left_over]
     unplaced = sorted(found.unplaced + left, key=lambda u: u.line)
     return ClockResult(found.name, found.file_hash, "loaded", found.rows, found.shots, placed.aligned, unplaced, [])
@@ -344,10 +348,10 @@ def _store_all(
     leaving the rows of storing each log in turn (a later log's reading of a stroke
     replaces an earlier one). If the store refuses the batch, each log is stored on its
     own, all or nothing."""
-    results = [_result(f, placed.get(i)) for i, f in enumerate(found)]
+    results = [_result(f, _placed(placed, i)) for i, f in enumerate(found)]
     files = [
         store_clocks.ClockFile(
-            i, r.file_hash, r.path, (placed.get(i) or store_clocks.Placed(0, [], [])).matches, r.rows
+            log_no=i, file_hash=r.file_hash, name=r.path, matches=_placed(placed, i).matches, lines=r.rows
         )
         for i, r in enumerate(results)
         if r.status == "loaded" and r.file_hash is not None

@@ -148,7 +148,7 @@ def align(con: duckdb.DuckDBPyConnection, tolerance_us: int) -> dict[int, Placed
     bounds = {"tol": tolerance_us, "lo": (first - tolerance_us) / 1e6 - 1, "hi": (last + tolerance_us) / 1e6 + 1}
     con.execute(_ALIGN, bounds)
     placed = {
-        log_no: Placed(int(n), sorted(ms or []), [])
+        log_no: Placed(aligned=int(n), matches=sorted(ms or []), left_over=[])
         for log_no, n, ms in con.execute(
             f"SELECT log_no, count(*) FILTER (reason IS NULL), list(DISTINCT match_id) FILTER (reason IS NULL)"
             f" FROM {_ALIGNED} GROUP BY log_no"
