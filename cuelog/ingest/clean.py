@@ -17,6 +17,7 @@ fuzzed logs).
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 import msgspec
@@ -30,10 +31,12 @@ from cuelog.ingest.validate import (
     _negative_scores,
     check_record,
     close_frame,
-    parse_time,
+    time_us,
 )
 from cuelog.schemas.bounds import INT_BOUNDS, MAX_POINTS
-from cuelog.schemas.records import Record, Stroke, decode
+from cuelog.schemas.records import Record, Stroke
+
+_decoder: msgspec.json.Decoder[Record] = msgspec.json.Decoder(Record)
 
 Line = tuple[int, str, Record]
 """A checked line: its number (1-based), its text (stripped, as stored) and its record."""
@@ -68,7 +71,8 @@ def is_clean(path: str | os.PathLike[str]) -> bool:
 def lines_of(data: bytes) -> list[tuple[int, str]] | None:
     """The non-blank lines of a small log's bytes, numbered as the reader numbers them, or
     None when the bytes hold anything the reader reports (a byte-order mark, CR line
-    ends, bytes that are not UTF-8, an over-long line, no record at all)."""
+    ends, bytes that are not UTF-8, an over-long line, no record at all) or a line that
+    does not start with ``{`` and end with ``}``."""
     if data.startswith(BOM) or b"\r" in data or (len(data) >= MAX_LINE and _has_long_line(data)):
         return None
     try:
@@ -78,10 +82,12 @@ def lines_of(data: bytes) -> list[tuple[int, str]] | None:
     out = []
     for number, raw in enumerate(text.split("\n"), start=1):
         line = raw.strip()
-        if line:
+        if line[:1] == "{" and line[-1:] == "}":
             out.append((number, line))
-        elif raw.strip(_ASCII_SPACE):
-            return None  # blank to str.strip, not to the reader: the detailed check says what it is
+        elif line or raw.strip(_ASCII_SPACE):
+            # Not one object on its line (see _decode_lines), or blank to str.strip and not
+            # to the reader: the detailed check says what it is.
+            return None
     return out or None
 
 
@@ -89,49 +95,92 @@ def _has_long_line(data: bytes) -> bool:
     return any(len(raw) >= MAX_LINE - 1 for raw in data.split(b"\n"))
 
 
+class NotClean(Exception):
+    """The fast check cannot call a log clean: the detailed check is to read it."""
+
+
+@dataclass(frozen=True, slots=True)
+class CleanLog:
+    """A log the fast check calls clean: its records with their lines and texts, and the
+    time of each stroke (microseconds since the epoch, None when it has none) in stroke order."""
+
+    lines: list[int]
+    texts: list[str]
+    records: list[Record]
+    times: list[int | None]
+
+
 def clean_records(data: bytes) -> list[Line] | None:
     """Every record of a log with its line and text when the detailed check would find no
     problem in it; None otherwise (or when in doubt)."""
+    log = clean_log(data)
+    return None if log is None else list(zip(log.lines, log.texts, log.records, strict=True))
+
+
+def clean_log(data: bytes) -> CleanLog | None:
+    """A log's records, lines, texts and stroke times when the detailed check would find no
+    problem in it; None otherwise (or when in doubt)."""
     numbered = lines_of(data)
-    if numbered is None:
+    records = None if numbered is None else _decode_lines(data, len(numbered))
+    if numbered is None or records is None:
         return None
     state = FileState("")
-    out: list[Line] = []
+    times: list[int | None] = []
     try:
-        for number, text in numbered:
-            record = decode(text)
+        for (number, _), record in zip(numbered, records, strict=True):
             if type(record) is Stroke:
-                if not stroke_clean(state, record):
-                    return None
+                times.append(stroke_clean(state, record))
             elif check_record(state, number, record):
                 return None
-            out.append((number, text, record))
-    except (msgspec.DecodeError, msgspec.ValidationError):
+    except NotClean:
         return None
-    return None if close_frame(state) else out
+    if close_frame(state):
+        return None
+    return CleanLog([n for n, _ in numbered], [t for _, t in numbered], records, times)
 
 
-def stroke_clean(state: FileState, s: Stroke) -> bool:
+def _decode_lines(data: bytes, lines: int) -> list[Record] | None:
+    """The records of a log's lines in one call of the decoder; None unless each line holds
+    exactly one record.
+
+    The decoder reads a stream of JSON values and knows no lines, so every line must start
+    with ``{`` and end with ``}`` (:func:`lines_of` checked that): a ``}`` followed by white
+    space and ``{`` can only end a value at the top level (inside a value a ``,``, ``]`` or
+    ``}`` must follow, and a JSON string holds no raw line break), so no value runs over a
+    line's end, and as many values as lines means one a line.
+    """
+    try:
+        records = _decoder.decode_lines(data)
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+        return None
+    return records if len(records) == lines else None
+
+
+def stroke_clean(state: FileState, s: Stroke) -> int | None:
     """:func:`cuelog.ingest.validate.check_stroke` finds nothing: the same rules as plain
-    comparisons. Updates the state as that check does (the last ``n``, the frame's strokes)."""
+    comparisons, raising :class:`NotClean` where that check would find a problem. Updates
+    the state as that check does (the last ``n``, the frame's strokes) and returns the
+    stroke's time in microseconds since the epoch (None: no time), read once for the check
+    and the stored column."""
     rs = state.ruleset
     n = s.n
     # The open frame, the next number (n counts from 1, docs/format.md section 4; no gap,
     # no repeat) and the stated bounds (cuelog.schemas.bounds).
     if rs is None or state.frame is None or s.frame != state.frame or n != state.last_n + 1 or n > _N[1]:
-        return False
-    if s.striker not in SIDES or (s.t is not None and parse_time(s.t) is None):
-        return False
+        raise NotClean
+    t = None if s.t is None else time_us(s.t)
+    if s.striker not in SIDES or (t is None and s.t is not None):
+        raise NotClean
     if s.score is not None and not _score_clean(s.score, _negative_scores(state)):
-        return False
+        raise NotClean
     if s.break_ is not None and not _BREAK[0] <= s.break_ <= _BREAK[1]:
-        return False
+        raise NotClean
     if not (_calls_clean(s) and _balls_clean(state, s) and _pockets_clean(s)):
-        return False
+        raise NotClean
     state.last_n = n
     state.unread = False
     state.strokes.add(n)
-    return True
+    return t
 
 
 def _score_clean(score: list[int], negative: bool) -> bool:

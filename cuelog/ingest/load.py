@@ -17,29 +17,27 @@ transaction.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import hashlib
 import os
 import zlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import duckdb
 
 from cuelog.errors import Problem
-from cuelog.ingest.clean import FAST_CHECK_BYTES, clean_records
+from cuelog.ingest.clean import FAST_CHECK_BYTES, clean_log
 from cuelog.ingest.reader import log_files, open_log
-from cuelog.ingest.validate import check_file, parse_time
+from cuelog.ingest.validate import check_file, time_us
 from cuelog.schemas.records import Choice, Clock, Event, Frame, FrameEnd, Match, Record, Stroke
 from cuelog.store import loads
 
 BATCH = 20_000
 """Records per insert: large enough for Arrow to pay off, small enough to keep memory flat."""
-
-EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-_US = timedelta(microseconds=1)
 
 Progress = Callable[[int], None]
 """Called with twice the number of bytes just read (decompressed), for a progress bar: each
@@ -80,14 +78,6 @@ def content_hash(path: str | os.PathLike[str]) -> str | None:
     return digest.hexdigest()
 
 
-def epoch_us(t: str | None) -> int | None:
-    """A validated ISO 8601 time as microseconds since the epoch (UTC)."""
-    if t is None:
-        return None
-    parsed = parse_time(t)
-    return None if parsed is None else (parsed - EPOCH) // _US
-
-
 @dataclass(slots=True)
 class _Batch:
     """Rows waiting to be inserted, as tuples in table column order."""
@@ -104,44 +94,56 @@ class _Batch:
         self.strokes.clear()
         self.clocks.clear()
 
-    def add(self, match_id: str, seq: int, line: int, text: str, record: Record) -> None:
+    def add(self, match_id: str, seq: int, line: int, text: str, record: Record, t: int | None = None) -> None:
+        """A record's rows; ``t``: a stroke's time in microseconds since the epoch, as
+        :func:`cuelog.ingest.validate.time_us` reads it (the check read it already)."""
+        kind = type(record)
+        if kind is Stroke:
+            assert isinstance(record, Stroke)
+            self.records.append((match_id, seq, line, "stroke", record.frame, record.n, text))
+            self.strokes.append(_stroke_row(match_id, record, t))
+            return
         n: int | None = None
-        if isinstance(record, (Stroke, Clock)):
+        if isinstance(record, Clock):
             n = record.n
-        elif isinstance(record, (Choice, Event)):
-            n = record.after
-        frame = None if isinstance(record, Match) else record.frame
-        self.records.append((match_id, seq, line, _TYPE_NAMES[type(record)], frame, n, text))
-        if isinstance(record, Stroke):
-            call = record.call
-            score = record.score or (None, None)
-            self.strokes.append(
-                (
-                    match_id,
-                    record.frame,
-                    record.n,
-                    record.striker,
-                    epoch_us(record.t),
-                    record.first,
-                    record.potted,
-                    record.nominated,
-                    bool(call and call.foul),
-                    call.points if call else None,
-                    bool(call and call.miss),
-                    bool(call and call.free_ball),
-                    score[0],
-                    score[1],
-                    record.break_,
-                )
-            )
-        elif isinstance(record, Clock):
             self.clocks.append(
                 (match_id, record.frame, record.n, record.elapsed_s, record.paused_s, record.limit_s, "record")
             )
+        elif isinstance(record, (Choice, Event)):
+            n = record.after
+        frame = None if isinstance(record, Match) else record.frame
+        self.records.append((match_id, seq, line, _TYPE_NAMES[kind], frame, n, text))
 
     def rows(self) -> dict[str, list[tuple[Any, ...]]]:
         """The waiting rows by store table (:data:`cuelog.store.loads.ROW_SCHEMAS`)."""
         return {"records": self.records, "strokes": self.strokes, "shot_clock": self.clocks}
+
+
+def _stroke_row(match_id: str, s: Stroke, t: int | None) -> tuple[Any, ...]:
+    """A ``strokes`` row (:data:`cuelog.store.loads.STROKES_SCHEMA`)."""
+    call = s.call
+    if call is None:
+        foul, points, miss, free_ball = False, None, False, False
+    else:
+        foul, points, miss, free_ball = call.foul, call.points, call.miss, call.free_ball
+    score = s.score or (None, None)
+    return (
+        match_id,
+        s.frame,
+        s.n,
+        s.striker,
+        t,
+        s.first,
+        s.potted,
+        s.nominated,
+        foul,
+        points,
+        miss,
+        free_ball,
+        score[0],
+        score[1],
+        s.break_,
+    )
 
 
 _TYPE_NAMES: dict[type[Any], str] = {
@@ -230,7 +232,8 @@ def _read(
             match_id, seq = record.match, 0
         else:
             seq += 1
-        out.batch.add(match_id, seq, line=checked.line, text=text, record=record)
+        t = time_us(record.t) if isinstance(record, Stroke) and record.t is not None else None
+        out.batch.add(match_id, seq, line=checked.line, text=text, record=record, t=t)
         out.records += 1
         if spill is not None and len(out.batch) >= BATCH:
             spill(out.batch)
@@ -245,21 +248,27 @@ def _read_small(path: str | os.PathLike[str], progress: Progress | None) -> _Rea
         data = Path(path).read_bytes()
     except OSError:
         return _read(path, True, progress)
-    checked = clean_records(data)
-    if checked is None:
+    log = clean_log(data)
+    if log is None:
         return _read(path, True, progress)
     if progress is not None:
         progress(2 * len(data))  # checked, then loaded
-    out = _Read(records=len(checked))
+    out = _Read(records=len(log.records))
     match_id, seq = "", 0
-    for line, text, record in checked:
+    times = iter(log.times)
+    add = out.batch.add
+    for line, text, record in zip(log.lines, log.texts, log.records, strict=True):
+        if type(record) is Stroke:
+            seq += 1
+            add(match_id, seq, line, text, record, next(times))
+            continue
         if isinstance(record, Match):
             out.claims.append((line, record))
             out.matches.append((record, text))
             match_id, seq = record.match, 0
         else:
             seq += 1
-        out.batch.add(match_id, seq, line=line, text=text, record=record)
+        add(match_id, seq, line, text, record)
     return out
 
 
@@ -418,7 +427,32 @@ def ingest_paths(
     claim the same match never share a transaction, and a group that fails to publish is
     published file by file. Large and gzipped files go through :func:`ingest_file`.
     """
-    files = list(log_files(paths))
+    with _collector_paused():
+        return _ingest_paths(con, list(log_files(paths)), replace, progress)
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector off while loading, back as it was after.
+
+    A group of files holds some 20,000 decoded records (structs and lists, tracked by the
+    collector), and the collector, triggered by allocations, walks all of them again and
+    again: about a third of ingest's CPU time (benchmarks/README.md). Loading makes no
+    reference cycles; everything it allocates is freed by reference counting as each group
+    is published, so memory stays as flat as before.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _ingest_paths(
+    con: duckdb.DuckDBPyConnection, files: list[Path], replace: bool, progress: Progress | None
+) -> list[FileResult]:
     results: list[FileResult | None] = [None] * len(files)
     hashes = [content_hash(p) if Path(p).is_file() else None for p in files]
     known = loads.loaded_files(con, [h for h in hashes if h is not None])
