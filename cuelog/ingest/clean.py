@@ -28,20 +28,20 @@ from cuelog.ingest.validate import (
     SIDES,
     FileState,
     _calls_safety,
-    _negative_scores,
     check_record,
     close_frame,
     time_us,
 )
 from cuelog.schemas.bounds import INT_BOUNDS, MAX_POINTS
 from cuelog.schemas.records import Record, Stroke
+from cuelog.schemas.rulesets import Ruleset
 
 _decoder: msgspec.json.Decoder[Record] = msgspec.json.Decoder(Record)
 
 Line = tuple[int, str, Record]
 """A checked line: its number (1-based), its text (stripped, as stored) and its record."""
 
-_N = INT_BOUNDS["stroke"]["n"]
+_N_MAX = INT_BOUNDS["stroke"]["n"][1]
 _BREAK = INT_BOUNDS["stroke"]["break"]
 _POINTS = INT_BOUNDS["stroke"]["call.points"]
 _VISITS = INT_BOUNDS["stroke"]["call.visits"]
@@ -166,16 +166,23 @@ def stroke_clean(state: FileState, s: Stroke) -> int | None:
     n = s.n
     # The open frame, the next number (n counts from 1, docs/format.md section 4; no gap,
     # no repeat) and the stated bounds (cuelog.schemas.bounds).
-    if rs is None or state.frame is None or s.frame != state.frame or n != state.last_n + 1 or n > _N[1]:
+    if rs is None or s.frame != state.frame or n != state.last_n + 1 or n > _N_MAX:
         raise NotClean
     t = None if s.t is None else time_us(s.t)
-    if s.striker not in SIDES or (t is None and s.t is not None):
+    if t is None and s.t is not None:
         raise NotClean
-    if s.score is not None and not _score_clean(s.score, _negative_scores(state)):
+    if s.striker not in SIDES:
         raise NotClean
-    if s.break_ is not None and not _BREAK[0] <= s.break_ <= _BREAK[1]:
+    score, break_ = s.score, s.break_
+    if score is not None:
+        # [A, B], from 0 (minus the bound in 14.1, WPA 4.7) to MAX_POINTS.
+        low = -MAX_POINTS if rs.discipline == "straight-pool" else 0
+        if len(score) != 2 or not (low <= score[0] <= MAX_POINTS and low <= score[1] <= MAX_POINTS):
+            raise NotClean
+    if break_ is not None and not _BREAK[0] <= break_ <= _BREAK[1]:
         raise NotClean
-    if not (_calls_clean(s) and _balls_clean(state, s) and _pockets_clean(s)):
+    balls = rs.balls
+    if not (balls.issuperset(s.first) and balls.issuperset(s.potted) and _others_clean(state, s, rs)):
         raise NotClean
     state.last_n = n
     state.unread = False
@@ -183,29 +190,13 @@ def stroke_clean(state: FileState, s: Stroke) -> int | None:
     return t
 
 
-def _score_clean(score: list[int], negative: bool) -> bool:
-    """[A, B], from 0 (minus the bound in 14.1, WPA 4.7) to MAX_POINTS."""
-    low = -MAX_POINTS if negative else 0
-    return len(score) == 2 and low <= score[0] <= MAX_POINTS and low <= score[1] <= MAX_POINTS
-
-
-def _calls_clean(s: Stroke) -> bool:
-    call, cushions = s.call, s.cushions
-    if call is not None:
-        if call.points is not None and not _POINTS[0] <= call.points <= _POINTS[1]:
-            return False
-        if call.visits is not None and not _VISITS[0] <= call.visits <= _VISITS[1]:
-            return False
-    objects = cushions.objects if cushions is not None else None
-    return objects is None or _OBJECTS[0] <= objects <= _OBJECTS[1]
-
-
-def _balls_clean(state: FileState, s: Stroke) -> bool:
-    """Every ball the stroke names is one the match's ruleset uses (a called ``safety`` in call-shot pool)."""
-    rs = state.ruleset
-    assert rs is not None
-    balls = rs.balls
-    if not (balls.issuperset(s.first) and balls.issuperset(s.potted)):
+def _others_clean(state: FileState, s: Stroke, rs: Ruleset) -> bool:
+    """The stroke's optional fields: calls and cushions within their bounds, every ball one
+    the match's ruleset uses (a called ``safety`` in call-shot pool), known pockets and spots."""
+    balls, call, cushions = rs.balls, s.call, s.cushions
+    if call is not None and not (_in(call.points, _POINTS) and _in(call.visits, _VISITS)):
+        return False
+    if cushions is not None and not _in(cushions.objects, _OBJECTS):
         return False
     if (s.then is not None and not balls.issuperset(s.then)) or (
         s.off_table is not None and not balls.issuperset(s.off_table)
@@ -218,10 +209,12 @@ def _balls_clean(state: FileState, s: Stroke) -> bool:
         return False
     if s.positions is not None and any(p[0] not in balls for p in s.positions):
         return False
-    return not s.respots or all(r.ball in balls and (r.spot is None or r.spot in rs.spots) for r in s.respots)
-
-
-def _pockets_clean(s: Stroke) -> bool:
+    if s.respots and not all(r.ball in balls and (r.spot is None or r.spot in rs.spots) for r in s.respots):
+        return False
     if s.pockets is not None and (len(s.pockets) != len(s.potted) or not POCKETS.issuperset(s.pockets)):
         return False
     return s.pocket_called is None or s.pocket_called in POCKETS
+
+
+def _in(value: int | None, bound: tuple[int, int]) -> bool:
+    return value is None or bound[0] <= value <= bound[1]
