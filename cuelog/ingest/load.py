@@ -21,6 +21,7 @@ import contextlib
 import gc
 import hashlib
 import os
+import stat
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -240,14 +241,10 @@ def _read(
     return out
 
 
-def _read_small(path: str | os.PathLike[str], progress: Progress | None) -> _Read:
-    """One pass over a small log: the fast check of a clean log (:mod:`cuelog.ingest.clean`)
-    and its rows; a file it does not call clean goes through the detailed check instead,
-    which reports every problem as before."""
-    try:
-        data = Path(path).read_bytes()
-    except OSError:
-        return _read(path, True, progress)
+def _read_small(path: str | os.PathLike[str], data: bytes, progress: Progress | None) -> _Read:
+    """One pass over a small log's content: the fast check of a clean log
+    (:mod:`cuelog.ingest.clean`) and its rows; a file it does not call clean goes through
+    the detailed check instead, which reports every problem as before."""
     log = clean_log(data)
     if log is None:
         return _read(path, True, progress)
@@ -454,8 +451,7 @@ def _ingest_paths(
     con: duckdb.DuckDBPyConnection, files: list[Path], replace: bool, progress: Progress | None
 ) -> list[FileResult]:
     results: list[FileResult | None] = [None] * len(files)
-    hashes = [content_hash(p) if Path(p).is_file() else None for p in files]
-    known = loads.loaded_files(con, [h for h in hashes if h is not None])
+    known: dict[str, tuple[list[str], int]] = {}
     group = _Group()
 
     def done(i: int, result: FileResult) -> None:
@@ -470,33 +466,85 @@ def _ingest_paths(
                 done(i, result)
             group = _Group()
 
-    for i, path in enumerate(files):
-        name, file_hash = str(path), hashes[i]
-        if not Path(path).is_file():
-            problem = Problem(name, 0, "", "unreadable", "no such file", "an existing file or directory")
-            results[i] = FileResult(name, None, "rejected", [], 0, [problem])
-            continue
-        if file_hash is not None and file_hash in group.hashes:
-            flush()  # the same bytes twice in one run: the second copy finds the first loaded
-        if file_hash is not None and file_hash in known:
-            if progress is not None:
-                progress(2 * _size(path))  # the bar counts every byte twice: checked, then loaded
-            results[i] = FileResult(name, file_hash, "unchanged", *known[file_hash], [])
-            continue
-        if file_hash is None or Path(path).suffix == ".gz" or _size(path) > ON_ITS_OWN_BYTES:
-            flush()
-            done(i, ingest_file(con, path, replace=replace, progress=progress))
-            continue
-        read = _read_small(path, progress)
-        if read.problems:
-            if any(m.match in group.ids for _, m in read.claims):
-                flush()  # its claims are judged against the files before it, as on its own
-            problems = read.problems + match_conflicts(con, name, read.claims, file_hash, replace)
-            results[i] = FileResult(name, file_hash, "rejected", [], 0, sorted(problems, key=_line))
-            continue
-        rows = loads.FileRows(name, file_hash, read.matches, read.records, read.batch.rows())
-        if group.full(rows, read.claims):
-            flush()
-        group.add(i, rows, read.claims)
+    for window in _windows(files):
+        known.update(loads.loaded_files(con, [src.file_hash for _, src in window if src.file_hash is not None]))
+        for i, src in window:
+            name, file_hash = str(src.path), src.file_hash
+            if src.size is None:
+                problem = Problem(name, 0, "", "unreadable", "no such file", "an existing file or directory")
+                results[i] = FileResult(name, None, "rejected", [], 0, [problem])
+                continue
+            if file_hash is not None and file_hash in group.hashes:
+                flush()  # the same bytes twice in one run: the second copy finds the first loaded
+            if file_hash is not None and file_hash in known:
+                if progress is not None:
+                    progress(2 * src.size)  # the bar counts every byte twice: checked, then loaded
+                results[i] = FileResult(name, file_hash, "unchanged", *known[file_hash], [])
+                continue
+            if file_hash is None or src.data is None:
+                flush()
+                done(i, ingest_file(con, src.path, replace=replace, progress=progress))
+                continue
+            read = _read_small(src.path, src.data, progress)
+            if read.problems:
+                if any(m.match in group.ids for _, m in read.claims):
+                    flush()  # its claims are judged against the files before it, as on its own
+                problems = read.problems + match_conflicts(con, name, read.claims, file_hash, replace)
+                results[i] = FileResult(name, file_hash, "rejected", [], 0, sorted(problems, key=_line))
+                continue
+            rows = loads.FileRows(name, file_hash, read.matches, read.records, read.batch.rows())
+            if group.full(rows, read.claims):
+                flush()
+            group.add(i, rows, read.claims)
     flush()
     return [r for r in results if r is not None]
+
+
+WINDOW_BYTES = 16 << 20
+"""Small logs read ahead at most: each is read once (hashed, then checked), and which of a
+window's files are loaded already is one query."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Source:
+    """A log as found: its size (None: no such file), its content when it is small and
+    plain (read once, for the hash and the check), its content hash (None: unreadable)."""
+
+    path: Path
+    size: int | None
+    data: bytes | None
+    file_hash: str | None
+
+
+def _windows(files: list[Path]) -> Iterator[list[tuple[int, _Source]]]:
+    """The files (with their positions) in runs of at most :data:`WINDOW_BYTES` of small
+    logs' content or :data:`GROUP_FILES` files."""
+    window: list[tuple[int, _Source]] = []
+    held = 0
+    for i, path in enumerate(files):
+        src = _source(path)
+        window.append((i, src))
+        held += 0 if src.data is None else len(src.data)
+        if held >= WINDOW_BYTES or len(window) >= GROUP_FILES:
+            yield window
+            window, held = [], 0
+    if window:
+        yield window
+
+
+def _source(path: Path) -> _Source:
+    """One stat, and for a small plain log one read: a large or gzipped log is hashed as a
+    stream and loaded by :func:`ingest_file`."""
+    try:
+        info = path.stat()
+    except OSError:
+        return _Source(path, None, None, None)
+    if not stat.S_ISREG(info.st_mode):
+        return _Source(path, None, None, None)
+    if path.suffix == ".gz" or info.st_size > ON_ITS_OWN_BYTES:
+        return _Source(path, info.st_size, None, content_hash(path))
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return _Source(path, info.st_size, None, None)
+    return _Source(path, info.st_size, data, hashlib.sha256(data).hexdigest())
