@@ -500,7 +500,7 @@ def _ingest_paths(
     return [r for r in results if r is not None]
 
 
-WINDOW_BYTES = 16 << 20
+WINDOW_BYTES = 4 << 20
 """Small logs read ahead at most: each is read once (hashed, then checked), and which of a
 window's files are loaded already is one query."""
 
