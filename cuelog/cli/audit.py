@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from cuelog.cli.common import EXIT_FINDINGS, EXIT_OK, fail, json_errors, print_problems
+from cuelog.cli.common import EXIT_FINDINGS, EXIT_OK, expand_globs, fail, json_errors, print_problems
 from cuelog.errors import InputError
 
 if TYPE_CHECKING:
@@ -71,7 +71,9 @@ def _write(text: str, out: Path, pdf: Path | None) -> int | None:
 
 
 def audit(
-    paths: list[Path] | None = typer.Argument(None, help="Log files (.jsonl, .jsonl.gz) or directories."),
+    paths: list[Path] | None = typer.Argument(
+        None, help="Log files (.jsonl, .jsonl.gz), directories or quoted globs ('logs/*.jsonl', sorted)."
+    ),
     db: Path | None = typer.Option(None, "--db", help="Report a match loaded in this cuelog database."),
     match: str | None = typer.Option(
         None, "--match", help="The match id (needed with --db or logs of several matches)."
@@ -126,7 +128,9 @@ def audit(
             fail(str(exc), "pdf_unavailable")
     try:
         books = [RuleBook.read(p) for p in rulebooks or []]
-        report = _load(paths or [], db, match, corrections or [], sorted(set(frames)) if frames else None)
+        report = _load(
+            expand_globs(paths or [], "PATHS"), db, match, corrections or [], sorted(set(frames)) if frames else None
+        )
         text = render(report, at=at, rulebooks=books, paper=paper)
     except InputError as exc:
         print_problems(exc.problems, as_json=as_json)

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import contextlib
+import glob
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextvars import ContextVar
+from pathlib import Path
 from typing import NoReturn, TextIO
 
 import typer
@@ -115,3 +117,23 @@ def print_problems(problems: list[Problem], as_json: bool) -> None:
             cells = (p.field, p.code, p.found, p.expected)
             table.add_row(str(p.line) if p.line else "-", *(escape(c) for c in cells))
         err_console.print(table)
+
+
+GLOB_CHARS = frozenset("*?[")
+
+
+def expand_globs(paths: Iterable[Path], option: str) -> list[Path]:
+    """Quoted globs (``'logs/*.jsonl'``, ``--clock 'clocks/*.csv'``: the shell left them
+    whole) as the paths they match, sorted, in the order given; a path that exists is
+    itself, whatever its name holds. A pattern that matches nothing is a usage error
+    naming it (exit code 2): it would otherwise read as one missing file."""
+    out: list[Path] = []
+    for pattern in paths:
+        if pattern.exists() or not GLOB_CHARS & set(str(pattern)):
+            out.append(pattern)
+            continue
+        found = sorted(Path(q) for q in glob.glob(str(pattern), recursive=True))
+        if not found:
+            fail(f"{option} {pattern}: no file matches this pattern", "no_logs")
+        out.extend(found)
+    return out

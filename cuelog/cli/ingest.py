@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import glob
 import json
 import sys
 import tempfile
@@ -18,6 +17,7 @@ from cuelog.cli.common import (
     EXIT_BAD_INPUT,
     EXIT_OK,
     err_console,
+    expand_globs,
     fail,
     folded_table,
     json_errors,
@@ -125,25 +125,11 @@ def split_clock_csvs(paths: list[Path]) -> tuple[list[Path], list[Path]]:
     return [p for p in paths if not is_clock_csv(p)], [p for p in paths if is_clock_csv(p)]
 
 
-GLOB_CHARS = frozenset("*?[")
-
-
-def _expand(pattern: Path) -> list[Path]:
-    """A quoted glob (``--clock 'clocks/*.csv'``, the shell left it whole) as the paths it
-    matches, sorted; a path that exists is itself, whatever its name holds."""
-    if pattern.exists() or not GLOB_CHARS & set(str(pattern)):
-        return [pattern]
-    found = sorted(Path(q) for q in glob.glob(str(pattern), recursive=True))
-    if not found:
-        fail(f"--clock {pattern}: no file matches this pattern", "no_logs")
-    return found
-
-
 def clock_files(paths: list[Path]) -> list[Path]:
     """Clock CSVs, a directory standing for the ``.csv`` files in it and a glob for the
     paths it matches (sorted), duplicates once."""
     out: list[Path] = []
-    for p in (q for given in paths for q in _expand(given)):
+    for p in expand_globs(paths, "--clock"):
         found = sorted(q for q in p.rglob("*") if q.is_file() and is_clock_csv(q)) if p.is_dir() else [p]
         out.extend(q for q in found if q not in out)
     return out
@@ -151,7 +137,7 @@ def clock_files(paths: list[Path]) -> list[Path]:
 
 def ingest(
     paths: list[Path] = typer.Argument(
-        ..., help="Log files (.jsonl, .jsonl.gz) or directories (searched recursively)."
+        ..., help="Log files (.jsonl, .jsonl.gz), directories (searched recursively) or quoted globs (sorted)."
     ),
     db: Path = typer.Option(Path(DEFAULT_DB), "--db", help="The DuckDB file (created if missing)."),
     clock: list[Path] = typer.Option(
@@ -201,7 +187,7 @@ def ingest(
     clock may come in another batch than its strokes.
     """
     json_errors(as_json)
-    logs, clocks_given = split_clock_csvs(paths)
+    logs, clocks_given = split_clock_csvs(expand_globs(paths, "PATHS"))
     if clocks_given and not as_json:
         err_console.print(
             f"note: read as shot-clock logs (as with --clock): {escape(', '.join(str(c) for c in clocks_given))}",

@@ -35,6 +35,7 @@ from cuelog.cli.common import (
     EXIT_FINDINGS,
     EXIT_OK,
     err_console,
+    expand_globs,
     fail,
     json_errors,
     out_console,
@@ -318,7 +319,9 @@ def _dispatch_parquet(
 
 
 def replay(
-    paths: list[Path] | None = typer.Argument(None, help="Log files (.jsonl, .jsonl.gz) or directories."),
+    paths: list[Path] | None = typer.Argument(
+        None, help="Log files (.jsonl, .jsonl.gz), directories or quoted globs ('logs/*.jsonl', sorted)."
+    ),
     db: Path | None = typer.Option(
         None, "--db", help="Replay the matches loaded in this database and store the results in it."
     ),
@@ -378,7 +381,8 @@ def replay(
         fail("give log files to replay, or --db FILE to replay the loaded matches")
     if db is None and (matches or workers is not None):
         fail("--match and --workers need --db")
-    csvs = [str(p) for p in paths or [] if is_clock_csv(p)]
+    paths = expand_globs(paths or [], "PATHS")
+    csvs = [str(p) for p in paths if is_clock_csv(p)]
     if csvs:
         fail(
             f"{', '.join(csvs)}: a shot-clock CSV, not a stroke log; load it with "
@@ -391,7 +395,7 @@ def replay(
             if db is not None:
                 _replay_db(db, matches or [], workers, fixes, chosen, output)
             else:
-                _replay_files(paths or [], fixes, chosen, output)
+                _replay_files(paths, fixes, chosen, output)
             output.finish()
     except InputError as exc:
         print_problems(exc.problems, as_json=as_json)

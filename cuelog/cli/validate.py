@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from cuelog.cli.common import EXIT_BAD_INPUT, EXIT_OK, err_console, fail, json_errors, print_problems
+from cuelog.cli.common import EXIT_BAD_INPUT, EXIT_OK, err_console, expand_globs, fail, json_errors, print_problems
 from cuelog.ingest.clock import read_clock_csv
 from cuelog.ingest.reader import is_clock_csv, log_files
 from cuelog.ingest.validate import validate_paths
@@ -15,7 +15,7 @@ from cuelog.ingest.validate import validate_paths
 def validate(
     paths: list[Path] = typer.Argument(
         ...,
-        help="Log files (.jsonl, .jsonl.gz) or directories (searched recursively); .csv files are checked as shot-clock logs.",
+        help="Log files (.jsonl, .jsonl.gz), directories (searched recursively) or quoted globs; .csv files are checked as shot-clock logs.",
     ),
     as_json: bool = typer.Option(False, "--json", help="Print the problems as JSON on stdout."),
 ) -> None:
@@ -32,6 +32,7 @@ def validate(
       cuelog validate match.jsonl.gz --json
     """
     json_errors(as_json)
+    paths = expand_globs(paths, "PATHS")
     csvs = [p for p in paths if is_clock_csv(p)]
     logs = [p for p in paths if not is_clock_csv(p)]
     if not log_files(logs) and not csvs:

@@ -180,7 +180,14 @@ def _stroke(st: State, s: Stroke) -> tuple[Outcome | None, list[Finding]]:
         return None, _played_on(st, s)
     if st.striker is not None and s.striker != st.striker:
         F.append(
-            _finding(s.n, WRONG_STRIKER, "WPA 6.13", s.striker, f"stroke played by {s.striker}, {st.striker} was due")
+            Finding(
+                n=s.n,
+                kind=WRONG_STRIKER,
+                rule="WPA 6.13",
+                side=s.striker,
+                points=0,
+                message=f"stroke played by {s.striker}, {st.striker} was due",
+            )
         )
     st.last_n = s.n
     st.pusher = None
@@ -191,7 +198,14 @@ def _stroke(st: State, s: Stroke) -> tuple[Outcome | None, list[Finding]]:
     push = bool(s.push_out)
     if push and not st.push_allowed:
         F.append(
-            _finding(s.n, PUSH_OUT_ERROR, "WPA 2.4", s.striker, "push out allowed only on the shot after the break")
+            Finding(
+                n=s.n,
+                kind=PUSH_OUT_ERROR,
+                rule="WPA 2.4",
+                side=s.striker,
+                points=0,
+                message="push out allowed only on the shot after the break",
+            )
         )
         push = False
     fouls = _fouls(st, s, lowest, push=push)
@@ -322,22 +336,19 @@ def _end(st: State, winner: str | None, reason: str, n: int, rule: str) -> None:
     st.ledger.close()
 
 
-def _finding(n: int, kind: str, rule: str, side: str | None, message: str) -> Finding:
-    return Finding(n=n, kind=kind, rule=rule, side=side, points=0, message=message)
-
-
 def _played_on(st: State, s: Stroke) -> list[Finding]:
     if st.end_reported:
         return []
     st.end_reported = True
     why = (st.end_reason or "").replace("_", " ")
     return [
-        _finding(
-            st.end_n,
-            FRAME_END_ERROR,
-            st.end_rule,
-            st.winner,
-            f"the rules end the rack at stroke {st.end_n} ({why}, to {st.winner}), but play went on (stroke {s.n})",
+        Finding(
+            n=st.end_n,
+            kind=FRAME_END_ERROR,
+            rule=st.end_rule,
+            side=st.winner,
+            points=0,
+            message=f"the rules end the rack at stroke {st.end_n} ({why}, to {st.winner}), but play went on (stroke {s.n})",
         )
     ]
 
@@ -389,19 +400,27 @@ def _frame_end(st: State, fe: FrameEnd) -> list[Finding]:
         st.end_reported = True
         why = fe.reason or "no reason"
         return [
-            _finding(st.last_n, FRAME_END_ERROR, "WPA 2.5", fe.winner, f"rack recorded as ended ({why}), still in play")
+            Finding(
+                n=st.last_n,
+                kind=FRAME_END_ERROR,
+                rule="WPA 2.5",
+                side=fe.winner,
+                points=0,
+                message=f"rack recorded as ended ({why}), still in play",
+            )
         ]
     if fe.winner is None or fe.winner == st.winner or st.end_reported:
         return []
     st.end_reported = True
     why = (st.end_reason or "").replace("_", " ")
     return [
-        _finding(
-            st.end_n,
-            FRAME_END_ERROR,
-            st.end_rule,
-            fe.winner,
-            f"rack recorded to {fe.winner}, the rules give {st.winner} ({why})",
+        Finding(
+            n=st.end_n,
+            kind=FRAME_END_ERROR,
+            rule=st.end_rule,
+            side=fe.winner,
+            points=0,
+            message=f"rack recorded to {fe.winner}, the rules give {st.winner} ({why})",
         )
     ]
 

@@ -99,18 +99,37 @@ def compare(n: int, rr: Rerack, recorded: Sequence[Respot] | None) -> tuple[list
             continue  # coordinates are trusted
         if want == STAYS:
             findings.append(
-                _finding(n, RESPOT_IN_ERROR, rr.rule, f"{_name(r.ball)} {_left(r.ball, rr)}, placed on {r.spot!r}")
+                Finding(
+                    n=n,
+                    kind=RESPOT_IN_ERROR,
+                    rule=rr.rule,
+                    side=None,
+                    points=0,
+                    message=f"{_name(r.ball)} {_left(r.ball, rr)}, placed on {r.spot!r}",
+                )
             )
         elif r.spot != want:
             findings.append(
-                _finding(
-                    n, RESPOT_WRONG_SPOT, rr.rule, f"{_name(r.ball)} placed on {r.spot!r}, the rules put it on {want!r}"
+                Finding(
+                    n=n,
+                    kind=RESPOT_WRONG_SPOT,
+                    rule=rr.rule,
+                    side=None,
+                    points=0,
+                    message=f"{_name(r.ball)} placed on {r.spot!r}, the rules put it on {want!r}",
                 )
             )
     for ball, want in sorted(rr.places.items()):
         if want in (HEAD, CENTER) and ball not in seen:
             findings.append(
-                _finding(n, RESPOT_MISSING, rr.rule, f"{_name(ball)} had to be placed on the {want} spot but was not")
+                Finding(
+                    n=n,
+                    kind=RESPOT_MISSING,
+                    rule=rr.rule,
+                    side=None,
+                    points=0,
+                    message=f"{_name(ball)} had to be placed on the {want} spot but was not",
+                )
             )
     return findings, rest
 
@@ -123,7 +142,3 @@ def _left(ball: str, rr: Rerack) -> str:
     if ball == CUE and rr.in_hand:
         return "is in hand behind the head string"
     return "stays where it lies"
-
-
-def _finding(n: int, kind: str, rule: str, message: str) -> Finding:
-    return Finding(n=n, kind=kind, rule=rule, side=None, points=0, message=message)

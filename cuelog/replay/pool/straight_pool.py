@@ -184,7 +184,16 @@ def _stroke(st: State, s: Stroke) -> tuple[Outcome | None, list[Finding]]:
     if st.over:
         return None, _played_on(st, s)
     if st.striker is not None and s.striker != st.striker:
-        F.append(_finding(s.n, WRONG_STRIKER, "WPA 6.13", s.striker, 0, f"played by {s.striker}, {st.striker} was due"))
+        F.append(
+            Finding(
+                n=s.n,
+                kind=WRONG_STRIKER,
+                rule="WPA 6.13",
+                side=s.striker,
+                points=0,
+                message=f"played by {s.striker}, {st.striker} was due",
+            )
+        )
     st.last_n, st.break_fouler = s.n, None
     opening, st.opening = st.opening, False
     fouls = _fouls(st.ed, s, opening=opening)
@@ -292,20 +301,38 @@ def _compare(st: State, s: Stroke, fouls: list[Foul], penalty: int, *, in_hand: 
     call = s.call
     if fouls and not called_foul(call):
         msg = f"{describe(fouls[0].code)}: foul not called (worth {penalty}), condoned"
-        return [_finding(s.n, CONDONED_FOUL, fouls[0].rule, s.striker, penalty, msg)]
+        return [Finding(n=s.n, kind=CONDONED_FOUL, rule=fouls[0].rule, side=s.striker, points=penalty, message=msg)]
     if not fouls and called_foul(call):
-        return [_finding(s.n, UNSUPPORTED_FOUL, "WPA 4.9", s.striker, 0, "foul called but the facts show none")]
+        return [
+            Finding(
+                n=s.n,
+                kind=UNSUPPORTED_FOUL,
+                rule="WPA 4.9",
+                side=s.striker,
+                points=0,
+                message="foul called but the facts show none",
+            )
+        ]
     if not fouls or call is None:
         return []
     if call.points is not None and call.points != penalty:
         msg = f"{describe(fouls[0].code)}: {call.points} point(s) taken off, the rules take {penalty}"
-        return [_finding(s.n, PENALTY_VALUE, fouls[0].rule, s.striker, abs(call.points - penalty), msg)]
+        return [
+            Finding(
+                n=s.n,
+                kind=PENALTY_VALUE,
+                rule=fouls[0].rule,
+                side=s.striker,
+                points=abs(call.points - penalty),
+                message=msg,
+            )
+        ]
     if fouls[0].code == "breaking_foul":
         return []  # 4.3(b): the non-breaker's choice decides where the cue ball is played from
     if call.ball_in_hand is not None and call.ball_in_hand != in_hand:
         want = "in hand behind the head string" if in_hand else "where it lies"
         msg = f"{describe(fouls[0].code)}: cue ball {'in hand' if call.ball_in_hand else 'in position'}, the rules give it {want}"
-        return [_finding(s.n, VISITS_ERROR, "WPA 4.9", s.striker, 0, msg)]
+        return [Finding(n=s.n, kind=VISITS_ERROR, rule="WPA 4.9", side=s.striker, points=0, message=msg)]
     return []
 
 
@@ -393,16 +420,12 @@ def _outcome(
     )
 
 
-def _finding(n: int, kind: str, rule: str, side: str | None, points: int, message: str) -> Finding:
-    return Finding(n=n, kind=kind, rule=rule, side=side, points=points, message=message)
-
-
 def _played_on(st: State, s: Stroke) -> list[Finding]:
     if st.end_reported:
         return []
     st.end_reported = True
     msg = f"{st.winner} reached {st.target} at stroke {st.end_n}, but play went on (stroke {s.n})"
-    return [_finding(st.end_n, FRAME_END_ERROR, "WPA 4", st.winner, 0, msg)]
+    return [Finding(n=st.end_n, kind=FRAME_END_ERROR, rule="WPA 4", side=st.winner, points=0, message=msg)]
 
 
 # -- other records -----------------------------------------------------------------------
@@ -449,11 +472,11 @@ def _frame_end(st: State, fe: FrameEnd) -> list[Finding]:
             return F
         st.end_reported = True
         msg = f"game recorded as ended ({fe.reason or 'no reason'}) before either side reached {st.target}"
-        return [*F, _finding(st.last_n, FRAME_END_ERROR, "WPA 4", fe.winner, 0, msg)]
+        return [*F, Finding(n=st.last_n, kind=FRAME_END_ERROR, rule="WPA 4", side=fe.winner, points=0, message=msg)]
     if fe.winner is not None and fe.winner != st.winner and not st.end_reported:
         st.end_reported = True
         msg = f"game recorded to {fe.winner}, the rules give it to {st.winner} ({st.end_reason})"
-        F.append(_finding(st.end_n, FRAME_END_ERROR, "WPA 4", fe.winner, 0, msg))
+        F.append(Finding(n=st.end_n, kind=FRAME_END_ERROR, rule="WPA 4", side=fe.winner, points=0, message=msg))
     return F
 
 
