@@ -324,7 +324,7 @@ def time_us(value: str) -> int | None:
     it accepts none: the same answer (``tests/ingest/test_clean.py`` holds them to each other).
 
     The common shape skips ``parse_time``'s broader pattern and its cache (a log's times are
-    all different, so the cache only costs): a third of the time, and the check and the
+    all different, so the cache only costs): about half the time, and the check and the
     stored column get the value from one parse.
     """
     if _UTC_MILLIS.fullmatch(value) is None:
