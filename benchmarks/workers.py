@@ -19,7 +19,10 @@ import tempfile
 import time
 from pathlib import Path
 
-CUELOG = [sys.executable, "-m", "cuelog"]
+# The installed `cuelog` script, as users run it: a spawned worker runs the script again as it
+# starts, which `python -m cuelog` does not (multiprocessing skips a package's __main__).
+_SCRIPT = Path(sys.executable).with_name("cuelog")
+CUELOG = [str(_SCRIPT)] if _SCRIPT.exists() else [sys.executable, "-m", "cuelog"]
 
 
 def timed(args: list[str]) -> float:

@@ -1,3 +1,18 @@
-from cuelog.cli import main
+"""``python -m cuelog`` and the ``cuelog`` command (pyproject's entry point).
 
-main()
+Light on purpose: a process pool started with spawn (``replay --db``'s workers) runs the
+command's script again in every worker as it starts, so the script must not import the
+command line (Typer, Polars, matplotlib: about a second of CPU per worker); the command
+line is imported only when the command runs.
+"""
+
+
+def main() -> None:
+    """Run the ``cuelog`` command."""
+    from cuelog.cli import main as run
+
+    run()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,29 +1,32 @@
 """Replay the matches loaded in a cuelog database and store what the rules make of them.
 
-``replay_db`` reads the loaded records back from the store (raw JSON, one query,
-:mod:`cuelog.store.reads`), applies the officials' corrections, replays each match in a
-pool of worker processes (matches are independent), and writes per-stroke outcomes, frame
-results, breaks and findings into the ``replay_*`` tables (:mod:`cuelog.store.results`).
-The replayed matches' rows are replaced in one transaction: a reader sees either the old
-results or the new ones.
+``replay_db`` reads the loaded records back from the store (raw JSON, a group of matches
+a query, :mod:`cuelog.store.reads`), applies the officials' corrections, replays each match
+in a pool of worker processes (matches are independent), and writes per-stroke outcomes,
+frame results, breaks and findings into the ``replay_*`` tables
+(:mod:`cuelog.store.results`). The rows are written under a new replay generation and
+committed as they come; the generation is made current for the replayed matches at the
+end, in one small transaction: a reader sees either the old results or the new ones, and a
+replay that fails or is interrupted leaves the old ones.
 
 The matches are read in id order and their results come back in that order, chunk by
-chunk: each chunk's rows are appended to the tables as it arrives (one transaction for the
-whole replay) and handed to the caller to print, so neither Python nor the output holds
-every result. The output and the stored rows are the same whatever the number of workers.
+chunk: each chunk's rows are written as it arrives and handed to the caller to print, so
+neither Python, DuckDB (its memory limit capped meanwhile) nor the output holds every
+result. The output and the stored rows are the same whatever the number of workers.
 """
 
 from __future__ import annotations
 
 import collections
 import dataclasses
+import gc
 import itertools
 import multiprocessing
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
+from typing import TYPE_CHECKING
 
-import duckdb
 import msgspec
 import pyarrow as pa
 
@@ -35,7 +38,10 @@ from cuelog.replay.derived import Derived, under
 from cuelog.replay.model import MatchResult
 from cuelog.schemas.records import Correction, Match, Record, decode
 from cuelog.store.reads import LoadedMatch, NoMatches, UnknownMatch, loaded_matches, record_count, select_matches
-from cuelog.store.results import REPLAY_TABLES, ResultWriter, result_tables, write_results
+from cuelog.store.results import REPLAY_TABLES, ResultWriter, memory_capped, result_tables, write_results
+
+if TYPE_CHECKING:  # not imported at run time: a worker process never needs DuckDB (start-up)
+    import duckdb
 
 __all__ = [
     "REPLAY_TABLES",
@@ -175,14 +181,23 @@ def _replay_chunk(
     the ``replay_strokes`` rows, and shipping them back to the parent costs more than the
     rest of the result.
     """
-    outcomes = [replay_loaded(item, rules) for item in items]
-    results = [o for o in outcomes if isinstance(o, MatchResult)]
-    strokes = sum(len(fr.outcomes) for r in results for fr in r.frames)
-    tables = result_tables(results) if tabulate and len(results) == len(outcomes) else None
-    if slim and tables is not None:
-        for r in results:
-            for fr in r.frames:
-                fr.outcomes = []
+    # The collector off meanwhile: the chunk's records, outcomes and rows are many small
+    # objects that live until the chunk is done, and refcounting frees them (measured: the
+    # collector's passes over them cost 8-12% of a worker's time; benchmarks/README.md).
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        outcomes = [replay_loaded(item, rules) for item in items]
+        results = [o for o in outcomes if isinstance(o, MatchResult)]
+        strokes = sum(len(fr.outcomes) for r in results for fr in r.frames)
+        tables = result_tables(results) if tabulate and len(results) == len(outcomes) else None
+        if slim and tables is not None:
+            for r in results:
+                for fr in r.frames:
+                    fr.outcomes = []
+    finally:
+        if collecting:
+            gc.enable()
     return outcomes, tables, strokes
 
 
@@ -265,13 +280,15 @@ def stream_db(
     """Replay the loaded matches (all, or ``ids``) and store the results chunk by chunk.
 
     ``each(results)`` receives each chunk's results in match id order, after its rows were
-    written, so the caller can print them and let them go: neither this function nor the
-    store holds every result (DuckDB holds the uncommitted rows). With ``slim`` the results
-    come without their per-stroke outcomes (they are in ``replay_strokes``). The rows of
-    every table are the same whatever the number of workers, and the whole replay is one
-    transaction: on any error nothing is stored, and ``each`` is not called again once an
-    error was seen (every unreadable record is still reported: InputError; else the first
-    match, by id, that cannot be replayed: ReplayFailed).
+    handed to the writer, so the caller can print them and let them go: neither this
+    function nor the store holds every result (the rows are committed under a new
+    generation as they come, and DuckDB's memory is capped meanwhile). With ``slim`` the
+    results come without their per-stroke outcomes (they are in ``replay_strokes``). The
+    rows of every table are the same whatever the number of workers, and readers see the
+    new results only once all are written: on any error (or an interruption) the previous
+    results stay, and ``each`` is not called again once an error was seen (every unreadable
+    record is still reported: InputError; else the first match, by id, that cannot be
+    replayed: ReplayFailed).
 
     With ``rules`` the matches replay under that ruleset instead of the recorded one, and
     nothing is stored: the stored results stay those of the rules the matches were played under.
@@ -288,18 +305,21 @@ def stream_db(
     n = min(workers if workers is not None else default_workers(total), max(len(chosen), 1))
     # The records stream from a cursor of their own: the writes go on ``con`` meanwhile.
     reader = con.cursor()
+    stored = loaded_matches(reader, chosen)
     try:
         loaded = (
             dataclasses.replace(lm, corrections=tuple(by_match[lm.match_id])) if lm.match_id in by_match else lm
-            for lm in loaded_matches(reader, chosen)
+            for lm in stored
         )
         store = rules is None
         chunks = _chunks(loaded, n, step, rules=rules, tabulate=store, slim=slim)
-        if not store:
-            return _consume(chunks, None, each)
-        with ResultWriter(con, chosen, every_match=not ids) as writer:
-            return _consume(chunks, writer, each)
+        with memory_capped(con):
+            if not store:
+                return _consume(chunks, None, each)
+            with ResultWriter(con, chosen, every_match=not ids) as writer:
+                return _consume(chunks, writer, each)
     finally:
+        stored.close()  # before its cursor: a read stopped half-way releases its query first
         reader.close()
 
 

@@ -5,6 +5,8 @@ and the JSON document written match by match give the same bytes as the whole do
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import duckdb
@@ -16,7 +18,8 @@ from cuelog.cli import app
 from cuelog.pipeline import ReplayFailed, replay_db, stream_db
 from cuelog.replay.model import MatchResult
 from cuelog.replay.output import document, document_text, dumps
-from cuelog.store import connect
+from cuelog.store import connect, results
+from cuelog.store.results import REPLAY_TABLES
 from tests.analytics import kit
 
 runner = CliRunner()
@@ -134,3 +137,72 @@ def test_records_are_read_a_group_of_matches_at_a_time_in_id_order(tmp_path: Pat
     assert small == whole
     assert [m.match_id for m in small] == sorted(ids)
     assert all(m.lines and m.lines[0][0] == 1 for m in small)
+
+
+def _replay_tables(db: Path) -> dict[str, list[tuple[object, ...]]]:
+    return {t: table_rows(db, t) for t in REPLAY_TABLES}
+
+
+def test_an_interrupted_replay_leaves_the_previous_results_as_they_were(tmp_path: Path, monkeypatch) -> None:
+    """Chunks were committed (one commit per chunk here), then the replay stopped: readers
+    still see the previous replay, whole, and the interrupted one's rows are gone."""
+    db = season(tmp_path / "s.duckdb", 19)
+    con = connect(db)
+    try:
+        stream_db(con, workers=1)
+    finally:
+        con.close()
+    before = _replay_tables(db)
+    assert before["replay_strokes"]
+    monkeypatch.setattr(results, "COMMIT_ROWS", 1)
+    seen: list[int] = []
+
+    def stop_at_the_second_chunk(chunk: list[MatchResult]) -> None:
+        seen.append(len(chunk))
+        if len(seen) == 2:
+            # the first two chunks' rows are committed under the new generation by now
+            look = con.cursor()
+            assert look.execute("SELECT count(*) FROM replay_strokes_rows").fetchall()[0][0] > len(old)
+            look.close()
+            raise KeyboardInterrupt
+
+    old = before["replay_strokes"]
+    con = connect(db)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            stream_db(con, workers=1, each=stop_at_the_second_chunk)
+    finally:
+        con.close()
+    assert _replay_tables(db) == before
+    assert len(table_rows(db, "replay_strokes_rows")) == len(before["replay_strokes"])
+
+
+# A replay killed in the middle (no exception handler runs): the chunks committed so far stay
+# in the file under a generation that was never made current.
+_KILLED = """
+import os, sys
+from cuelog.pipeline import stream_db
+from cuelog.store import connect, results
+results.COMMIT_ROWS = 1
+def die(chunk):
+    if chunk[0].match >= "m08":
+        os._exit(9)
+stream_db(connect(sys.argv[1]), workers=1, each=die)
+"""
+
+
+def test_a_killed_replay_leaves_the_previous_results_and_a_rerun_gives_the_same_bytes(tmp_path: Path) -> None:
+    db = season(tmp_path / "s.duckdb", 19)
+    first = runner.invoke(app, ["replay", "--db", str(db), "--json", "--workers", "1"])
+    assert first.exit_code in (0, 1), first.output
+    before = _replay_tables(db)
+    killed = subprocess.run([sys.executable, "-c", _KILLED, str(db)], capture_output=True, text=True, check=False)
+    assert killed.returncode == 9, killed.stderr
+    # The killed replay's committed rows are in the file, and no reader sees them.
+    assert len(table_rows(db, "replay_strokes_rows")) > len(before["replay_strokes"])
+    assert _replay_tables(db) == before
+    again = runner.invoke(app, ["replay", "--db", str(db), "--json", "--workers", "1"])
+    assert (again.exit_code, again.stdout) == (first.exit_code, first.stdout)
+    assert _replay_tables(db) == before
+    # The rerun removed the killed replay's rows and the ones it replaced.
+    assert len(table_rows(db, "replay_strokes_rows")) == len(before["replay_strokes"])

@@ -71,8 +71,22 @@ CREATE TABLE IF NOT EXISTS shot_clock (
     PRIMARY KEY (match_id, frame, n)
 );
 
--- Replay results (written by `cuelog replay --db`), replaced per match on each replay.
-CREATE TABLE IF NOT EXISTS replay_frames (
+-- Replay results (written by `cuelog replay --db`). Each replay writes its rows under a new
+-- generation (`replay_generation`), committed chunk by chunk so that the database never holds a
+-- whole replay's uncommitted rows, and makes that generation current for the matches it
+-- replayed in one small last transaction (`replay_current`). The `replay_*` views show each
+-- match's current generation only: a reader never sees a half-written replay, and a replay that
+-- fails or is interrupted leaves the previous results as they were (its rows, of a generation
+-- never made current, are removed by the next replay). The `*_rows` tables hold every
+-- generation's rows; `gen` is their last column, so a view's columns are the table's without it.
+CREATE SEQUENCE IF NOT EXISTS replay_generation START 1;
+
+CREATE TABLE IF NOT EXISTS replay_current (
+    match_id    VARCHAR PRIMARY KEY,
+    gen         BIGINT NOT NULL        -- the generation whose rows are this match's results
+);
+
+CREATE TABLE IF NOT EXISTS replay_frames_rows (
     match_id    VARCHAR NOT NULL,
     frame       INTEGER NOT NULL,
     score_a     INTEGER NOT NULL,
@@ -84,10 +98,11 @@ CREATE TABLE IF NOT EXISTS replay_frames (
     end_reason  VARCHAR,
     visits_a    INTEGER NOT NULL,
     visits_b    INTEGER NOT NULL,
-    PRIMARY KEY (match_id, frame)
+    gen         BIGINT NOT NULL,
+    PRIMARY KEY (match_id, frame, gen)
 );
 
-CREATE TABLE IF NOT EXISTS replay_strokes (
+CREATE TABLE IF NOT EXISTS replay_strokes_rows (
     match_id    VARCHAR NOT NULL,
     frame       INTEGER NOT NULL,
     n           INTEGER NOT NULL,
@@ -104,30 +119,35 @@ CREATE TABLE IF NOT EXISTS replay_strokes (
     free_ball   BOOLEAN,               -- FREE BALL due for the incoming player (S3 R12)
     reasons     VARCHAR[],             -- codes of every foul the facts show
     credited    INTEGER,               -- points the official score booked to the striker (calls as made)
-    PRIMARY KEY (match_id, frame, n)
+    gen         BIGINT NOT NULL
+    -- (match_id, frame, n, gen) is unique by construction (the writer builds one row per
+    -- replayed stroke); no index, so that memory does not grow with the store (ART indexes
+    -- are held in memory).
 );
 
 -- A discipline's own facts of a stroke beyond the replay_strokes columns (Outcome.detail);
 -- none for snooker and billiards.
-CREATE TABLE IF NOT EXISTS replay_stroke_details (
+CREATE TABLE IF NOT EXISTS replay_stroke_details_rows (
     match_id    VARCHAR NOT NULL,
     frame       INTEGER NOT NULL,
     n           INTEGER NOT NULL,
     name        VARCHAR NOT NULL,
     value       JSON,                  -- the value as JSON (string, number, true/false, null)
-    PRIMARY KEY (match_id, frame, n, name)
+    gen         BIGINT NOT NULL
+    -- (match_id, frame, n, name, gen) is unique by construction, as above.
 );
 
-CREATE TABLE IF NOT EXISTS replay_breaks (
+CREATE TABLE IF NOT EXISTS replay_breaks_rows (
     match_id    VARCHAR NOT NULL,
     frame       INTEGER NOT NULL,
     side        VARCHAR NOT NULL,
     points      INTEGER NOT NULL,
     from_n      INTEGER NOT NULL,
-    to_n        INTEGER NOT NULL
+    to_n        INTEGER NOT NULL,
+    gen         BIGINT NOT NULL
 );
 
-CREATE TABLE IF NOT EXISTS replay_findings (
+CREATE TABLE IF NOT EXISTS replay_findings_rows (
     match_id    VARCHAR NOT NULL,
     frame       INTEGER,
     n           INTEGER NOT NULL,
@@ -135,14 +155,30 @@ CREATE TABLE IF NOT EXISTS replay_findings (
     rule        VARCHAR NOT NULL,
     side        VARCHAR,
     points      INTEGER NOT NULL,
-    message     VARCHAR NOT NULL
+    message     VARCHAR NOT NULL,
+    gen         BIGINT NOT NULL
 );
 
 -- Officials' corrections applied to a match before its replay (docs/format.md section 6).
-CREATE TABLE IF NOT EXISTS replay_corrections (
+CREATE TABLE IF NOT EXISTS replay_corrections_rows (
     match_id    VARCHAR NOT NULL,
     frame       INTEGER NOT NULL,
     n           INTEGER NOT NULL,
     fields      JSON NOT NULL,         -- the `set` object: corrected stroke fields
-    note        VARCHAR
+    note        VARCHAR,
+    gen         BIGINT NOT NULL
 );
+
+-- What every reader selects: each match's rows of its current generation.
+CREATE VIEW IF NOT EXISTS replay_frames AS SELECT r.* EXCLUDE (gen) FROM replay_frames_rows r
+    SEMI JOIN replay_current c ON c.match_id = r.match_id AND c.gen = r.gen;
+CREATE VIEW IF NOT EXISTS replay_strokes AS SELECT r.* EXCLUDE (gen) FROM replay_strokes_rows r
+    SEMI JOIN replay_current c ON c.match_id = r.match_id AND c.gen = r.gen;
+CREATE VIEW IF NOT EXISTS replay_stroke_details AS SELECT r.* EXCLUDE (gen) FROM replay_stroke_details_rows r
+    SEMI JOIN replay_current c ON c.match_id = r.match_id AND c.gen = r.gen;
+CREATE VIEW IF NOT EXISTS replay_breaks AS SELECT r.* EXCLUDE (gen) FROM replay_breaks_rows r
+    SEMI JOIN replay_current c ON c.match_id = r.match_id AND c.gen = r.gen;
+CREATE VIEW IF NOT EXISTS replay_findings AS SELECT r.* EXCLUDE (gen) FROM replay_findings_rows r
+    SEMI JOIN replay_current c ON c.match_id = r.match_id AND c.gen = r.gen;
+CREATE VIEW IF NOT EXISTS replay_corrections AS SELECT r.* EXCLUDE (gen) FROM replay_corrections_rows r
+    SEMI JOIN replay_current c ON c.match_id = r.match_id AND c.gen = r.gen;

@@ -13,10 +13,13 @@ from __future__ import annotations
 
 import os
 from importlib import resources
-
-import duckdb
+from typing import TYPE_CHECKING
 
 from cuelog.store.reads import match_ids, match_records
+from cuelog.store.results import adopt_single_generation, set_aside_single_generation
+
+if TYPE_CHECKING:  # imported where a connection is made: a replay worker never needs DuckDB
+    import duckdb
 
 __all__ = ["DEFAULT_DB", "connect", "ddl", "match_ids", "match_records"]
 
@@ -30,7 +33,19 @@ def ddl() -> str:
 
 def connect(path: str | os.PathLike[str] = DEFAULT_DB, *, read_only: bool = False) -> duckdb.DuckDBPyConnection:
     """Open (creating if needed) a cuelog database and make sure its tables exist."""
+    import duckdb
+
     con = duckdb.connect(str(path), read_only=read_only)
     if not read_only:
-        con.execute(ddl())
+        con.execute("BEGIN TRANSACTION")
+        try:
+            # A database made before replay generations: its replay tables move under the views.
+            moved = set_aside_single_generation(con)
+            con.execute(ddl())
+            adopt_single_generation(con, moved)
+            con.execute("COMMIT")
+        except BaseException:
+            con.execute("ROLLBACK")
+            con.close()
+            raise
     return con

@@ -18,17 +18,19 @@ import pyarrow as pa
 from cuelog.schemas.records import Match
 
 # Tables that hold a match's rows; a replaced match is removed from each of them. The
-# replay tables are derived from the records, so they go too (a new replay rebuilds them).
+# replay tables are derived from the records, so they go too, every generation (a new replay
+# rebuilds them).
 MATCH_TABLES = (
     "records",
     "strokes",
     "shot_clock",
-    "replay_frames",
-    "replay_strokes",
-    "replay_breaks",
-    "replay_findings",
-    "replay_corrections",
-    "replay_stroke_details",
+    "replay_frames_rows",
+    "replay_strokes_rows",
+    "replay_breaks_rows",
+    "replay_findings_rows",
+    "replay_corrections_rows",
+    "replay_stroke_details_rows",
+    "replay_current",
     "matches",
 )
 

@@ -7,15 +7,17 @@ id order; the summaries are what ``cuelog matches`` and the demo print.
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection, Generator, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-import duckdb
 import pyarrow as pa
 
 from cuelog.errors import CuelogError
 from cuelog.schemas.records import Correction, Record, decode
+
+if TYPE_CHECKING:  # the connection is the caller's: a replay worker imports this module without DuckDB
+    import duckdb
 
 
 class NoMatches(CuelogError, LookupError):
@@ -65,7 +67,7 @@ def select_matches(con: duckdb.DuckDBPyConnection, ids: Sequence[str] | None) ->
 
 def loaded_matches(
     con: duckdb.DuckDBPyConnection, ids: Sequence[str], batch: int = 65_536, group: int = 100_000
-) -> Iterator[LoadedMatch]:
+) -> Generator[LoadedMatch, None, None]:
     """The stored records of each match, in file order, match by match in id order.
 
     The matches are read a group at a time (consecutive ids, about ``group`` records a

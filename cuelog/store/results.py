@@ -1,21 +1,27 @@
 """The replay results in the store: the rows of the ``replay_*`` tables and their writes.
 
 ``result_tables`` turns match results into one Arrow table per replay table (in a fixed
-order, so the rows are the same whatever the number of workers); ``ResultWriter``
-replaces a set of matches' rows in one transaction, appending the rows chunk by chunk as
-the replay produces them (``write_results`` writes a list at once): a reader sees either
-the old results or the new ones.
+order, so the rows are the same whatever the number of workers); ``ResultWriter`` writes a
+replay's rows under a new generation, committed as the replay streams, and makes the
+generation current for the replayed matches in one last transaction (``write_results``
+writes a list at once). The ``replay_*`` names are views of each match's current
+generation (cuelog/schemas/ddl.sql): a reader sees either the old results or the new ones,
+and a replay that fails or is interrupted leaves the old ones.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING
 
-import duckdb
 import pyarrow as pa
 
 from cuelog.replay.model import Finding, MatchResult
+
+if TYPE_CHECKING:  # the connection is the caller's: a replay worker builds rows without DuckDB
+    import duckdb
 
 REPLAY_TABLES = (
     "replay_frames",
@@ -136,13 +142,6 @@ STROKE_SCHEMA = pa.schema(
         ("credited", pa.int32()),
     ]
 )
-# Columns added to replay_strokes after its first release: a database created before gets them
-# on its next replay.
-_ADDED_COLUMNS = (
-    ("replay_strokes", "free_ball", "BOOLEAN"),
-    ("replay_strokes", "reasons", "VARCHAR[]"),
-    ("replay_strokes", "credited", "INTEGER"),
-)
 BREAK_SCHEMA = pa.schema(
     [
         ("match_id", pa.string()),
@@ -192,65 +191,185 @@ def _table(schema: pa.Schema, rows: list[tuple[object, ...]]) -> pa.Table:
     return pa.table([pa.array(col, type=f.type) for col, f in zip(columns, schema, strict=True)], schema=schema)
 
 
-class ResultWriter:
-    """Replace the stored replay results of ``match_ids`` chunk by chunk, in one transaction.
+ROWS = {name: f"{name}_rows" for name in REPLAY_TABLES}
+"""Each replay view's table of every generation's rows (cuelog/schemas/ddl.sql)."""
 
-    Used as a context manager: entering deletes the old rows of ``match_ids`` (every row
-    when ``every_match``: these are all the loaded matches, much faster than deleting match
-    by match), each :meth:`append` inserts the rows of some results as they arrive, and
-    leaving commits, or rolls back on an exception or after :meth:`abandon`. DuckDB holds
-    the uncommitted rows, not Python, and a reader sees either the old results or the new.
+COMMIT_ROWS = 100_000
+"""Rows (of every table) gathered before they are inserted and committed: one transaction
+per chunk of a few matches would cost a commit and six statements per chunk, and the
+gathered Arrow tables are a few megabytes."""
+
+
+REPLAY_MEMORY = "64MB"
+"""DuckDB's memory limit while a replay streams. DuckDB keeps every block it reads or
+writes cached until its limit (80% of the machine's memory by default), so a replay that
+reads every record and writes every result would grow with the store; it needs only the
+blocks of the chunks in flight (measured: 64 MB keeps DuckDB's own part of a 1M-stroke
+replay under 50 MB, at the same speed; benchmarks/README.md, "replay --db: committed by
+generation, memory flat"). Larger work spills to DuckDB's temporary directory."""
+
+
+@contextlib.contextmanager
+def memory_capped(con: duckdb.DuckDBPyConnection, limit: str = REPLAY_MEMORY) -> Iterator[None]:
+    """DuckDB's memory limit set to ``limit`` meanwhile, then set back."""
+    before = con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0]
+    con.execute(f"SET memory_limit = '{limit}'")
+    try:
+        yield
+    finally:
+        con.execute(f"SET memory_limit = '{before}'")
+
+
+def set_aside_single_generation(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """Rename the replay tables of a database made before generations (plain tables named
+    like today's views) out of the way, inside the caller's transaction; returns the new
+    names, for :func:`adopt_single_generation` once the DDL made the generation tables."""
+    old = {
+        r[0]
+        for r in con.execute(
+            "SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' AND NOT temporary"
+        ).fetchall()
+    }
+    moved = []
+    for name in REPLAY_TABLES:
+        if name in old:
+            con.execute(f"ALTER TABLE {name} RENAME TO {name}_before_generations")
+            moved.append(name)
+    return moved
+
+
+def adopt_single_generation(con: duckdb.DuckDBPyConnection, moved: Sequence[str]) -> None:
+    """Copy the set-aside results into the generation tables as the current generation of
+    their matches (columns matched by name: an older table may lack later columns), then
+    drop the old tables. Inside the caller's transaction."""
+    if not moved:
+        return
+    gen = int(con.execute("SELECT nextval('replay_generation')").fetchall()[0][0])
+    for name in moved:
+        con.execute(f"INSERT INTO {ROWS[name]} BY NAME SELECT *, {gen} AS gen FROM {name}_before_generations")
+    matches = " UNION ".join(f"SELECT match_id FROM {name}_before_generations" for name in moved)
+    con.execute(f"INSERT OR REPLACE INTO replay_current SELECT match_id, {gen} FROM ({matches})")
+    for name in moved:
+        con.execute(f"DROP TABLE {name}_before_generations")
+
+
+class ResultWriter:
+    """Replace the stored replay results of ``match_ids``, the rows written chunk by chunk
+    under a new generation and committed as they go, made current in one last transaction.
+
+    Used as a context manager: each :meth:`append` gathers the rows of some results, which
+    are inserted and committed once about ``COMMIT_ROWS`` rows are gathered; leaving makes
+    the generation current for ``match_ids`` (one small transaction), then removes every row
+    no match shows any more. On an exception or after :meth:`abandon` the generation is
+    never made current: readers, who see only each match's current generation (the
+    ``replay_*`` views), keep seeing the previous results, and its rows are removed. Neither
+    Python nor DuckDB holds a whole replay's rows, so memory does not grow with the replay.
+    ``every_match`` says these are all the loaded matches: no other match keeps results.
     """
 
-    def __init__(self, con: duckdb.DuckDBPyConnection, match_ids: Sequence[str], *, every_match: bool = False) -> None:
+    def __init__(
+        self,
+        con: duckdb.DuckDBPyConnection,
+        match_ids: Sequence[str],
+        *,
+        every_match: bool = False,
+        commit_rows: int | None = None,
+    ) -> None:
         self._con = con
         self._ids = pa.table({"match_id": pa.array(sorted(set(match_ids)), type=pa.string())})
         self._every_match = every_match
+        self._commit_rows = COMMIT_ROWS if commit_rows is None else commit_rows
         self._abandoned = False
+        self._gathered: dict[str, list[pa.Table]] = {name: [] for name in REPLAY_TABLES}
+        self._held = 0
+        self.gen = 0
 
     def __enter__(self) -> ResultWriter:
-        con = self._con
-        con.execute("BEGIN TRANSACTION")
-        try:
-            for table, column, sql_type in _ADDED_COLUMNS:
-                con.execute(f"ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {column} {sql_type}")
-            con.register("replayed_ids", self._ids)
-            for name in REPLAY_TABLES:
-                if self._every_match:
-                    con.execute(f"DELETE FROM {name}")
-                else:
-                    con.execute(f"DELETE FROM {name} WHERE match_id IN (SELECT match_id FROM replayed_ids)")
-            con.unregister("replayed_ids")
-        except BaseException:
-            con.execute("ROLLBACK")
-            raise
+        self.gen = int(self._con.execute("SELECT nextval('replay_generation')").fetchall()[0][0])
         return self
 
     def append(self, tables: dict[str, pa.Table]) -> None:
-        """Insert the rows of some results (``result_tables``), one Arrow insert per table."""
+        """Gather the rows of some results (``result_tables``); write them once enough are held."""
         for name in REPLAY_TABLES:
-            table = tables[name]
-            if table.num_rows == 0:
-                continue
-            view = f"new_{name}"
-            self._con.register(view, table)
-            cols = ", ".join(table.schema.names)
-            self._con.execute(f"INSERT INTO {name} ({cols}) SELECT {cols} FROM {view}")
-            self._con.unregister(view)
+            if tables[name].num_rows:
+                self._gathered[name].append(tables[name])
+                self._held += tables[name].num_rows
+        if self._held >= self._commit_rows:
+            self._flush()
+
+    def _flush(self) -> None:
+        """Insert the gathered rows under this generation, one transaction, one insert per table."""
+        con = self._con
+        con.execute("BEGIN TRANSACTION")
+        try:
+            for name, parts in self._gathered.items():
+                if not parts:
+                    continue
+                con.register("gathered_rows", pa.concat_tables(parts))
+                con.execute(f"INSERT INTO {ROWS[name]} BY NAME SELECT *, {self.gen} AS gen FROM gathered_rows")
+                con.unregister("gathered_rows")
+            con.execute("COMMIT")
+        except BaseException:
+            con.execute("ROLLBACK")
+            raise
+        self._gathered = {name: [] for name in REPLAY_TABLES}
+        self._held = 0
 
     def abandon(self) -> None:
-        """Roll back on leaving: the old results stay."""
+        """Never make this generation current: the previous results stay."""
         self._abandoned = True
 
     def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
         if kind is not None or self._abandoned:
-            self._con.execute("ROLLBACK")
+            self._discard()
             return
         try:
-            self._con.execute("COMMIT")
+            self._flush()
+            self._make_current()
         except BaseException:
-            self._con.execute("ROLLBACK")
+            self._discard()
             raise
+        _collect(self._con, self.gen if self._every_match else None)
+
+    def _make_current(self) -> None:
+        con = self._con
+        con.execute("BEGIN TRANSACTION")
+        try:
+            if self._every_match:
+                con.execute("DELETE FROM replay_current")
+            con.register("replayed_ids", self._ids)
+            con.execute(f"INSERT OR REPLACE INTO replay_current SELECT match_id, {self.gen} FROM replayed_ids")
+            con.unregister("replayed_ids")
+            con.execute("COMMIT")
+        except BaseException:
+            con.execute("ROLLBACK")
+            raise
+
+    def _discard(self) -> None:
+        """Remove this generation's rows (best effort: if this fails too, the next replay's
+        collection removes them; no reader sees them meanwhile)."""
+        import duckdb  # here, not at the top: a replay worker imports this module without DuckDB
+
+        try:
+            for name in REPLAY_TABLES:
+                self._con.execute(f"DELETE FROM {ROWS[name]} WHERE gen = {self.gen}")
+        except duckdb.Error:
+            pass
+
+
+def _collect(con: duckdb.DuckDBPyConnection, only: int | None) -> None:
+    """Remove every row that is not of its match's current generation: the results a replay
+    replaced, and the rows of a replay that was interrupted before it was made current.
+    ``only``: the one generation every match now shows (after a replay of every match), so
+    the rows of any other go without a join (measured: 2.2 s with the join at 1M strokes)."""
+    for name in REPLAY_TABLES:
+        if only is not None:
+            con.execute(f"DELETE FROM {ROWS[name]} WHERE gen <> {only}")
+            continue
+        con.execute(
+            f"DELETE FROM {ROWS[name]} r WHERE NOT EXISTS "
+            "(SELECT 1 FROM replay_current c WHERE c.match_id = r.match_id AND c.gen = r.gen)"
+        )
 
 
 def write_results(

@@ -72,6 +72,8 @@ def test_replaying_a_match_replaces_only_its_rows(tmp_path: Path) -> None:
         ("m1-maximum", 147),
         ("m2-two-fifties", 1),
     ]
+    # m2's replaced rows are gone from the table of every generation too.
+    assert _rows(db, "SELECT count(*) FROM replay_strokes_rows") == [(39,)]
 
 
 def test_a_failed_write_leaves_the_old_results(tmp_path: Path) -> None:
@@ -114,14 +116,48 @@ def test_free_ball_and_foul_reasons_are_stored(tmp_path: Path) -> None:
     ]
 
 
-def test_a_database_made_before_the_reasons_column_gets_it(tmp_path: Path) -> None:
+# replay_strokes and replay_frames as a database made before replay generations (and before
+# the free_ball, reasons and credited columns) has them: plain tables.
+_OLD_LAYOUT = """
+DROP VIEW replay_frames; DROP VIEW replay_strokes; DROP VIEW replay_stroke_details;
+DROP VIEW replay_breaks; DROP VIEW replay_findings; DROP VIEW replay_corrections;
+CREATE TABLE replay_frames (match_id VARCHAR NOT NULL, frame INTEGER NOT NULL, score_a INTEGER NOT NULL,
+    score_b INTEGER NOT NULL, recorded_a INTEGER, recorded_b INTEGER, winner VARCHAR, recorded_winner VARCHAR,
+    end_reason VARCHAR, visits_a INTEGER NOT NULL, visits_b INTEGER NOT NULL, PRIMARY KEY (match_id, frame));
+CREATE TABLE replay_strokes (match_id VARCHAR NOT NULL, frame INTEGER NOT NULL, n INTEGER NOT NULL,
+    striker VARCHAR NOT NULL, scored INTEGER NOT NULL, penalty INTEGER NOT NULL, foul BOOLEAN NOT NULL,
+    miss BOOLEAN NOT NULL, ball_on VARCHAR, break_id INTEGER, visit_id INTEGER NOT NULL,
+    score_a INTEGER NOT NULL, score_b INTEGER NOT NULL, PRIMARY KEY (match_id, frame, n));
+INSERT INTO replay_frames VALUES ('m1-maximum', 1, 147, 0, 147, 0, 'A', 'A', NULL, 1, 0);
+INSERT INTO replay_strokes VALUES ('m1-maximum', 1, 1, 'A', 1, 0, false, false, 'red', 1, 1, 1, 0),
+                                  ('m1-maximum', 1, 2, 'A', 7, 0, false, false, 'colour', 1, 1, 8, 0);
+"""
+
+
+def test_a_database_made_before_replay_generations_keeps_its_results_and_replays(tmp_path: Path) -> None:
+    """Its replay tables become the current generation of their matches (the columns added
+    since come as NULL), the views take their names, and the next replay replaces them."""
+    import duckdb
+
     db = kit.load(tmp_path / "t.duckdb", kit.maximum())
+    raw = duckdb.connect(str(db))
+    raw.execute("DROP TABLE replay_frames_rows; DROP TABLE replay_strokes_rows; DROP TABLE replay_current")
+    raw.execute(_OLD_LAYOUT)
+    raw.close()
+    connect(db).close()
+    assert _rows(db, "SELECT frame, score_a, winner FROM replay_frames") == [(1, 147, "A")]
+    assert _rows(db, "SELECT n, score_a, reasons, free_ball, credited FROM replay_strokes ORDER BY n") == [
+        (1, 1, None, None, None),
+        (2, 8, None, None, None),
+    ]
+    kinds = _rows(db, "SELECT table_type FROM information_schema.tables WHERE table_name = 'replay_strokes'")
+    assert kinds == [("VIEW",)]
+    assert _rows(db, "SELECT count(*) FROM duckdb_tables() WHERE table_name LIKE '%before_generations'") == [(0,)]
     con = connect(db)
-    con.execute("ALTER TABLE replay_strokes DROP COLUMN reasons")
-    con.execute("ALTER TABLE replay_strokes DROP COLUMN free_ball")
     write_results(con, ["m1-maximum"], [o.match("m1-maximum", "snooker/wpbsa-2024", "Ann", "Bob", o.maximum_frame())])
     con.close()
     assert _rows(db, "SELECT count(*), count(reasons), count(free_ball) FROM replay_strokes") == [(37, 37, 37)]
+    assert _rows(db, "SELECT count(*) FROM replay_strokes_rows") == [(37,)]  # the old generation is gone
 
 
 def test_a_disciplines_own_stroke_facts_and_finding_kinds_are_stored(tmp_path: Path) -> None:

@@ -1,0 +1,44 @@
+"""What a replay worker process imports as it starts: with spawn, every worker runs the
+``cuelog`` command's script again and imports the module of the function it runs, so
+both must stay light (issue 16: 2 workers against 1 is start-up bound at 100k strokes)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+HEAVY = ("typer", "rich", "polars", "matplotlib", "duckdb")
+
+
+def imported_by(code: str) -> set[str]:
+    """The heavy modules a fresh interpreter holds after running ``code``."""
+    probe = f"{code}\nimport json, sys\nprint(json.dumps(sorted(m for m in {HEAVY!r} if m in sys.modules)))"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT)
+    return set(json.loads(done.stdout.splitlines()[-1]))
+
+
+def test_the_command_script_imports_nothing_heavy_until_it_runs() -> None:
+    entry = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["scripts"]["cuelog"]
+    module, _, function = entry.partition(":")
+    # What the installed script does at import (a spawned worker runs it as __mp_main__).
+    assert imported_by(f"from {module} import {function}") == set()
+
+
+def test_a_replay_worker_imports_no_database_and_no_command_line() -> None:
+    assert imported_by("from cuelog.pipeline import _replay_chunk") == set()
+
+
+def test_the_command_still_runs_from_its_entry_point(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", "from cuelog.__main__ import main; main()", "rules", "list", "--json"],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)
