@@ -1,4 +1,4 @@
-"""An opt-in build of the snooker and billiards engines compiled ahead of time (mypyc).
+"""An opt-in build of the snooker and billiards engines and the record loop compiled ahead of time (mypyc).
 
     python benchmarks/compile_engines.py build/compiled      # needs mypy (the [dev] extra) and a C compiler
     PYTHONPATH=build/compiled cuelog replay examples/         # the compiled engines, same output
@@ -25,14 +25,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 MODULES = (
+    "cuelog/replay/__init__.py",
     "cuelog/replay/ledger.py",
     "cuelog/replay/common.py",
     "cuelog/replay/snooker.py",
     "cuelog/replay/billiards.py",
 )
-"""The modules compiled: the engines' hot loops and what they call per stroke. The
+"""The modules compiled: the record loop that splits a log into matches and frames
+(``cuelog/replay/__init__.py``), the engines' hot loops and what they call per stroke. The
 editions (``*_editions.py``: dataclass fields declared with ``param``), the model (msgspec
-structs, already compiled) and everything else stay Python."""
+structs, already compiled) and everything else stay Python. Every ``.py`` file stays in the
+build beside its compiled module: a Python that cannot load the compiled file (another
+version) imports the pure-Python one."""
 
 
 def build(dest: Path) -> None:

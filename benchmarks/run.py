@@ -419,17 +419,19 @@ def _measure_store(
 ) -> dict[str, Any]:
     """``replay LOGS``, ingest, ``replay --db`` and every report, each in a process of its
     own (its peak memory its own); with ``--base`` the replays and the reports again on the
-    base revision's tree, back to back on the same logs and store."""
+    base revision's tree, back to back on the same logs, each tree ingesting them into a
+    store of its own (two revisions may lay the store out differently)."""
     trees = {"": ROOT} if code == ROOT else {"": ROOT, "base_": code}
     for prefix, tree in trees.items():
         row[f"{prefix}replay_logs"] = in_process("replay_logs", str(here / "logs"), code=tree)
     if store:
-        db = str(here / "cuelog.duckdb")
-        row["ingest"] = in_process("ingest", db, str(here / "logs"), *map(str, clocks))
-        if row["ingest"] is not None:
-            for prefix, tree in trees.items():
-                row[f"{prefix}replay_into_store"] = in_process("replay_db", db, str(workers), code=tree)
-                row[f"{prefix}reports"] = [in_process("report", db, kind, code=tree) for kind in REPORTS]
+        for prefix, tree in trees.items():
+            db = str(here / f"{prefix}cuelog.duckdb")
+            row[f"{prefix}ingest"] = in_process("ingest", db, str(here / "logs"), *map(str, clocks), code=tree)
+            if row[f"{prefix}ingest"] is None:
+                continue
+            row[f"{prefix}replay_into_store"] = in_process("replay_db", db, str(workers), code=tree)
+            row[f"{prefix}reports"] = [in_process("report", db, kind, code=tree) for kind in REPORTS]
     row["peak_rss_mb"] = peak_mb()
     shutil.rmtree(here, ignore_errors=True)
     return row
@@ -554,13 +556,13 @@ def human(row: dict[str, Any]) -> str:
 
 def _store_lines(row: dict[str, Any]) -> list[str]:
     lines = []
-    if row.get("ingest"):
-        i = row["ingest"]
-        lines.append(
-            f"  ingest: {i['rows_per_s']:,} rows/s ({i['seconds']} s), clocks {i['clock_seconds']} s;"
-            f" peak {i['peak_rss_mb']} MB"
-        )
     for prefix, tree in (("", "working tree"), ("base_", "base")):
+        if row.get(f"{prefix}ingest"):
+            i = row[f"{prefix}ingest"]
+            lines.append(
+                f"  ingest ({tree}): {i['rows_per_s']:,} rows/s ({i['seconds']} s), clocks {i['clock_seconds']} s;"
+                f" peak {i['peak_rss_mb']} MB"
+            )
         if row.get(f"{prefix}replay_logs"):
             r = row[f"{prefix}replay_logs"]
             lines.append(f"  replay LOGS --json ({tree}): {r['seconds']} s; peak {r['peak_rss_mb']} MB")

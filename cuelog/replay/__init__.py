@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator
 
 from cuelog.replay.engine import Engine, NoEngine, engine_for
 from cuelog.replay.model import INVALID_RECORD, Finding, FrameResult, MatchResult
-from cuelog.schemas.records import Choice, Event, Frame, FrameRecord, Match, Record
+from cuelog.schemas.records import Choice, Event, Frame, FrameRecord, Match, Record, Stroke
 from cuelog.schemas.rulesets import ENGINES, RULESETS, Ruleset, UnknownRuleset
 
 __all__ = [
@@ -38,21 +38,21 @@ def replay_match(match: Match, records: Iterable[Record]) -> MatchResult:
     result = MatchResult(match.match, match.rules, dict(match.sides))
     previous: FrameResult | None = None
     frame: Frame | None = None
+    number: int | None = None
+    """The number of the frame being read (``None`` before the first)."""
     pending: list[FrameRecord] = []
-
-    def flush() -> None:
-        nonlocal previous
-        if frame is not None:
-            previous = engine.replay_frame(match, frame, pending, previous)
-            result.frames.append(previous)
-
     for record in records:
-        if isinstance(record, Match):
+        if type(record) is Stroke and record.frame == number:
+            # The common case first: a stroke of the frame being read (what the last branch does).
+            pending.append(record)
+        elif isinstance(record, Match):
             raise ValueError("replay_match takes the records of one match")
-        if isinstance(record, Frame):
-            flush()
-            frame, pending = record, []
-        elif frame is None or record.frame != frame.frame:
+        elif isinstance(record, Frame):
+            if frame is not None:
+                previous = engine.replay_frame(match, frame, pending, previous)
+                result.frames.append(previous)
+            frame, number, pending = record, record.frame, []
+        elif frame is None or record.frame != number:
             n: int = record.after if isinstance(record, Choice | Event) else getattr(record, "n", 0)
             result.findings.append(
                 Finding(
@@ -66,7 +66,8 @@ def replay_match(match: Match, records: Iterable[Record]) -> MatchResult:
             )
         else:
             pending.append(record)
-    flush()
+    if frame is not None:
+        result.frames.append(engine.replay_frame(match, frame, pending, previous))
     return result
 
 
@@ -76,7 +77,9 @@ def split_matches(records: Iterable[Record]) -> Iterator[tuple[Match, list[Recor
     match: Match | None = None
     body: list[Record] = []
     for record in records:
-        if isinstance(record, Match):
+        if type(record) is Stroke and match is not None:
+            body.append(record)  # the common case first (what the last branch does)
+        elif isinstance(record, Match):
             if match is not None:
                 yield match, body
             match, body = record, []

@@ -277,6 +277,17 @@ def _occupied(table: Mapping[str, Pos | None], spot: Pos, ball: str) -> bool | N
     return None if unknown else False
 
 
+def _nothing_known(table: Mapping[str, Pos | None], ball: str) -> bool:
+    """A ball other than ``ball`` is on the table and none of them has a known position:
+    :func:`_occupied` is then ``None`` for every spot."""
+    others = False
+    for b, p in table.items():
+        if p is not None and b != ball:
+            return False
+        others = others or b != ball
+    return others
+
+
 # -- the state -------------------------------------------------------------------------
 
 
@@ -507,6 +518,8 @@ def _chain_options(state: State, table: Mapping[str, Pos | None], chain: Sequenc
     The first free spot of the chain is due; a spot before it whose occupation is unknown
     is also accepted (unknown facts raise nothing).
     """
+    if _nothing_known(table, ball):
+        return list(chain)  # every spot's occupation unknown (the loop below, in one test)
     options: list[str] = []
     for name in chain:
         occ = _occupied(table, state.geo.spots[name], ball)
@@ -561,7 +574,7 @@ class _Play:
     out_of_turn: bool = False
     red_spot0: str | None = None
     facts: _Facts | None = None
-    hit: set[str] | frozenset[str] = frozenset()
+    red_hit: bool = False
     hazard: int = 0
     cannon: bool = False
     points: int = 0
@@ -623,36 +636,49 @@ def _stroke(state: State, stroke: Stroke) -> tuple[Outcome | None, list[Finding]
 def _plain(state: State, stroke: Stroke) -> bool:
     """A stroke in which no foul, miss or limit can be found, so that the steps who may
     play, the balls played, the limits and the calls would find nothing: the entitled
-    striker (S3 R15(e)), a game in play with no time limit (S3 R5(a)), the cue ball on the
-    table (not in-hand, S3 R6) and an object ball hit (S3 R15(o), S2 R16), nothing called,
-    no infringement, nothing off the table (S3 R15(j)), every ball played on the table
-    (FORMAT 4), runs short of their limits (S3 R10, R11) and no Baulk-line rule (S3 R8)."""
+    striker (S3 R15(e)), a game in play with no time limit (S3 R5(a)), an object ball hit
+    (S3 R15(o), S2 R16), nothing called, no infringement, nothing off the table (S3 R15(j)),
+    every ball played on the table (FORMAT 4), runs short of their limits (S3 R10, R11) and
+    no Baulk-line rule (S3 R8). The cue ball is on the table, or in-hand (S3 R6) with a
+    placement not recorded illegal and the first balls hit at unknown positions: whether one
+    of them was in Baulk (S3 R6(f)) is then not in the facts, so :func:`_facts` finds nothing."""
     striker = stroke.striker
     table = state.table
     cb = state.cue.get(striker)
+    first = stroke.first
     if (
         cb is None
         or striker != state.striker
         or stroke.call is not None
         or stroke.infringements
         or stroke.off_table
-        or not stroke.first
+        or not first
         or state.over
         or state.time_limit is not None
         or state.baulk_line
         # The limits are fifteen hazards and seventy-five cannons at the least (S3 R10(a), R11(a)).
         or state.hazards >= 14
         or state.cannons >= 74
-        or cb not in table
     ):
         return False
-    for b in stroke.first:
-        if b not in table:
-            return False
+    if cb in table:
+        for b in first:
+            if b not in table:
+                return False
+    elif stroke.placement == "illegal":
+        return False
+    else:
+        for b in first:
+            if b not in table or table[b] is not None:
+                return False
     for b in stroke.then or ():
         if b not in table:
             return False
-    return all(b in table or b == cb for b in stroke.potted)
+    # Loops, not all() over a generator: this runs on every stroke.
+    for b in stroke.potted:  # noqa: SIM110
+        if b not in table and b != cb:
+            return False
+    return True
 
 
 def _plain_start(state: State, play: _Play) -> None:
@@ -669,6 +695,7 @@ def _plain_start(state: State, play: _Play) -> None:
         _begin_turn(state, striker, play.n)
     play.red_spot0 = state.red_spot
     state.foul_by = None
+    play.in_hand = play.cue_ball not in state.table
 
 
 # -- who may play (S3 R2, R5(a), R15(e)) ----------------------------------------------------
@@ -767,22 +794,24 @@ def _balls_played(state: State, play: _Play) -> None:
 def _scoring(state: State, play: _Play) -> None:
     """What the stroke scores if legal: hazards and a cannon (S3 R4)."""
     stroke, cb, ob, table = play.stroke, play.cue_ball, play.object_ball, state.table
-    then = stroke.then
-    play.hit = set(stroke.first) | set(then or ())
+    first, then = stroke.first, stroke.then or ()
+    play.red_hit = red_hit = RED in first or RED in then
     hazard = 0
-    if RED in stroke.potted and RED in table:
-        hazard += 3
-    if ob in stroke.potted and ob in table:
-        hazard += 2
-    if cb in stroke.potted and stroke.first and all(b in table for b in stroke.first):
-        # S2 R9: in-off the first object ball hit; S3 R4(d): 3 off the Red, 2 off the
-        # opponent's ball or when both were hit at once.
-        hazard += 3 if stroke.first == [RED] else 2
+    potted = stroke.potted
+    if potted:
+        if RED in potted and RED in table:
+            hazard += 3
+        if ob in potted and ob in table:
+            hazard += 2
+        if cb in potted and first and _all_on(first, table):
+            # S2 R9: in-off the first object ball hit; S3 R4(d): 3 off the Red, 2 off the
+            # opponent's ball or when both were hit at once.
+            hazard += 3 if first == [RED] else 2
     cannon: bool | None = False
     if ob in table and RED in table:
-        if {ob, RED} <= play.hit:
+        if red_hit and (ob in first or ob in then):
             cannon = True
-        elif then is None and len(stroke.first) == 1:
+        elif stroke.then is None and len(first) == 1:
             cannon = None
     if cannon is None:
         # ``then`` unknown: trust the scoreboard on whether a cannon was made.
@@ -790,6 +819,14 @@ def _scoring(state: State, play: _Play) -> None:
         cannon = moved is not None and moved == hazard + 2
     play.hazard, play.cannon = hazard, cannon
     play.points = hazard + (2 if cannon else 0)
+
+
+def _all_on(balls: Sequence[str], table: Mapping[str, Pos | None]) -> bool:
+    """Every one of ``balls`` is on the table (a loop, not all() over a generator: every stroke)."""
+    for b in balls:  # noqa: SIM110
+        if b not in table:
+            return False
+    return True
 
 
 def _limits(state: State, play: _Play) -> None:
@@ -923,21 +960,23 @@ def _uncalled(state: State, play: _Play) -> None:
 def _book(state: State, play: _Play) -> None:
     """Book the stroke as called; the due call (Outcome) follows the facts whatever was
     called, and where the facts are unknown the call as made stands."""
+    points = play.points
     penal = play.called_foul or play.called_miss
-    scored, penalty = (0, PENALTY) if penal else (play.points, 0)
-    play.break_points = 0 if penal else play.points
-    due_penal = (
-        play.due_foul is True or play.due_miss or (play.due_foul is None and (play.called_foul or play.called_miss))
-    )
-    play.due_scored, play.due_penalty = (0, PENALTY) if due_penal else (play.points, 0)
-    i = 0 if play.striker == "A" else 1
-    official = state.ledger.official
-    if state.target is not None:
+    scored, penalty = (0, PENALTY) if penal else (points, 0)
+    play.break_points = 0 if penal else points
+    due_penal = play.due_foul is True or play.due_miss or (play.due_foul is None and penal)
+    due_scored, due_penalty = (0, PENALTY) if due_penal else (points, 0)
+    ledger, target = state.ledger, state.target
+    if target is not None:
         # S3 R5(d): only the points required count; the break keeps them all.
-        room, room_other = max(state.target - official[i], 0), max(state.target - official[1 - i], 0)
-        scored, penalty = min(scored, room), min(penalty, room_other)
-        play.due_scored, play.due_penalty = min(play.due_scored, room), min(play.due_penalty, room_other)
-    mismatch = state.ledger.stroke(
+        own, opp = ledger.official if play.striker == "A" else ledger.official[::-1]
+        room, room_other = max(target - own, 0), max(target - opp, 0)
+        if scored > room or due_scored > room:
+            scored, due_scored = min(scored, room), min(due_scored, room)
+        if penalty > room_other or due_penalty > room_other:
+            penalty, due_penalty = min(penalty, room_other), min(due_penalty, room_other)
+    play.due_scored, play.due_penalty = due_scored, due_penalty
+    mismatch = ledger.stroke(
         play.n,
         play.striker,
         scored,
@@ -945,11 +984,11 @@ def _book(state: State, play: _Play) -> None:
         play.stroke.score,
         explained=play.explained,
         break_points=play.break_points,
-        rule=state.cite("scoring"),
+        rule=state.ed.cite["scoring"],
     )
     if mismatch is not None:
         play.findings.append(mismatch)
-    play.continues = not penal and play.points > 0
+    play.continues = not penal and points > 0
 
 
 def _runs(state: State, play: _Play) -> None:
@@ -983,7 +1022,7 @@ def _table_after_stroke(state: State, play: _Play) -> dict[str, Pos | None]:
             table[cb] = None
         for b in stroke.off_table or ():
             table.pop(b, None)
-        if RED in play.hit or RED not in table:
+        if play.red_hit or RED not in table:
             state.red_spot = None
         return table
     table = {b: p for b, p in before.items() if b not in potted}
@@ -997,7 +1036,7 @@ def _table_after_stroke(state: State, play: _Play) -> dict[str, Pos | None]:
             table[b] = listed.get(b)
     elif cb in table:
         table[cb] = None  # no ball hit: only the cue ball moved
-    if RED in play.hit or RED not in table:
+    if play.red_hit or RED not in table:
         state.red_spot = None
     return table
 
@@ -1018,10 +1057,11 @@ def _red_due(state: State, play: _Play, table: dict[str, Pos | None]) -> None:
 def _touching_due(state: State, play: _Play, table: dict[str, Pos | None], recorded: _Recorded) -> bool | None:
     """S3 R14(a): the next striker's cue ball touching another ball; without positions a
     recorded TOUCHING BALL re-spot is trusted; 1R 2.10 only by consent."""
-    nxt_ball = state.cue[play.next_striker]
+    # The two cue balls as read at the start of the stroke: the next striker's and the other.
+    ahead = play.next_striker == play.striker
+    nxt_ball, non = (play.cue_ball, play.object_ball) if ahead else (play.object_ball, play.cue_ball)
     touching = _touching_ball(table, nxt_ball)
-    non = state.cue[other(play.next_striker)]
-    if touching is None and recorded is not None:
+    if touching is None and recorded:
         marks = {b: sp for b, sp, _ in recorded}
         if nxt_ball in table and (marks.get(non) == "centre" or (RED in table and marks.get(RED) == "spot")):
             touching = True
@@ -1049,7 +1089,8 @@ def _respot_step(state: State, play: _Play, table: dict[str, Pos | None]) -> Non
         non = state.cue[other(play.next_striker)]
         if non in table:
             play.due_spots[non] = (["centre"], state.cite("touching"))
-    play.findings.extend(_check_respots(state, play.n, play.striker, play.due_spots, recorded, table))
+    if play.due_spots or recorded:
+        play.findings.extend(_check_respots(state, play.n, play.striker, play.due_spots, recorded, table))
     if touching:
         table.pop(state.cue[play.next_striker], None)
     state.table = table
@@ -1084,9 +1125,9 @@ def _next_turn(state: State, play: _Play) -> None:
         _end_turn(state)
         if play.called_foul:
             state.foul_by = play.striker
-    score = state.ledger.official
-    if state.target is not None and max(score) >= state.target:
-        _end(state, "A" if score[0] >= state.target else "B", "target", play.n)
+    score, target = state.ledger.official, state.target
+    if target is not None and (score[0] >= target or score[1] >= target):
+        _end(state, "A" if score[0] >= target else "B", "target", play.n)
 
 
 def _outcome(state: State, play: _Play) -> Outcome:
@@ -1102,7 +1143,7 @@ def _outcome(state: State, play: _Play) -> Outcome:
         None,
         play.due_miss,
         False,
-        tuple((b, opts[0]) for b, (opts, _) in sorted(play.due_spots.items())) if play.due_spots else (),
+        _due_respots(play.due_spots) if play.due_spots else (),
         not play.continues,
         play.next_striker,
         ledger.score(),
@@ -1112,6 +1153,14 @@ def _outcome(state: State, play: _Play) -> Outcome:
         state.winner,
         ledger.credited,
     )
+
+
+def _due_respots(due: dict[str, tuple[list[str], str]]) -> tuple[tuple[str, str], ...]:
+    """The due respots as ``Outcome.respots``: each ball with the first spot of its options."""
+    if len(due) == 1:
+        for b, (opts, _) in due.items():
+            return ((b, opts[0]),)
+    return tuple([(b, opts[0]) for b, (opts, _) in sorted(due.items())])
 
 
 def _finding(*, n: int, kind: str, rule: str, side: str | None, points: int, message: str) -> Finding:

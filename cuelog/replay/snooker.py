@@ -737,9 +737,10 @@ _FAST = True
 """Use :func:`_clean_stroke` for strokes that cannot raise anything (switched off in a test)."""
 
 
-def _clean_points(state: State, stroke: Stroke) -> int | None:
-    """What a clean stroke scores (see :func:`_clean_stroke`); ``None`` when it is not one."""
-    first, potted = stroke.first, stroke.potted
+def _clean_points(state: State, stroke: Stroke, first: list[str], striker: str) -> int | None:
+    """What a clean stroke scores (see :func:`_clean_stroke`); ``None`` when it is not one.
+    ``first`` and ``striker`` are the stroke's, read once by the caller (the hot loop)."""
+    potted = stroke.potted
     if (
         len(first) != 1
         or stroke.call is not None
@@ -750,13 +751,13 @@ def _clean_points(state: State, stroke: Stroke) -> int | None:
         or state.free_ball
         or state.over
         or state.due_award is not None
-        or stroke.striker != state.to_play
+        or striker != state.to_play
         or (state.in_hand and stroke.placement == "illegal")
         or state.edition.no_cushion_foul
     ):
         return None
     ball = first[0]
-    nom, striker, phase = stroke.nominated, stroke.striker, state.phase
+    nom, phase = stroke.nominated, state.phase
     if phase == RED:
         if ball != "red" or (nom is not None and nom != "red") or potted.count("red") != len(potted):
             return None
@@ -786,7 +787,7 @@ def _clean_points(state: State, stroke: Stroke) -> int | None:
     return scored
 
 
-def _clean_stroke(state: State, stroke: Stroke) -> Outcome | None:
+def _clean_stroke(state: State, stroke: Stroke, n: int) -> Outcome | None:
     """The common case, done cheaply: a legal stroke at the ball on, by the player entitled
     to it, with nothing called, nothing off the table and nothing that needs positions.
 
@@ -794,14 +795,14 @@ def _clean_stroke(state: State, stroke: Stroke) -> Outcome | None:
     general path :func:`_stroke` then decides. Both give the same result, which
     ``tests/test_snooker_properties.py`` checks.
     """
-    scored = _clean_points(state, stroke)
+    first, striker = stroke.first, stroke.striker
+    scored = _clean_points(state, stroke, first, striker)
     if scored is None:
         return None
-    ball, striker, phase = stroke.first[0], stroke.striker, state.phase
+    ball, phase = first[0], state.phase
     spot_due = phase == COLOUR and scored > 0
 
     # -- the stroke is clean: apply it (same effects as the general path) --
-    n = stroke.n
     state.last_n = n
     state.in_hand = state.anywhere = False
     if phase == RED:
@@ -853,12 +854,13 @@ def _clean_stroke(state: State, stroke: Stroke) -> Outcome | None:
 
 
 def _stroke(state: State, stroke: Stroke) -> Outcome | None:
-    if stroke.n > state.last_n + 1 or state.resync:
+    n = stroke.n
+    if n > state.last_n + 1 or state.resync:
         return _stroke_after_gap(state, stroke)
     if state.opener is None:
         state.opener = stroke.striker
     if _FAST:
-        done = _clean_stroke(state, stroke)
+        done = _clean_stroke(state, stroke, n)
         if done is not None:
             return done
     return _judge_stroke(state, stroke)

@@ -115,7 +115,12 @@ def _read_group(
     try:
         rel = con.sql(
             "SELECT r.match_id, r.line, CAST(r.body AS VARCHAR) AS body FROM records r "
-            "SEMI JOIN chosen_matches c ON c.match_id = r.match_id ORDER BY r.match_id, r.seq"
+            "SEMI JOIN chosen_matches c ON c.match_id = r.match_id "
+            # The group's ids are consecutive in id order: the range lets the scan skip the
+            # row groups (min/max per block) of other matches instead of reading every
+            # record of the store for each group, which would grow with the store squared.
+            "WHERE r.match_id BETWEEN $first AND $last ORDER BY r.match_id, r.seq",
+            params={"first": min(ids), "last": max(ids)},
         )
         current: str | None = None
         lines: list[tuple[int, str]] = []
