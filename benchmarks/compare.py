@@ -24,6 +24,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -45,6 +46,13 @@ except ImportError:  # a revision from before the stroke times were read once a 
     def ingest_clocks(con, paths):
         return [ingest_clock(con, p) for p in paths]
 
+def tables_digest(con):
+    # The loaded records and strokes, in key order: the same logs must give the same tables.
+    return con.execute(
+        "SELECT md5((SELECT string_agg(CAST(r AS VARCHAR), chr(10) ORDER BY match_id, seq) FROM records r)"
+        " || (SELECT string_agg(CAST(s AS VARCHAR), chr(10) ORDER BY match_id, frame, n) FROM strokes s))"
+    ).fetchall()[0][0][:16]
+
 def main():
     if os.path.exists(sys.argv[4]):
         os.remove(sys.argv[4])
@@ -58,6 +66,7 @@ def main():
     assert all(c.status == "loaded" for c in clocks), [c.problems[:3] for c in clocks]
     out = {"rows": sum(f.records for f in files), "ingest_s": t2 - t0, "logs_s": t1 - t0, "clocks_s": t2 - t1,
            "ingest_cpu": c2 - c0, "logs_cpu": c1 - c0, "clocks_cpu": c2 - c1, "aligned": sum(c.aligned for c in clocks)}
+    out["tables"] = tables_digest(con)
     if sys.argv[6] == "replay":
         results = replay_db(con, None, int(sys.argv[3]))
         out["replay_db_s"] = time.perf_counter() - t2
@@ -92,7 +101,7 @@ def make_logs(dest: Path, snooker: int, billiards: int, per_file: int) -> None:
         (logs / f"{i // per_file:05d}.jsonl").write_text(text, encoding="utf-8")
 
 
-def measure(tree: Path, script: Path, logs: Path, workers: int, replay: bool) -> dict[str, float]:
+def measure(tree: Path, script: Path, logs: Path, workers: int, replay: bool) -> dict[str, Any]:
     db, clocks = script.parent / "bench.duckdb", logs.parent / "clocks"
     args = [str(tree), str(logs), str(workers), str(db), str(clocks), "replay" if replay else "-"]
     out = subprocess.run([sys.executable, str(script), *args], capture_output=True, text=True, cwd=tree)
@@ -121,12 +130,14 @@ LABELS = {
 the load of a shared machine, and per CPU second is what one core gives."""
 
 
-def report(runs: dict[str, list[dict[str, float]]], args: argparse.Namespace, files: int) -> None:
+def report(runs: dict[str, list[dict[str, Any]]], args: argparse.Namespace, files: int) -> None:
     """Rates (medians of the rounds) and the working tree's speed-up over each base, round by round."""
     tree = runs["working tree"]
     first = tree[0]
     print(f"{first['rows']:,} records in {files} files, {first['aligned']:,} shots aligned, {args.rounds} rounds")
     print(f"load average after the runs: {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    digests = {name: {r["tables"] for r in rs} for name, rs in runs.items()}
+    print("records and strokes loaded:", ", ".join(f"{name[:12]} {' '.join(sorted(d))}" for name, d in digests.items()))
     keys = [(key, "rows") for key in LABELS]
     if not args.no_replay:
         keys.append(("replay_db_s", "strokes"))
@@ -160,7 +171,7 @@ def main() -> None:
         make_logs(work, args.snooker, args.billiards, args.matches_per_file)
         script = work / "child.py"
         script.write_text(CHILD, encoding="utf-8")
-        runs: dict[str, list[dict[str, float]]] = {name: [] for name in trees}
+        runs: dict[str, list[dict[str, Any]]] = {name: [] for name in trees}
         for _ in range(args.rounds):
             for name, tree in trees.items():
                 runs[name].append(measure(tree, script, work / "logs", args.workers, not args.no_replay))

@@ -237,10 +237,11 @@ def run_floor(db: Path, files: list[str]) -> None:
 def run_python(db: Path, files: list[str]) -> None:
     con = connect(db)
     rows = []
-    for f in files:
-        read = load._read_small(f, None)
-        rows.append(loads.FileRows(f, f, read.matches, read.records, read.batch.rows()))
-    loads.publish_files(con, rows)
+    with load._collector_paused():  # as ingest_paths runs it
+        for f in files:
+            read = load._read_small(f, Path(f).read_bytes(), None)
+            rows.append(loads.FileRows(f, f, read.matches, read.records, read.batch.rows()))
+        loads.publish_files(con, rows)
     con.close()
 
 

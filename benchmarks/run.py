@@ -255,7 +255,7 @@ def engine_alone(paths: list[Path], rounds: int = 3) -> dict[str, Any]:
 
 def ingest_store(db: Path, logs_dir: Path, clocks: list[Path]) -> dict[str, Any] | None:
     try:
-        from cuelog.ingest.clock import ingest_clock
+        from cuelog.ingest import clock
         from cuelog.ingest.load import ingest_paths
         from cuelog.store import connect
     except ImportError:
@@ -264,7 +264,7 @@ def ingest_store(db: Path, logs_dir: Path, clocks: list[Path]) -> dict[str, Any]
     try:
         t, results = timed(lambda: ingest_paths(con, [logs_dir]))
         rows = sum(r.records for r in results)
-        tc, aligned = timed(lambda: sum(ingest_clock(con, c).aligned for c in clocks))
+        tc, aligned = timed(lambda: sum(r.aligned for r in _ingest_clocks(clock, con, clocks)))
     finally:
         con.close()
     return {
@@ -275,6 +275,14 @@ def ingest_store(db: Path, logs_dir: Path, clocks: list[Path]) -> dict[str, Any]
         "clock_seconds": round(tc, 3),
         "shots_aligned": aligned,
     }
+
+
+def _ingest_clocks(clock: Any, con: Any, paths: list[Path]) -> list[Any]:
+    """Every clock CSV in one call, as ``cuelog ingest`` loads them (one call per CSV in a
+    tree from before ``ingest_clocks``)."""
+    if hasattr(clock, "ingest_clocks"):
+        return list(clock.ingest_clocks(con, paths))
+    return [clock.ingest_clock(con, p) for p in paths]
 
 
 def replay_store(db: Path, workers: int) -> dict[str, Any] | None:

@@ -59,7 +59,7 @@ def examples_dir() -> Path | None:
 
 def run_demo(db: Path, out: Path, seed: int = 2026, workers: int | None = None, step: Step | None = None) -> DemoResult:
     """Run the whole pipeline; ``out`` receives the season's files and the plots."""
-    from cuelog.ingest.clock import ingest_clock
+    from cuelog.ingest.clock import ingest_clocks
     from cuelog.ingest.load import ingest_paths
     from cuelog.pipeline import replay_db
     from cuelog.store import connect
@@ -94,8 +94,8 @@ def run_demo(db: Path, out: Path, seed: int = 2026, workers: int | None = None, 
 
             raise InputError(rejected)
         result.files = len(loaded)
-        for csv in sorted(season.glob(f"*/{CLOCKS_DIR}/*.csv")):
-            result.shots_aligned += ingest_clock(con, csv).aligned
+        clocks = ingest_clocks(con, sorted(season.glob(f"*/{CLOCKS_DIR}/*.csv")))
+        result.shots_aligned = sum(c.aligned for c in clocks)
         say("replaying every stroke", 0.55)
         results = replay_db(con, None, workers)
         simulated = {p.stem for source in sources[: len(SEASON)] for p in source.glob("*.jsonl")}

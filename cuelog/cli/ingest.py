@@ -19,14 +19,15 @@ from cuelog.cli.common import (
     err_console,
     expand_globs,
     fail,
-    folded_table,
     json_errors,
     out_console,
+    plain_table,
     print_problems,
 )
 from cuelog.ingest.clock import DEFAULT_TOLERANCE_S, SHOW_UNPLACED, ClockResult, ingest_clocks
 from cuelog.ingest.load import FileResult, ingest_paths
 from cuelog.ingest.reader import is_clock_csv, log_files
+from cuelog.live.render import clean
 from cuelog.store import DEFAULT_DB, connect
 
 
@@ -52,23 +53,24 @@ def _total_bytes(files: list[Path]) -> int | None:
 
 
 def print_summary(files: list[FileResult], clocks: list[ClockResult], console: Console) -> None:
+    """The logs and clock logs loaded, one plain line each (a season is thousands of files);
+    per clock log with rows placed on no stroke, a warning with the count by reason and the
+    first few rows (``--json`` has the count by reason as well)."""
     if files:
-        t = folded_table("status", "matches", "records", "file", title="logs")
-        for f in files:
-            t.add_row(f.status, escape(", ".join(f.matches)), str(f.records), escape(f.path))
-        console.print(t)
+        logs = ((f.status, ", ".join(f.matches), f.records, f.path) for f in files)
+        plain_table(console, ("status", "matches", "records", "file"), logs, title="logs")
     if clocks:
-        t = folded_table("status", "rows", "shots", "aligned", "unplaced", "clock log", title="shot clocks")
-        for c in clocks:
-            t.add_row(c.status, str(c.rows), str(c.shots), str(c.aligned), str(len(c.unplaced)), escape(c.path))
-        console.print(t)
+        columns = ("status", "rows", "shots", "aligned", "unplaced", "clock log")
+        counts = ((c.status, c.rows, c.shots, c.aligned, len(c.unplaced), c.path) for c in clocks)
+        plain_table(console, columns, counts, title="shot clocks")
     for c in clocks:
         if c.unplaced:
+            reasons = ", ".join(f"{reason} {n}" for reason, n in c.unplaced_by_reason().items())
             shown = "; ".join(f"line {u.line} {u.event} {u.ts} ({u.reason})" for u in c.unplaced[:SHOW_UNPLACED])
             more = f" and {len(c.unplaced) - SHOW_UNPLACED} more" if len(c.unplaced) > SHOW_UNPLACED else ""
             err_console.print(
-                f"[yellow]warning:[/] {escape(c.path)}: {len(c.unplaced)} row(s) placed on no stroke: "
-                f"{escape(shown)}{more}",
+                f"[yellow]warning:[/] {escape(clean(c.path))}: {len(c.unplaced)} row(s) placed on no stroke "
+                f"({escape(reasons)}): {escape(shown)}{more}",
                 highlight=False,
                 soft_wrap=True,
             )

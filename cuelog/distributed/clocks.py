@@ -5,16 +5,18 @@ day or an event) may get a clock log in another batch than the strokes it times:
 log spanning two days, or uploaded after the logs. So the dataset keeps each clock log's
 paired shots (``clock_shots/<digest>.parquet``, named by the file's content: the same log
 again is the same file) and, after every write, aligns every kept clock with every stroke
-of the dataset by the same rules and code as a database load (``cuelog.ingest.clock``: as-of
-to the nearest stroke on the same table, within the tolerance the log was given with).
+of the dataset by the same rules and code as a database load (``cuelog.store.clocks``, in
+DuckDB over the dataset's views: as-of to the nearest stroke on the same table, within the
+tolerance the log was given with).
 The result is ``shot_clock/part=.../clocks.parquet`` in each partition, whose readings win
 over the exports' own for the same stroke (``layout.read_clock``), as a later clock load
 replaces an earlier reading in a database. Logs are aligned in the order of their content
 digests, a later one replacing an earlier one's reading of a stroke: the same dataset gives
 the same bytes whatever order its batches came in.
 
-The cost grows with the dataset: every write that keeps clocks reads every stroke's table
-and time (one DuckDB query over the Parquet files) and rewrites the ``clocks.parquet`` files.
+The cost grows with the kept clocks: every write that keeps clocks aligns all of them again,
+reading (in DuckDB, never into Python) the strokes of the tables and the time they reach,
+and rewrites the ``clocks.parquet`` files.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import pyarrow as pa
@@ -36,16 +39,8 @@ from cuelog.distributed.layout import (
     read_manifest,
 )
 from cuelog.distributed.views import loaded_views
-from cuelog.ingest.clock import (
-    ClockResult,
-    Shot,
-    Unplaced,
-    align,
-    pair_shots,
-    read_clock_csv,
-    shots_frame,
-    stroke_times,
-)
+from cuelog.ingest.clock import ClockResult, Shot, Unplaced, pair_shots, read_clock_csv
+from cuelog.store import clocks as store_clocks
 from cuelog.store.loads import SHOT_CLOCK_SCHEMA
 
 CLOCK_SHOTS = "clock_shots"
@@ -115,29 +110,57 @@ def _strokes(storage: Storage) -> duckdb.DuckDBPyConnection | None:
 def _align_all(storage: Storage) -> tuple[dict[tuple[str, int, int], tuple[object, ...]], dict[str, Placed]]:
     """Every kept clock log aligned with every stroke of the dataset, in digest order: the
     readings by stroke (a later log's replacing an earlier's) and what each log placed."""
+    kept = [storage.read_table(CLOCK_SHOTS, n) for n in sorted(storage.listdir(CLOCK_SHOTS)) if n.endswith(".parquet")]
+    kept = [k for k in kept if k.num_rows]
     con = _strokes(storage)
-    readings: dict[tuple[str, int, int], tuple[object, ...]] = {}
-    placed: dict[str, Placed] = {}
     try:
-        strokes = stroke_times(con) if con is not None else None
-        for name in sorted(n for n in storage.listdir(CLOCK_SHOTS) if n.endswith(".parquet")):
-            kept = storage.read_table(CLOCK_SHOTS, name)
-            if not kept.num_rows:
-                continue
-            source, tolerance = kept.column("source")[0].as_py(), kept.column("tolerance_s")[0].as_py()
-            shots = _shots(kept)
-            if strokes is None:
-                left = [Unplaced(s.stop_line, s.table, s.stop_text, "stop", "no_stroke") for s in shots]
-                placed[source] = Placed(0, left)
-                continue
-            rows, left = align(strokes, shots_frame(shots), tolerance)
-            for r in rows.iter_rows():
-                readings[(r[0], r[1], r[2])] = (*r, source)
-            placed[source] = Placed(rows.height, left)
+        aligned = _aligned(con, kept) if con is not None else {}
     finally:
         if con is not None:
             con.close()
+    readings: dict[tuple[str, int, int], tuple[object, ...]] = {}
+    placed: dict[str, Placed] = {}
+    for i, table in enumerate(kept):
+        source = table.column("source")[0].as_py()
+        if i not in aligned:  # no stroke in the dataset yet
+            rows = zip(*(table.column(c).to_pylist() for c in ("stop_line", "table", "stop_text")), strict=True)
+            placed[source] = Placed(0, [Unplaced(line, t, text, "stop", "no_stroke") for line, t, text in rows])
+            continue
+        got, readings_of_log = aligned[i]
+        for reading in readings_of_log:
+            readings[reading[:3]] = (*reading, source)
+        left = [Unplaced(line, t, text, "stop", reason) for line, t, text, reason in got.left_over]
+        placed[source] = Placed(got.aligned, left)
     return readings, placed
+
+
+def _aligned(
+    con: duckdb.DuckDBPyConnection, kept: list[pa.Table]
+) -> dict[int, tuple[store_clocks.Placed, list[tuple[Any, ...]]]]:
+    """The kept logs (by position) aligned in DuckDB over the dataset's views
+    (:mod:`cuelog.store.clocks`, the rule of a database load), the logs of one tolerance at
+    a time: what each placed, and its readings ``(match_id, frame, n, shot_s, paused_s,
+    limit_s)`` in match, frame and stroke order."""
+    by_tolerance: dict[float, list[int]] = {}
+    for i, table in enumerate(kept):
+        by_tolerance.setdefault(table.column("tolerance_s")[0].as_py(), []).append(i)
+    out: dict[int, tuple[store_clocks.Placed, list[tuple[Any, ...]]]] = {}
+    for tolerance, logs in sorted(by_tolerance.items()):
+        store_clocks.create_shots(con)
+        try:
+            for i in logs:
+                shots = kept[i].rename_columns({"stop_ts": "ts"})
+                store_clocks.add_shots(con, shots.append_column("log_no", pa.array([i] * shots.num_rows, pa.int32())))
+            got = store_clocks.align(con, round(tolerance * 1e6))
+            rows = store_clocks.placed_rows(con)
+        finally:
+            store_clocks.drop_shots(con)
+        readings: dict[int, list[tuple[Any, ...]]] = {i: [] for i in logs}
+        for i, *reading in zip(*(rows.column(c).to_pylist() for c in rows.column_names), strict=True):
+            readings[i].append(tuple(reading))
+        for i in logs:
+            out[i] = (got.get(i) or store_clocks.Placed(aligned=0, matches=[], left_over=[]), readings[i])
+    return out
 
 
 def realign(storage: Storage) -> dict[str, Placed]:

@@ -17,6 +17,7 @@ fuzzed logs).
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 import msgspec
@@ -27,18 +28,20 @@ from cuelog.ingest.validate import (
     SIDES,
     FileState,
     _calls_safety,
-    _negative_scores,
     check_record,
     close_frame,
-    parse_time,
+    time_us,
 )
 from cuelog.schemas.bounds import INT_BOUNDS, MAX_POINTS
-from cuelog.schemas.records import Record, Stroke, decode
+from cuelog.schemas.records import Record, Stroke
+from cuelog.schemas.rulesets import Ruleset
+
+_decoder: msgspec.json.Decoder[Record] = msgspec.json.Decoder(Record)
 
 Line = tuple[int, str, Record]
 """A checked line: its number (1-based), its text (stripped, as stored) and its record."""
 
-_N = INT_BOUNDS["stroke"]["n"]
+_N_MAX = INT_BOUNDS["stroke"]["n"][1]
 _BREAK = INT_BOUNDS["stroke"]["break"]
 _POINTS = INT_BOUNDS["stroke"]["call.points"]
 _VISITS = INT_BOUNDS["stroke"]["call.visits"]
@@ -68,7 +71,8 @@ def is_clean(path: str | os.PathLike[str]) -> bool:
 def lines_of(data: bytes) -> list[tuple[int, str]] | None:
     """The non-blank lines of a small log's bytes, numbered as the reader numbers them, or
     None when the bytes hold anything the reader reports (a byte-order mark, CR line
-    ends, bytes that are not UTF-8, an over-long line, no record at all)."""
+    ends, bytes that are not UTF-8, an over-long line, no record at all) or a line that
+    does not start with ``{`` and end with ``}``."""
     if data.startswith(BOM) or b"\r" in data or (len(data) >= MAX_LINE and _has_long_line(data)):
         return None
     try:
@@ -78,10 +82,12 @@ def lines_of(data: bytes) -> list[tuple[int, str]] | None:
     out = []
     for number, raw in enumerate(text.split("\n"), start=1):
         line = raw.strip()
-        if line:
+        if line[:1] == "{" and line[-1:] == "}":
             out.append((number, line))
-        elif raw.strip(_ASCII_SPACE):
-            return None  # blank to str.strip, not to the reader: the detailed check says what it is
+        elif line or raw.strip(_ASCII_SPACE):
+            # Not one object on its line (see _decode_lines), or blank to str.strip and not
+            # to the reader: the detailed check says what it is.
+            return None
     return out or None
 
 
@@ -89,74 +95,108 @@ def _has_long_line(data: bytes) -> bool:
     return any(len(raw) >= MAX_LINE - 1 for raw in data.split(b"\n"))
 
 
+class NotClean(Exception):
+    """The fast check cannot call a log clean: the detailed check is to read it."""
+
+
+@dataclass(frozen=True, slots=True)
+class CleanLog:
+    """A log the fast check calls clean: its records with their lines and texts, and the
+    time of each stroke (microseconds since the epoch, None when it has none) in stroke order."""
+
+    lines: list[int]
+    texts: list[str]
+    records: list[Record]
+    times: list[int | None]
+
+
 def clean_records(data: bytes) -> list[Line] | None:
     """Every record of a log with its line and text when the detailed check would find no
     problem in it; None otherwise (or when in doubt)."""
+    log = clean_log(data)
+    return None if log is None else list(zip(log.lines, log.texts, log.records, strict=True))
+
+
+def clean_log(data: bytes) -> CleanLog | None:
+    """A log's records, lines, texts and stroke times when the detailed check would find no
+    problem in it; None otherwise (or when in doubt)."""
     numbered = lines_of(data)
-    if numbered is None:
+    records = None if numbered is None else _decode_lines(data, len(numbered))
+    if numbered is None or records is None:
         return None
     state = FileState("")
-    out: list[Line] = []
+    times: list[int | None] = []
     try:
-        for number, text in numbered:
-            record = decode(text)
+        for (number, _), record in zip(numbered, records, strict=True):
             if type(record) is Stroke:
-                if not stroke_clean(state, record):
-                    return None
+                times.append(stroke_clean(state, record))
             elif check_record(state, number, record):
                 return None
-            out.append((number, text, record))
-    except (msgspec.DecodeError, msgspec.ValidationError):
+    except NotClean:
         return None
-    return None if close_frame(state) else out
+    if close_frame(state):
+        return None
+    return CleanLog([n for n, _ in numbered], [t for _, t in numbered], records, times)
 
 
-def stroke_clean(state: FileState, s: Stroke) -> bool:
+def _decode_lines(data: bytes, lines: int) -> list[Record] | None:
+    """The records of a log's lines in one call of the decoder; None unless each line holds
+    exactly one record.
+
+    The decoder reads a stream of JSON values and knows no lines, so every line must start
+    with ``{`` and end with ``}`` (:func:`lines_of` checked that): a ``}`` followed by white
+    space and ``{`` can only end a value at the top level (inside a value a ``,``, ``]`` or
+    ``}`` must follow, and a JSON string holds no raw line break), so no value runs over a
+    line's end, and as many values as lines means one a line.
+    """
+    try:
+        records = _decoder.decode_lines(data)
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+        return None
+    return records if len(records) == lines else None
+
+
+def stroke_clean(state: FileState, s: Stroke) -> int | None:
     """:func:`cuelog.ingest.validate.check_stroke` finds nothing: the same rules as plain
-    comparisons. Updates the state as that check does (the last ``n``, the frame's strokes)."""
+    comparisons, raising :class:`NotClean` where that check would find a problem. Updates
+    the state as that check does (the last ``n``, the frame's strokes) and returns the
+    stroke's time in microseconds since the epoch (None: no time), read once for the check
+    and the stored column."""
     rs = state.ruleset
     n = s.n
     # The open frame, the next number (n counts from 1, docs/format.md section 4; no gap,
     # no repeat) and the stated bounds (cuelog.schemas.bounds).
-    if rs is None or state.frame is None or s.frame != state.frame or n != state.last_n + 1 or n > _N[1]:
-        return False
-    if s.striker not in SIDES or (s.t is not None and parse_time(s.t) is None):
-        return False
-    if s.score is not None and not _score_clean(s.score, _negative_scores(state)):
-        return False
-    if s.break_ is not None and not _BREAK[0] <= s.break_ <= _BREAK[1]:
-        return False
-    if not (_calls_clean(s) and _balls_clean(state, s) and _pockets_clean(s)):
-        return False
+    if rs is None or s.frame != state.frame or n != state.last_n + 1 or n > _N_MAX:
+        raise NotClean
+    t = None if s.t is None else time_us(s.t)
+    if t is None and s.t is not None:
+        raise NotClean
+    if s.striker not in SIDES:
+        raise NotClean
+    score, break_ = s.score, s.break_
+    if score is not None:
+        # [A, B], from 0 (minus the bound in 14.1, WPA 4.7) to MAX_POINTS.
+        low = -MAX_POINTS if rs.discipline == "straight-pool" else 0
+        if len(score) != 2 or not (low <= score[0] <= MAX_POINTS and low <= score[1] <= MAX_POINTS):
+            raise NotClean
+    if break_ is not None and not _BREAK[0] <= break_ <= _BREAK[1]:
+        raise NotClean
+    balls = rs.balls
+    if not (balls.issuperset(s.first) and balls.issuperset(s.potted) and _others_clean(state, s, rs)):
+        raise NotClean
     state.last_n = n
     state.unread = False
     state.strokes.add(n)
-    return True
+    return t
 
 
-def _score_clean(score: list[int], negative: bool) -> bool:
-    """[A, B], from 0 (minus the bound in 14.1, WPA 4.7) to MAX_POINTS."""
-    low = -MAX_POINTS if negative else 0
-    return len(score) == 2 and low <= score[0] <= MAX_POINTS and low <= score[1] <= MAX_POINTS
-
-
-def _calls_clean(s: Stroke) -> bool:
-    call, cushions = s.call, s.cushions
-    if call is not None:
-        if call.points is not None and not _POINTS[0] <= call.points <= _POINTS[1]:
-            return False
-        if call.visits is not None and not _VISITS[0] <= call.visits <= _VISITS[1]:
-            return False
-    objects = cushions.objects if cushions is not None else None
-    return objects is None or _OBJECTS[0] <= objects <= _OBJECTS[1]
-
-
-def _balls_clean(state: FileState, s: Stroke) -> bool:
-    """Every ball the stroke names is one the match's ruleset uses (a called ``safety`` in call-shot pool)."""
-    rs = state.ruleset
-    assert rs is not None
-    balls = rs.balls
-    if not (balls.issuperset(s.first) and balls.issuperset(s.potted)):
+def _others_clean(state: FileState, s: Stroke, rs: Ruleset) -> bool:
+    """The stroke's optional fields: calls and cushions within their bounds, every ball one
+    the match's ruleset uses (a called ``safety`` in call-shot pool), known pockets and spots."""
+    balls, call, cushions = rs.balls, s.call, s.cushions
+    if call is not None and not (_in(call.points, _POINTS) and _in(call.visits, _VISITS)):
+        return False
+    if cushions is not None and not _in(cushions.objects, _OBJECTS):
         return False
     if (s.then is not None and not balls.issuperset(s.then)) or (
         s.off_table is not None and not balls.issuperset(s.off_table)
@@ -169,10 +209,12 @@ def _balls_clean(state: FileState, s: Stroke) -> bool:
         return False
     if s.positions is not None and any(p[0] not in balls for p in s.positions):
         return False
-    return not s.respots or all(r.ball in balls and (r.spot is None or r.spot in rs.spots) for r in s.respots)
-
-
-def _pockets_clean(s: Stroke) -> bool:
+    if s.respots and not all(r.ball in balls and (r.spot is None or r.spot in rs.spots) for r in s.respots):
+        return False
     if s.pockets is not None and (len(s.pockets) != len(s.potted) or not POCKETS.issuperset(s.pockets)):
         return False
     return s.pocket_called is None or s.pocket_called in POCKETS
+
+
+def _in(value: int | None, bound: tuple[int, int]) -> bool:
+    return value is None or bound[0] <= value <= bound[1]

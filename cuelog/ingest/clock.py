@@ -37,7 +37,7 @@ import polars as pl
 
 from cuelog.errors import Problem
 from cuelog.ingest.validate import parse_time
-from cuelog.store import loads
+from cuelog.store import clocks as store_clocks
 
 EVENTS = ("start", "pause", "resume", "stop", "reset", "expire")
 COLUMNS = ("table", "ts", "event")
@@ -101,6 +101,13 @@ class ClockResult:
     unplaced: list[Unplaced]
     problems: list[Problem]
 
+    def unplaced_by_reason(self) -> dict[str, int]:
+        """How many rows were placed on no stroke, by reason (the reasons in sorted order)."""
+        counts: dict[str, int] = {}
+        for u in self.unplaced:
+            counts[u.reason] = counts.get(u.reason, 0) + 1
+        return dict(sorted(counts.items()))
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "path": self.path,
@@ -110,6 +117,7 @@ class ClockResult:
             "shots": self.shots,
             "aligned": self.aligned,
             "unplaced": len(self.unplaced),
+            "unplaced_by_reason": self.unplaced_by_reason(),
             "first_unplaced": [u.to_dict() for u in self.unplaced[:SHOW_UNPLACED]],
             "problems": [p.to_dict() for p in self.problems],
         }
@@ -258,7 +266,7 @@ SHOT_COLUMNS = {
 
 
 def shots_frame(shots: list[Shot]) -> pl.DataFrame:
-    """Shots paired in Python (:func:`pair_shots`) as the frame :func:`align` takes."""
+    """Shots paired in Python (:func:`pair_shots`) as a frame, for the run's table of shots."""
     return pl.DataFrame(
         {
             "table": [s.table for s in shots],
@@ -273,115 +281,99 @@ def shots_frame(shots: list[Shot]) -> pl.DataFrame:
     )
 
 
-def stroke_times(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
-    """The loaded strokes a device log is aligned with (:func:`cuelog.store.loads.clock_strokes`)."""
-    strokes = pl.from_arrow(loads.clock_strokes(con))
-    assert isinstance(strokes, pl.DataFrame)
-    return strokes.with_columns(pl.col("table").cast(pl.String), pl.col("t").cast(pl.Int64))
+@dataclass(frozen=True, slots=True)
+class _Found:
+    """A device log read and paired, its shots in the run's table of shots (or a problem)."""
+
+    name: str
+    file_hash: str | None
+    rows: int
+    shots: int
+    unplaced: list[Unplaced]
+    problems: list[Problem]
 
 
-def align(strokes: pl.DataFrame, shots: pl.DataFrame, tolerance_s: float) -> tuple[pl.DataFrame, list[Unplaced]]:
-    """Join each shot to the stroke on its table nearest in time (as-of, within tolerance).
-
-    Returns the ``shot_clock`` rows (without ``source``) and the shots left over: those
-    with no stroke near enough, and those whose nearest stroke a nearer shot already took.
-    The Polars as-of join: a DuckDB ASOF JOIN measured twice as slow (benchmarks/README.md).
-    """
-    left = shots.cast(SHOT_COLUMNS).sort("ts", "stop_line")  # type: ignore[arg-type]
-    joined = left.join_asof(
-        strokes,
-        left_on="ts",
-        right_on="t",
-        by="table",
-        strategy="nearest",
-        tolerance=round(tolerance_s * 1e6),
-        check_sortedness=False,
-    ).with_columns((pl.col("ts") - pl.col("t")).abs().alias("gap"))
-    matched = joined.filter(pl.col("match_id").is_not_null())
-    # One shot per stroke: the nearest wins, then the earlier line (deterministic).
-    best = matched.sort("gap", "stop_line").unique(subset=["match_id", "frame", "n"], keep="first", maintain_order=True)
-    taken = matched.join(best.select("stop_line"), on="stop_line", how="anti")
-    unplaced = [
-        Unplaced(line, table, text, "stop", reason)
-        for frame, reason in ((joined.filter(pl.col("match_id").is_null()), "no_stroke"), (taken, "stroke_taken"))
-        for line, table, text in frame.select("stop_line", "table", "stop_text").iter_rows()
-    ]
-    rows = best.select("match_id", "frame", "n", "shot_s", "paused_s", "limit_s").sort("match_id", "frame", "n")
-    return rows, sorted(unplaced, key=lambda u: u.line)
+PAIR_BYTES = 8 << 20
+"""Device logs paired, aligned and stored together at most (bytes; a larger log alone): the
+memory of a run is bounded by this, not by the season. At 1M strokes (92 MB of device logs)
+8 MB batches peaked at 373 MB against 1,190 MB for 64 MB ones, in about the same CPU time."""
 
 
-Found = tuple[str | None, int, pl.DataFrame, list[Unplaced], list[Problem]]
-"""A device log read and paired: ``(hash, rows, shots, unplaced, problems)``."""
-
-PAIR_BYTES = 64 << 20
-"""Device logs paired together in DuckDB at most (bytes): memory stays bounded on a big run."""
-
-
-def _python_paired(path: str | os.PathLike[str]) -> Found:
-    """``(hash, rows, shots, unplaced, problems)`` by the Python reader, which names every bad row."""
+def _python_paired(con: duckdb.DuckDBPyConnection, log_no: int, path: Path) -> _Found:
+    """A log the DuckDB pairing left, by the Python reader, which names every bad row; its
+    shots added to the run's table of shots."""
     file_hash, read, problems = read_clock_csv(path)
     if problems or file_hash is None:
-        return file_hash, len(read), shots_frame([]), [], problems
+        return _Found(str(path), file_hash, len(read), 0, [], problems)
     paired, unplaced = pair_shots(read)
-    return file_hash, len(read), shots_frame(paired), unplaced, []
+    frame = shots_frame(paired).with_columns(pl.lit(log_no, pl.Int32).alias("log_no"))
+    store_clocks.add_shots(con, frame.to_arrow())
+    return _Found(str(path), file_hash, len(read), len(paired), unplaced, [])
+
+
+def _pair(con: duckdb.DuckDBPyConnection, batch: list[Path]) -> list[_Found]:
+    """Read and pair a batch of device logs: plain ones together in DuckDB, any other by
+    the Python reader; the shots of each in the run's table of shots, numbered by position."""
+    from cuelog.ingest import clockdb  # it builds on this module's events and records
+
+    datas = [_read_bytes(p) for p in batch]
+    paired = clockdb.pair_logs(con, [None if d is None else clockdb.device_rows(d) for d in datas])
+    found: list[_Found] = []
+    for log_no, (path, data, fast) in enumerate(zip(batch, datas, paired, strict=True)):
+        if data is not None and fast is not None:
+            file_hash = hashlib.sha256(data).hexdigest()
+            found.append(_Found(str(path), file_hash, fast.rows, fast.shots, fast.unplaced, []))
+        else:
+            found.append(_python_paired(con, log_no, path))
+    return found
+
+
+def _placed(placed: dict[int, store_clocks.Placed], log_no: int) -> store_clocks.Placed:
+    """What the alignment made of a log (nothing, for a log without shots)."""
+    return placed.get(log_no) or store_clocks.Placed(aligned=0, matches=[], left_over=[])
+
+
+def _result(found: _Found, placed: store_clocks.Placed) -> ClockResult:
+    if found.problems or found.file_hash is None:
+        return ClockResult(found.name, found.file_hash, "rejected", found.rows, 0, 0, [], found.problems)
+    left = [Unplaced(line, table, text, "stop", reason) for line, table, text, reason in placed.left_over]
+    unplaced = sorted(found.unplaced + left, key=lambda u: u.line)
+    return ClockResult(found.name, found.file_hash, "loaded", found.rows, found.shots, placed.aligned, unplaced, [])
 
 
 def _store_all(
-    con: duckdb.DuckDBPyConnection, founds: list[tuple[str, Found]], strokes: pl.DataFrame, tolerance_s: float
+    con: duckdb.DuckDBPyConnection, found: list[_Found], placed: dict[int, store_clocks.Placed]
 ) -> list[ClockResult]:
-    """Align the device logs of a batch and store all their shots in one transaction: one
-    DELETE and one INSERT for the batch, not a transaction and three statements per CSV.
-    The stored rows are those of storing each log in turn (a later log's reading of a
-    stroke replaces an earlier one). If the store refuses the batch, each log is stored on
-    its own, all or nothing, as before."""
-    results: list[ClockResult] = []
-    saved: list[loads.Shots] = []
-    for name, (file_hash, rows, shots, unplaced, problems) in founds:
-        if problems or file_hash is None:
-            results.append(ClockResult(name, file_hash, "rejected", rows, 0, 0, [], problems))
-            continue
-        aligned, left_over = align(strokes, shots, tolerance_s)
-        table = aligned.with_columns(pl.lit(file_hash).alias("source")).to_arrow()
-        saved.append(loads.Shots(table, file_hash, name, rows))
-        left = sorted(unplaced + left_over, key=lambda u: u.line)
-        results.append(ClockResult(name, file_hash, "loaded", rows, shots.height, aligned.height, left, []))
-    if not saved:
-        return results
-    con.begin()
+    """Store the placed shots of a batch in one transaction (one DELETE and one INSERT),
+    leaving the rows of storing each log in turn (a later log's reading of a stroke
+    replaces an earlier one). If the store refuses the batch, each log is stored on its
+    own, all or nothing."""
+    results = [_result(f, _placed(placed, i)) for i, f in enumerate(found)]
+    files = [
+        store_clocks.ClockFile(
+            log_no=i, file_hash=r.file_hash, name=r.path, matches=_placed(placed, i).matches, lines=r.rows
+        )
+        for i, r in enumerate(results)
+        if r.status == "loaded" and r.file_hash is not None
+    ]
     try:
-        loads.save_all_shots(con, saved)
-        con.commit()
+        _transaction(con, files)
     except duckdb.Error:
-        con.rollback()
-        return [_store(con, name, found, strokes, tolerance_s) for name, found in founds]
-    except BaseException:
-        con.rollback()
-        raise
+        for f in files:
+            _transaction(con, [f])
     return results
 
 
-def _store(
-    con: duckdb.DuckDBPyConnection,
-    name: str,
-    paired: Found,
-    strokes: pl.DataFrame,
-    tolerance_s: float,
-) -> ClockResult:
-    """Align one device log's shots and store them with the file, in one transaction."""
-    file_hash, rows, shots, unplaced, problems = paired
-    if problems or file_hash is None:
-        return ClockResult(name, file_hash, "rejected", rows, 0, 0, [], problems)
+def _transaction(con: duckdb.DuckDBPyConnection, files: list[store_clocks.ClockFile]) -> None:
+    if not files:
+        return
     con.begin()
     try:
-        aligned, left_over = align(strokes, shots, tolerance_s)
-        unplaced = sorted(unplaced + left_over, key=lambda u: u.line)
-        table = aligned.with_columns(pl.lit(file_hash).alias("source")).to_arrow()
-        loads.save_shots(con, table, file_hash, name, rows)
+        store_clocks.save(con, files)
         con.commit()
     except BaseException:
         con.rollback()
         raise
-    return ClockResult(name, file_hash, "loaded", rows, shots.height, aligned.height, unplaced, [])
 
 
 def ingest_clock(
@@ -403,24 +395,19 @@ def ingest_clocks(
     """Every device log of a run, each stored on its own as :func:`ingest_clock` says.
 
     Plain logs are paired together in DuckDB (:mod:`cuelog.ingest.clockdb`), up to
-    :data:`PAIR_BYTES` at a time; any other goes through the Python reader. The stroke
-    times are read from the store once: storing shots does not change them.
+    :data:`PAIR_BYTES` at a time; any other goes through the Python reader. The shots of a
+    batch are aligned to the loaded strokes and stored by DuckDB (:mod:`cuelog.store.clocks`):
+    no stroke is read into Python.
     """
-    from cuelog.ingest import clockdb  # it builds on this module's events and records
-
-    strokes = stroke_times(con) if paths else None
     out: list[ClockResult] = []
     for batch in _batches([Path(p) for p in paths]):
-        datas = [_read_bytes(p) for p in batch]
-        paired = clockdb.pair_logs(con, [None if d is None else clockdb.device_rows(d) for d in datas])
-        founds: list[tuple[str, Found]] = []
-        for path, data, fast in zip(batch, datas, paired, strict=True):
-            if data is not None and fast is not None:
-                founds.append((str(path), (hashlib.sha256(data).hexdigest(), fast.rows, fast.shots, fast.unplaced, [])))
-            else:
-                founds.append((str(path), _python_paired(path)))
-        assert strokes is not None
-        out += _store_all(con, founds, strokes, tolerance_s)
+        store_clocks.create_shots(con)
+        try:
+            found = _pair(con, batch)
+            placed = store_clocks.align(con, round(tolerance_s * 1e6))
+            out += _store_all(con, found, placed)
+        finally:
+            store_clocks.drop_shots(con)
     return out
 
 

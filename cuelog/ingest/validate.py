@@ -52,7 +52,7 @@ import os
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import msgspec
@@ -80,6 +80,8 @@ POCKETS = frozenset({"TL", "TR", "ML", "MR", "BL", "BR"})
 
 _generic = msgspec.json.Decoder()
 TOO_DEEP = "JSON nested too deeply to decode"
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_MICROSECOND = timedelta(microseconds=1)
 _ISO_TIME = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$")
 
 
@@ -310,6 +312,29 @@ def parse_time(value: str) -> datetime | None:
     except ValueError:
         return None
     return parsed if parsed.tzinfo is not None else None
+
+
+_UTC_MILLIS = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z")
+"""The shape match recorders write (``2026-05-01T14:03:22.120Z``) in ASCII digits: a
+narrower pattern than :data:`_ISO_TIME`, so a time of this shape needs no other test."""
+
+
+def time_us(value: str) -> int | None:
+    """Microseconds since the epoch (UTC) of a time :func:`parse_time` accepts, or None when
+    it accepts none: the same answer (``tests/ingest/test_clean.py`` holds them to each other).
+
+    The common shape skips ``parse_time``'s broader pattern and its cache (a log's times are
+    all different, so the cache only costs): about half the time, and the check and the
+    stored column get the value from one parse.
+    """
+    if _UTC_MILLIS.fullmatch(value) is None:
+        parsed = parse_time(value)
+    else:
+        try:
+            parsed = datetime.fromisoformat(value)
+        except ValueError:  # a day the calendar lacks (Feb 30), as parse_time finds
+            return None
+    return None if parsed is None else (parsed - _EPOCH) // _MICROSECOND
 
 
 def check_time(file: str, line: int, name: str, value: str | None) -> list[Problem]:

@@ -67,8 +67,10 @@ CREATE TABLE IF NOT EXISTS shot_clock (
     shot_s      DOUBLE,                -- time taken, pauses excluded
     paused_s    DOUBLE,
     limit_s     DOUBLE,
-    source      VARCHAR NOT NULL,      -- 'record' or the CSV file's hash
-    PRIMARY KEY (match_id, frame, n)
+    source      VARCHAR NOT NULL       -- 'record' or the CSV file's hash
+    -- (match_id, frame, n) is unique by construction: a log's clock records are checked
+    -- (clock_repeated), and a device shot deletes the reading it replaces; no index, so that
+    -- storing a run's shots costs half as much and memory does not grow with the store.
 );
 
 -- Replay results (written by `cuelog replay --db`). Each replay writes its rows under a new

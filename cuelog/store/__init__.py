@@ -5,6 +5,7 @@ One embedded file (default ``./cuelog.duckdb``). The tables are defined once, in
 
 - :mod:`cuelog.store.loads`: ingest's writes (logs staged per file and published in one
   transaction, shot-clock rows, the ``ingest_log`` of loaded files);
+- :mod:`cuelog.store.clocks`: device shot clocks aligned to the strokes and stored, in DuckDB;
 - :mod:`cuelog.store.results`: the replay results (``replay_*`` tables) and their writes;
 - :mod:`cuelog.store.reads`: what the replay and the commands read back.
 """

@@ -10,6 +10,7 @@ the two must agree both ways.
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -121,3 +122,42 @@ def test_the_fast_check_agrees_with_the_detailed_check_rule_by_rule(records, tmp
     problems = detailed_problems(path)
     checked = clean_records(path.read_bytes())
     assert (checked is not None) == (not problems), problems
+
+
+_TIME_CHARS = "0123456789-:.TZ+ x\u0663"
+
+
+@st.composite
+def time_texts(draw: st.DrawFn) -> str:
+    """A valid time with a few characters replaced, dropped or added: the shapes near the common one."""
+    base = draw(st.datetimes(timezones=st.just(UTC))).strftime("%Y-%m-%dT%H:%M:%S.%f")[:23] + "Z"
+    chars = list(base)
+    for _ in range(draw(st.integers(0, 3))):
+        at = draw(st.integers(0, len(chars) - 1))
+        action = draw(st.sampled_from(["replace", "drop", "insert"]))
+        if action == "drop":
+            del chars[at]
+        else:
+            chars[at : at + (action == "replace")] = [draw(st.sampled_from(_TIME_CHARS))]
+    return "".join(chars)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(text=st.one_of(time_texts(), st.sampled_from(["2024-02-29T00:00:00.000Z", "2026-02-29T00:00:00.000Z"])))
+def test_time_us_gives_the_instant_parse_time_reads_or_none_as_it_does(text):
+    parsed = validate.parse_time(text)
+    expected = None if parsed is None else (parsed - datetime(1970, 1, 1, tzinfo=UTC)) // timedelta(microseconds=1)
+    assert validate.time_us(text) == expected
+
+
+def test_a_line_holding_two_records_or_half_of_one_is_left_to_the_detailed_check(tmp_path):
+    head = [json.dumps(match()), json.dumps(frame())]
+    one, two = json.dumps(stroke(1)), json.dumps(stroke(2, striker="B"))
+    split = two[:-1].replace(', "first"', ',\n"first"', 1) + "}"  # one record over two lines
+    # Two records on one line and one over two lines: as many JSON values as lines.
+    both = [one + " " + two[:-1] + ', "x": [1,', "2]}"]
+    for body in ([one + " " + two], [one, split], both):
+        path = tmp_path / "odd.jsonl"
+        path.write_text("\n".join(head + body) + "\n", encoding="utf-8")
+        assert detailed_problems(path), body
+        assert clean_records(path.read_bytes()) is None, body

@@ -72,6 +72,7 @@ def test_device_log_is_paired_and_aligned_to_strokes(log, device, tmp_path):
     [clock] = json.loads(result.stdout)["clocks"]
     assert (clock["status"], clock["rows"], clock["shots"], clock["aligned"]) == ("loaded", 17, 5, 4)
     assert clock["unplaced"] == 3
+    assert clock["unplaced_by_reason"] == {"no_stroke": 1, "reset": 1, "stop_without_start": 1}
     assert [(u["line"], u["event"], u["reason"]) for u in clock["first_unplaced"]] == [
         (3, "stop", "no_stroke"),  # table 8 has no match loaded
         (10, "start", "reset"),  # the shot the reset abandoned
@@ -83,7 +84,7 @@ def test_unplaced_rows_are_reported_on_stderr_without_failing(log, device, tmp_p
     result = cli("ingest", log, "--db", tmp_path / "db.duckdb", "--clock", device)
     assert result.exit_code == 0
     err = " ".join(result.stderr.split())
-    assert "3 row(s) placed on no stroke" in err
+    assert "3 row(s) placed on no stroke (no_stroke 1, reset 1, stop_without_start 1)" in err
     assert "line 16 stop 2026-05-01T14:01:50.000Z (stop_without_start)" in err
 
 

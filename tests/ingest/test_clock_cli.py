@@ -107,3 +107,20 @@ def test_a_file_whose_name_holds_glob_characters_is_read_as_itself(tmp_path):
     result = cli("ingest", OFFICIATING, "--clock", odd, "--db", tmp_path / "s.duckdb", "--json")
     assert result.exit_code == 0, result.output
     assert [c["path"] for c in json.loads(result.stdout)["clocks"]] == [str(odd)]
+
+
+def test_the_summary_gives_each_file_one_line_as_written(tmp_path):
+    """A season is thousands of files: one plain line each, the path whole, markup printed as
+    written and a control character as an escape, never sent to the terminal."""
+    odd = tmp_path / "day[bold]1\x1b[31m.jsonl"
+    shutil.copy(OFFICIATING, odd)
+    clocks = tmp_path / "t[red]7.csv"
+    shutil.copy(CLOCKS, clocks)
+    result = cli("ingest", odd, "--clock", clocks, "--db", tmp_path / "s.duckdb")
+    assert result.exit_code == 0, result.output
+    assert "\x1b" not in result.stdout
+    lines = result.stdout.splitlines()
+    [log_line] = [line for line in lines if "day[bold]1" in line]
+    assert log_line.split() == ["loaded", "example-officiating", "20", str(tmp_path / "day[bold]1\\x1b[31m.jsonl")]
+    [clock_line] = [line for line in lines if "t[red]7.csv" in line]
+    assert clock_line.split() == ["loaded", "33", "15", "15", "0", str(clocks)]

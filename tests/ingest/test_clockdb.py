@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from cuelog.ingest.clock import EVENTS, pair_shots, read_clock_csv, shots_frame
 from cuelog.ingest.clockdb import device_rows, pair_logs
+from cuelog.store.clocks import SHOTS, create_shots
 
 COLUMNS = ["table", "stop_line", "ts", "stop_text", "shot_s", "paused_s", "limit_s"]
 
@@ -26,12 +27,15 @@ def both(path: Path) -> tuple[tuple[int, pl.DataFrame, list], tuple[int, pl.Data
     python = (len(rows), shots_frame(shots).select(COLUMNS).sort("stop_line"), unplaced)
     con = duckdb.connect()
     try:
+        create_shots(con)
         [fast] = pair_logs(con, [device_rows(path.read_bytes())])
+        shots = pl.from_arrow(con.sql(f"SELECT * FROM {SHOTS} WHERE log_no = 0").to_arrow_table())
     finally:
         con.close()
     if fast is None:
         return python, None
-    return python, (fast.rows, fast.shots.select(COLUMNS).sort("stop_line"), fast.unplaced)
+    assert isinstance(shots, pl.DataFrame) and fast.shots == shots.height
+    return python, (fast.rows, shots.select(COLUMNS).sort("stop_line"), fast.unplaced)
 
 
 @st.composite
@@ -110,7 +114,9 @@ def test_a_row_the_python_reader_treats_otherwise_leaves_the_file_to_it(row, tmp
     path.write_text("table,ts,event\n7,2026-05-01T14:00:01.000Z,start\n" + row + "\n7,2026-05-01T14:00:09Z,stop\n")
     con = duckdb.connect()
     try:
+        create_shots(con)
         assert pair_logs(con, [device_rows(path.read_bytes())]) == [None]
-        assert con.execute("SELECT count(*) FROM duckdb_tables() WHERE temporary").fetchone() == (0,)
+        assert con.execute("SELECT table_name FROM duckdb_tables() WHERE temporary").fetchall() == [(SHOTS,)]
+        assert con.execute(f"SELECT count(*) FROM {SHOTS}").fetchone() == (0,)
     finally:
         con.close()

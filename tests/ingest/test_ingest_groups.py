@@ -99,3 +99,33 @@ def test_a_group_that_cannot_be_published_is_published_file_by_file(
     assert [r.status for r in results] == ["loaded", "loaded", "rejected", "loaded", "loaded"]
     assert results[2].path == str(files[2]) and results[2].problems[0].code == "load_failed"
     assert loaded == ["m-000", "m-001", "m-003", "m-004"]
+
+
+@pytest.mark.parametrize("window", [1, 1 << 20])
+def test_files_read_ahead_in_windows_load_as_in_one_window(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, window: int
+) -> None:
+    """Which files are loaded already is asked a window of logs at a time: a copy of a file
+    in a later window, a file loaded by an earlier run, a file that is not there and one
+    that is not a log are each reported as when every file is in one window."""
+    files = _season(tmp_path / "logs", 6)
+    write(tmp_path / "logs" / "m-006-copy.jsonl", [match(match="m-001"), frame(), stroke(1), stroke(2, striker="B")])
+    (tmp_path / "logs" / "m-007-bad.jsonl").write_text("{not json\n", encoding="utf-8")
+    db = tmp_path / "db.duckdb"
+    con = connect(db)
+    assert load.ingest_paths(con, [files[3]])[0].status == "loaded"
+    monkeypatch.setattr(load, "WINDOW_BYTES", window)
+    results = load.ingest_paths(con, [tmp_path / "logs", tmp_path / "missing.jsonl"])
+    con.close()
+    statuses = [(Path(r.path).name, r.status, [p.code for p in r.problems]) for r in results]
+    assert statuses == [
+        ("m-000.jsonl", "loaded", []),
+        ("m-001.jsonl", "loaded", []),
+        ("m-002.jsonl", "loaded", []),
+        ("m-003.jsonl", "unchanged", []),
+        ("m-004.jsonl", "loaded", []),
+        ("m-005.jsonl", "loaded", []),
+        ("m-006-copy.jsonl", "unchanged", []),
+        ("m-007-bad.jsonl", "rejected", ["invalid_json"]),
+        ("missing.jsonl", "rejected", ["unreadable"]),
+    ]

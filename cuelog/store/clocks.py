@@ -1,0 +1,247 @@
+"""Shot-clock writes: device shots aligned to the loaded strokes and stored, all in DuckDB.
+
+Ingest pairs the device logs of a run into shots (``cuelog.ingest.clockdb``, or the
+Python reader for a log it leaves) and puts them in a temporary table,
+:data:`SHOTS` (one row per shot: the log's number in the run, the table, the stop's time
+in epoch microseconds, its line and text, the shot's times). :func:`align` joins each
+shot as-of to the stroke on the same table (the match record's ``table``) whose time is
+nearest, within the tolerance, reading only the strokes of the tables the shots name and
+of the time they span; :func:`save` stores the placed shots in ``shot_clock`` with one
+``DELETE`` and one ``INSERT ... SELECT`` and records each log in ``ingest_log``. No stroke
+and no shot passes through Python; what comes back is one row per log and one per shot
+left over (docs/ingest.md, "Shot-clock device logs").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import duckdb
+import pyarrow as pa
+
+from cuelog.store import summaries
+from cuelog.store.loads import SHOT_CLOCK_SCHEMA, loaded_files
+
+SHOTS = "cuelog_clock_shots"
+"""The temporary table of the paired shots of a run (:data:`SHOTS_SCHEMA`)."""
+
+SHOTS_SCHEMA = pa.schema(
+    [
+        ("log_no", pa.int32()),
+        ("table", pa.string()),
+        ("ts", pa.int64()),
+        ("stop_line", pa.int64()),
+        ("stop_text", pa.string()),
+        ("shot_s", pa.float64()),
+        ("paused_s", pa.float64()),
+        ("limit_s", pa.float64()),
+    ]
+)
+
+_ALIGNED = "cuelog_clock_aligned"
+
+# The strokes a shot can reach: on a table some shot names, within the time the shots span
+# (constants, so that DuckDB skips the row groups of other days). Of strokes at the same
+# instant on one table the last by match, frame and number stands for them all, so each
+# shot has one nearest stroke whichever way the rows were stored. The shots' stops and
+# these strokes are sorted together per table by time (a stroke before a stop at the same
+# instant); each stop takes the stroke at or before it and the stroke at or after it, and
+# the nearer of the two, the later when they are equally near (the stroke the shot can
+# have started: docs/format.md section 5), if it is within the tolerance. Of two shots of
+# one log on one stroke the nearer keeps it, then the earlier line; the other is
+# ``stroke_taken``. (One sort of the stops and strokes together measured twice as fast as
+# two ASOF JOINs, which sort both sides each.)
+_ALIGN = f"""
+CREATE OR REPLACE TEMP TABLE {_ALIGNED} AS
+WITH near AS (
+    SELECT m.table_no AS "table", epoch_us(s.t) AS t, max({{'m': s.match_id, 'f': s.frame, 'n': s.n}}) AS k
+    FROM strokes s JOIN matches m USING (match_id)
+    WHERE s.t BETWEEN to_timestamp($lo) AND to_timestamp($hi) AND m.table_no IN (SELECT "table" FROM {SHOTS})
+    GROUP BY ALL
+), events AS (
+    SELECT "table", t, k, NULL::INTEGER AS log_no, NULL::BIGINT AS stop_line FROM near
+    UNION ALL
+    SELECT "table", ts, NULL, log_no, stop_line FROM {SHOTS}
+), sides AS (
+    SELECT log_no, stop_line, t,
+           last_value(CASE WHEN k IS NOT NULL THEN t END IGNORE NULLS) OVER back AS t_before,
+           last_value(k IGNORE NULLS) OVER back AS k_before,
+           first_value(CASE WHEN k IS NOT NULL THEN t END IGNORE NULLS) OVER ahead AS t_after,
+           first_value(k IGNORE NULLS) OVER ahead AS k_after
+    FROM events
+    WINDOW back AS (PARTITION BY "table" ORDER BY t, log_no NULLS FIRST
+                    ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW),
+           ahead AS (PARTITION BY "table" ORDER BY t, log_no NULLS FIRST
+                     ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING)
+    QUALIFY log_no IS NOT NULL
+), nearest AS (
+    SELECT log_no, stop_line, t_after IS NOT NULL AND (t_before IS NULL OR t_after - t <= t - t_before) AS later,
+           CASE WHEN later THEN t_after - t ELSE t - t_before END AS gap,
+           CASE WHEN gap <= $tol THEN CASE WHEN later THEN k_after ELSE k_before END END AS k
+    FROM sides
+)
+SELECT log_no, s."table", stop_line, s.stop_text, s.shot_s, s.paused_s, s.limit_s,
+       k.m AS match_id, k.f AS frame, k.n AS n,
+       CASE WHEN k IS NULL THEN 'no_stroke'
+            WHEN row_number() OVER (PARTITION BY log_no, k ORDER BY gap, stop_line) > 1 THEN 'stroke_taken'
+       END AS reason
+FROM nearest JOIN {SHOTS} s USING (log_no, stop_line)
+"""
+
+_SHOT_COLUMNS = ", ".join(SHOT_CLOCK_SCHEMA.names)
+
+
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """What the alignment made of one log's shots: how many were placed on a stroke, the
+    matches of those strokes (sorted), and each shot left over as ``(line, table, stop
+    text, reason)`` in line order."""
+
+    aligned: int
+    matches: list[str]
+    left_over: list[tuple[int, str, str, str]]
+
+
+@dataclass(frozen=True, slots=True)
+class ClockFile:
+    """A device log whose placed shots are stored: its number in the run and its
+    ``ingest_log`` entry (content hash, path, the matches it placed shots on, rows)."""
+
+    log_no: int
+    file_hash: str
+    name: str
+    matches: list[str]
+    lines: int
+
+
+def create_shots(con: duckdb.DuckDBPyConnection) -> None:
+    """A fresh, empty :data:`SHOTS` table."""
+    cols = ", ".join(f'"{f.name}" {_SQL_TYPES[f.type]}' for f in SHOTS_SCHEMA)
+    con.execute(f"CREATE OR REPLACE TEMP TABLE {SHOTS} ({cols})")
+
+
+_SQL_TYPES = {pa.int32(): "INTEGER", pa.int64(): "BIGINT", pa.string(): "VARCHAR", pa.float64(): "DOUBLE"}
+
+
+def add_shots(con: duckdb.DuckDBPyConnection, shots: pa.Table) -> None:
+    """Append shots (:data:`SHOTS_SCHEMA`, any column order) to :data:`SHOTS`."""
+    cols = ", ".join(f'"{name}"' for name in SHOTS_SCHEMA.names)
+    con.register("cuelog_clock_new", shots.select(SHOTS_SCHEMA.names).cast(SHOTS_SCHEMA))
+    try:
+        con.execute(f"INSERT INTO {SHOTS} ({cols}) SELECT {cols} FROM cuelog_clock_new")
+    finally:
+        con.unregister("cuelog_clock_new")
+
+
+def drop_shots(con: duckdb.DuckDBPyConnection) -> None:
+    """Remove the run's temporary tables."""
+    con.execute(f"DROP TABLE IF EXISTS {SHOTS}")
+    con.execute(f"DROP TABLE IF EXISTS {_ALIGNED}")
+
+
+def align(con: duckdb.DuckDBPyConnection, tolerance_us: int) -> dict[int, Placed]:
+    """Align every shot of :data:`SHOTS` to its stroke (read-only on the store's tables):
+    what each log gave, by log number (a log with no shot is absent)."""
+    first, last = con.execute(f"SELECT coalesce(min(ts), 0), coalesce(max(ts), 0) FROM {SHOTS}").fetchall()[0]
+    # The span of the stops, widened by the tolerance and a second each way (``to_timestamp``
+    # takes seconds as a double); only the ``gap`` decides what is near enough.
+    bounds = {"tol": tolerance_us, "lo": (first - tolerance_us) / 1e6 - 1, "hi": (last + tolerance_us) / 1e6 + 1}
+    con.execute(_ALIGN, bounds)
+    placed = {
+        log_no: Placed(aligned=int(n), matches=sorted(ms or []), left_over=[])
+        for log_no, n, ms in con.execute(
+            f"SELECT log_no, count(*) FILTER (reason IS NULL), list(DISTINCT match_id) FILTER (reason IS NULL)"
+            f" FROM {_ALIGNED} GROUP BY log_no"
+        ).fetchall()
+    }
+    for log_no, line, table, text, reason in con.execute(
+        f'SELECT log_no, stop_line, "table", stop_text, reason FROM {_ALIGNED}'
+        " WHERE reason IS NOT NULL ORDER BY log_no, stop_line"
+    ).fetchall():
+        placed[log_no].left_over.append((line, table, text, reason))
+    return placed
+
+
+def placed_rows(con: duckdb.DuckDBPyConnection) -> pa.Table:
+    """Every shot :func:`align` placed: ``log_no, match_id, frame, n, shot_s, paused_s,
+    limit_s``, by log number then match, frame and stroke (a Parquet dataset's alignment,
+    which writes its own files)."""
+    return con.sql(
+        f"SELECT log_no, match_id, frame, n, shot_s, paused_s, limit_s FROM {_ALIGNED}"
+        " WHERE reason IS NULL ORDER BY log_no, match_id, frame, n"
+    ).to_arrow_table()
+
+
+def save(con: duckdb.DuckDBPyConnection, files: Sequence[ClockFile]) -> None:
+    """Store the placed shots of these logs and record the logs, inside the caller's
+    transaction, with one ``DELETE`` and one ``INSERT``: the rows that storing each log in
+    turn leaves (a newer reading of a stroke replaces the older: one row per match, frame
+    and stroke; each log's rows in match, frame and stroke order)."""
+    if not files:
+        return
+    logs = f"list_contains({[f.log_no for f in files]}, log_no)"
+    keys = f"SELECT DISTINCT match_id, frame, n FROM {_ALIGNED} WHERE reason IS NULL AND {logs}"
+    con.execute(
+        f"DELETE FROM shot_clock USING ({keys}) k"
+        " WHERE shot_clock.match_id = k.match_id AND shot_clock.frame = k.frame AND shot_clock.n = k.n"
+    )
+    sources = pa.table(
+        {"log_no": [f.log_no for f in files], "source": [f.file_hash for f in files]},
+        schema=pa.schema([("log_no", pa.int32()), ("source", pa.string())]),
+    )
+    con.register("cuelog_clock_sources", sources)
+    try:
+        con.execute(
+            f"INSERT INTO shot_clock ({_SHOT_COLUMNS}) SELECT {_SHOT_COLUMNS} FROM {_ALIGNED}"
+            " JOIN cuelog_clock_sources USING (log_no) WHERE reason IS NULL"
+            " QUALIFY row_number() OVER (PARTITION BY match_id, frame, n ORDER BY log_no DESC) = 1"
+            " ORDER BY log_no, match_id, frame, n"
+        )
+    finally:
+        con.unregister("cuelog_clock_sources")
+    # The replayed matches' shot times for the reports, in this transaction (summaries.py).
+    placed = con.sql(f"SELECT DISTINCT match_id FROM {_ALIGNED} WHERE reason IS NULL AND {logs}").to_arrow_table()
+    summaries.refresh_shots(con, placed.column("match_id"))
+    _log_files(con, files)
+
+
+_INGEST_LOG_SCHEMA = pa.schema(
+    [("file_hash", pa.string()), ("path", pa.string()), ("matches", pa.list_(pa.string())), ("records", pa.int64())]
+)
+
+
+def _log_files(con: duckdb.DuckDBPyConnection, files: Sequence[ClockFile]) -> None:
+    """The ``ingest_log`` entries of :func:`save`: new files in one insert, a changed list
+    of matches updated, as recording each file in turn does (the same bytes under a second
+    name keep the first name)."""
+    held = {h: sorted(m) for h, (m, _) in loaded_files(con, [f.file_hash for f in files]).items()}
+    new: dict[str, tuple[str, list[str], int]] = {}
+    changed: dict[str, list[str]] = {}
+    for f in files:
+        if f.file_hash not in held:
+            new[f.file_hash] = (f.name, f.matches, f.lines)
+        elif held[f.file_hash] != f.matches:
+            changed[f.file_hash] = f.matches
+        held[f.file_hash] = f.matches
+    for file_hash, match_ids in changed.items():
+        if file_hash in new:
+            new[file_hash] = (new[file_hash][0], match_ids, new[file_hash][2])
+        else:
+            con.execute("UPDATE ingest_log SET matches = ? WHERE file_hash = ?", [match_ids, file_hash])
+    if not new:
+        return
+    entries = pa.table(
+        [
+            pa.array(list(new), type=pa.string()),
+            pa.array([v[0] for v in new.values()], type=pa.string()),
+            pa.array([v[1] for v in new.values()], type=pa.list_(pa.string())),
+            pa.array([v[2] for v in new.values()], type=pa.int64()),
+        ],
+        schema=_INGEST_LOG_SCHEMA,
+    )
+    con.register("cuelog_files", entries)
+    try:
+        con.execute("INSERT INTO ingest_log SELECT file_hash, path, matches, records, now() FROM cuelog_files")
+    finally:
+        con.unregister("cuelog_files")
