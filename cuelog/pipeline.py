@@ -316,11 +316,11 @@ def stream_db(
         )
         store = rules is None
         chunks = _chunks(loaded, n, step, rules=rules, tabulate=store, slim=slim)
-        with memory_capped(con):
-            if not store:
+        if not store:
+            with memory_capped(con):
                 return _consume(chunks, None, each)
-            with ResultWriter(con, chosen, every_match=not ids) as writer:
-                return _consume(chunks, writer, each)
+        with ResultWriter(con, chosen, every_match=not ids) as writer:  # under the same cap while it streams
+            return _consume(chunks, writer, each)
     finally:
         stored.close()  # before its cursor: a read stopped half-way releases its query first
         reader.close()

@@ -206,3 +206,46 @@ def test_a_killed_replay_leaves_the_previous_results_and_a_rerun_gives_the_same_
     assert _replay_tables(db) == before
     # The rerun removed the killed replay's rows and the ones it replaced.
     assert len(table_rows(db, "replay_strokes_rows")) == len(before["replay_strokes"])
+
+
+def test_the_chunks_stream_under_the_memory_cap_and_the_generation_is_made_current_without_it(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """The chunks are written under DuckDB's small replay limit (memory flat with the store);
+    the last transaction, which joins whole tables for the shot summaries and cannot spill
+    its own inserts, runs under the database's own limit (at 1M strokes it failed for lack
+    of memory under the cap), which stays set afterwards."""
+    db = season(tmp_path / "s.duckdb", 11)
+    con = connect(db)
+    before = con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0]
+    seen: dict[str, list[str]] = {"flush": [], "current": []}
+
+    def limit() -> str:
+        return str(con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0])
+
+    insert_sides, add_matches = results.summaries.insert_sides, results.summaries.add_matches
+
+    def flushing(*args: object) -> None:
+        seen["flush"].append(limit())
+        insert_sides(*args)  # type: ignore[arg-type]
+
+    def made_current(*args: object) -> None:
+        seen["current"].append(limit())
+        add_matches(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(results.summaries, "insert_sides", flushing)
+    monkeypatch.setattr(results.summaries, "add_matches", made_current)
+    try:
+        stream_db(con, workers=1)
+        after = limit()
+    finally:
+        con.close()
+    capped = duckdb.connect()
+    try:
+        capped.execute(f"SET memory_limit = '{results.REPLAY_MEMORY}'")
+        cap = capped.execute("SELECT current_setting('memory_limit')").fetchall()[0][0]
+    finally:
+        capped.close()
+    assert seen["flush"] and set(seen["flush"]) == {cap} and cap != before
+    # The database's limit again (as DuckDB reads back what was set: "18.8 GiB" may read "18.7 GiB").
+    assert seen["current"] == [after] and after != cap

@@ -288,9 +288,14 @@ class ResultWriter:
         self._sides: list[pa.Table] = []
         self._held = 0
         self.gen = 0
+        # The chunks stream under a small DuckDB memory limit; making the generation current
+        # joins whole tables (the shot summaries) in one transaction, which must not run
+        # under it (a transaction's own inserts cannot spill: it would fail for lack of memory).
+        self._cap = memory_capped(con)
 
     def __enter__(self) -> ResultWriter:
         self.gen = int(self._con.execute("SELECT nextval('replay_generation')").fetchall()[0][0])
+        self._cap.__enter__()
         return self
 
     def append(self, tables: dict[str, pa.Table]) -> None:
@@ -330,15 +335,21 @@ class ResultWriter:
         self._abandoned = True
 
     def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
-        if kind is not None or self._abandoned:
-            self._discard()
-            return
+        keep = kind is None and not self._abandoned
         try:
-            self._flush()
-            self._make_current()
+            try:
+                if keep:
+                    self._flush()  # the last rows, still under the cap
+            finally:
+                self._cap.__exit__(None, None, None)
+            if keep:
+                self._make_current()
         except BaseException:
             self._discard()
             raise
+        if not keep:
+            self._discard()
+            return
         _collect(self._con, self.gen if self._every_match else None)
 
     def _make_current(self) -> None:
