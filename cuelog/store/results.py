@@ -288,9 +288,9 @@ class ResultWriter:
         self._sides: list[pa.Table] = []
         self._held = 0
         self.gen = 0
-        # The chunks stream under a small DuckDB memory limit; making the generation current
-        # joins whole tables (the shot summaries) in one transaction, which must not run
-        # under it (a transaction's own inserts cannot spill: it would fail for lack of memory).
+        # The chunks are written and the generation made current under a small DuckDB memory
+        # limit (the shot summaries are joined a range of matches at a time for it), set
+        # back when the writer closes.
         self._cap = memory_capped(con)
 
     def __enter__(self) -> ResultWriter:
@@ -339,11 +339,10 @@ class ResultWriter:
         try:
             try:
                 if keep:
-                    self._flush()  # the last rows, still under the cap
+                    self._flush()
+                    self._make_current()
             finally:
                 self._cap.__exit__(None, None, None)
-            if keep:
-                self._make_current()
         except BaseException:
             self._discard()
             raise

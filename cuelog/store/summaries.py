@@ -171,21 +171,49 @@ def add_matches(con: duckdb.DuckDBPyConnection, ids: str | None, gen: int | None
     )
 
 
+SHOT_BATCH: Final = 100_000
+"""Shot times inserted per statement at most: the join and sort of one statement over every
+shot of a season would hold them all in memory at once."""
+
+
 def _insert_shots(con: duckdb.DuckDBPyConnection, ids: str | None, gen: int | None) -> None:
+    """The shot times of the matches ``ids`` in match id ranges of about :data:`SHOT_BATCH`
+    shots, in id order: the rows and their order are those of one statement over them all."""
+    counts = con.execute(
+        f"SELECT match_id, count(*) FROM shot_clock WHERE shot_s IS NOT NULL AND {_within('match_id', ids)} "
+        "GROUP BY match_id ORDER BY match_id"
+    ).fetchall()
     # Shot times belong to the striker the replay gives the stroke (a correction may change it).
     strokes = "replay_strokes" if gen is None else f"(SELECT * FROM replay_strokes_rows WHERE gen = {int(gen)})"
-    con.execute(
-        f"""
-        INSERT INTO summary_shots
-        SELECT c.match_id, r.striker AS side, m.event, CASE r.striker WHEN 'A' THEN m.side_a ELSE m.side_b END,
-               c.shot_s, c.limit_s
-        FROM shot_clock c JOIN {strokes} r ON r.match_id = c.match_id AND r.frame = c.frame AND r.n = c.n
-        JOIN matches m ON m.match_id = c.match_id
-        WHERE c.shot_s IS NOT NULL AND r.striker IN ('A', 'B') AND {_within("c.match_id", ids)}
-          AND {_within("r.match_id", ids)}
-        ORDER BY c.match_id, c.frame, c.n
-        """
-    )
+    for first, last in _ranges(counts, SHOT_BATCH):
+        con.execute(
+            f"""
+            INSERT INTO summary_shots
+            SELECT c.match_id, r.striker AS side, m.event, CASE r.striker WHEN 'A' THEN m.side_a ELSE m.side_b END,
+                   c.shot_s, c.limit_s
+            FROM shot_clock c JOIN {strokes} r ON r.match_id = c.match_id AND r.frame = c.frame AND r.n = c.n
+            JOIN matches m ON m.match_id = c.match_id
+            WHERE c.shot_s IS NOT NULL AND r.striker IN ('A', 'B') AND {_within("c.match_id", ids)}
+              AND c.match_id BETWEEN $first AND $last AND r.match_id BETWEEN $first AND $last
+            ORDER BY c.match_id, c.frame, c.n
+            """,
+            {"first": first, "last": last},
+        )
+
+
+def _ranges(counts: Sequence[tuple[str, int]], limit: int) -> list[tuple[str, str]]:
+    """Consecutive runs of ``(match id, rows)`` in id order holding about ``limit`` rows each
+    (at least one match), as their first and last ids."""
+    out: list[tuple[str, str]] = []
+    held = 0
+    for match_id, rows in counts:
+        if out and held + rows <= limit:
+            out[-1] = (out[-1][0], match_id)
+            held += rows
+        else:
+            out.append((match_id, match_id))
+            held = rows
+    return out
 
 
 def refresh_shots(con: duckdb.DuckDBPyConnection, match_ids: pa.Array | pa.ChunkedArray) -> None:

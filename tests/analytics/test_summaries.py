@@ -238,3 +238,22 @@ def test_rebuilding_gives_the_rows_the_replay_wrote(season: Path, tmp_path: Path
         assert {t: side_rows(con, f"SELECT * FROM {t} ORDER BY ALL") for t in summaries.SUMMARY_TABLES} == before
     finally:
         con.close()
+
+
+def test_shot_times_inserted_a_range_of_matches_at_a_time_are_those_of_one_statement(
+    season: Path, tmp_path: Path, monkeypatch
+) -> None:
+    """The shot summaries are joined a range of matches at a time (memory bounded by the
+    range, not the season): any range size gives the same rows in the same order."""
+    db = tmp_path / "s.duckdb"
+    shutil.copy(season, db)
+
+    def shots_after_replay(batch: int) -> list[tuple[object, ...]]:
+        monkeypatch.setattr(summaries, "SHOT_BATCH", batch)
+        cli("replay", "--db", db)
+        return rows(db, "SELECT * FROM summary_shots")  # in insertion order
+
+    whole = shots_after_replay(10**9)
+    assert len(whole) > 100
+    assert shots_after_replay(1) == whole  # a match a statement
+    assert shots_after_replay(97) == whole
