@@ -15,6 +15,7 @@ import pyarrow as pa
 
 from cuelog.errors import CuelogError
 from cuelog.schemas.records import Correction, Record, decode
+from cuelog.store.summaries import MISS_SEQUENCES
 
 if TYPE_CHECKING:  # the connection is the caller's: a replay worker imports this module without DuckDB
     import duckdb
@@ -293,29 +294,14 @@ def push_outs(con: duckdb.DuckDBPyConnection) -> pa.Table:
 
 # Each side's stroke figures in each match, summed in DuckDB so a report never holds a row per
 # stroke: what the billiards points (S3 R16(d)) and the snooker fouls and misses (S3 R10, R14)
-# are built from. A FOUL AND A MISS sequence is consecutive called misses of one striker in one
-# frame; another striker's stroke or a stroke that is not a called miss ends it (R14(d)(iii)).
+# are built from; the FOUL AND A MISS sequences (S3 R14(d)(iii)) as the summaries find them.
 _TOTALS = f"""
 WITH s AS (
     SELECT r.match_id, r.frame, r.n, r.striker AS side, r.credited, r.penalty, r.foul,
            EXISTS (SELECT 1 FROM replay_findings x WHERE x.match_id = r.match_id AND x.frame = r.frame
                    AND x.n = r.n AND x.kind = 'condoned_foul') AS condoned, r.miss
     FROM replay_strokes r SEMI JOIN scope_matches m ON m.match_id = r.match_id
-), marked AS (
-    SELECT *, miss AND NOT condoned AS is_miss,
-           CASE WHEN (miss AND NOT condoned) IS DISTINCT FROM
-                     lag(miss AND NOT condoned) OVER (PARTITION BY match_id, frame ORDER BY n)
-                  OR side IS DISTINCT FROM lag(side) OVER (PARTITION BY match_id, frame ORDER BY n)
-                THEN 1 ELSE 0 END AS starts
-    FROM s
-), runs AS (
-    SELECT *, sum(starts) OVER (PARTITION BY match_id, frame ORDER BY n ROWS UNBOUNDED PRECEDING) AS run
-    FROM marked
-), run_lengths AS (
-    SELECT match_id, side, max(length) AS longest_miss_sequence
-    FROM (SELECT match_id, frame, side, run, count(*) AS length FROM runs WHERE is_miss GROUP BY ALL)
-    GROUP BY ALL
-), totals AS (
+), {MISS_SEQUENCES}, totals AS (
     SELECT match_id, side,
            CAST(coalesce(sum(credited), 0) AS BIGINT) AS credited,
            CAST(count(*) FILTER (WHERE is_miss) AS BIGINT) AS miss_calls,
@@ -326,8 +312,7 @@ WITH s AS (
     FROM marked GROUP BY ALL
 )
 SELECT t.match_id, p.event, t.side, p.player, t.credited, t.miss_calls, t.miss_points_conceded, t.fouls,
-       t.foul_points_conceded, t.condoned_fouls, CAST(coalesce(l.longest_miss_sequence, 0) AS BIGINT)
-       AS longest_miss_sequence
+       t.foul_points_conceded, t.condoned_fouls, CAST(coalesce(l.longest, 0) AS BIGINT) AS longest_miss_sequence
 FROM totals t
 JOIN ({_SIDES}) p ON p.match_id = t.match_id AND p.side = t.side
 LEFT JOIN run_lengths l ON l.match_id = t.match_id AND l.side = t.side

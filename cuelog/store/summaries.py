@@ -43,25 +43,7 @@ SUMMARY_TABLES: Final = ("summary_sides_rows", "summary_shots", "summary_push_ou
 # Push outs are recorded only by the disciplines with the nine-ball report (WPA 2.4).
 _PUSH_OUT_DISCIPLINES: Final = tuple(d.name for d in DISCIPLINES.values() if "nineball" in d.reports)
 
-# One row per side of each match with frames. `condoned`: a foul nobody called before the
-# next stroke; it stands (S3 R10(c)). A FOUL AND A MISS sequence is consecutive called
-# misses of one striker in one frame; another striker's stroke or a stroke that is not a
-# called miss ends it (S3 R14(d)(iii)). A pool rack won on the last ball ends with the
-# winner's stroke, so their last visit won it: with the break, a break-and-dish (or run).
-_SIDES_SQL = """
-WITH f AS (SELECT * FROM {frames}),
-sides AS (
-    SELECT f.match_id, s.side, count(*) AS frames,
-           sum(CASE s.side WHEN 'A' THEN f.visits_a ELSE f.visits_b END) AS visits
-    FROM f CROSS JOIN (VALUES ('A'), ('B')) s(side) GROUP BY ALL
-),
-s AS (
-    SELECT r.match_id, r.frame, r.n, r.striker AS side, r.scored, r.credited, r.penalty, r.foul, r.ball_on,
-           r.visit_id, r.miss,
-           EXISTS (SELECT 1 FROM {findings} x WHERE x.match_id = r.match_id AND x.frame = r.frame
-                   AND x.n = r.n AND x.kind = 'condoned_foul') AS condoned
-    FROM {strokes} r
-), marked AS (
+MISS_SEQUENCES: Final = """marked AS (
     SELECT *, miss AND NOT condoned AS is_miss,
            CASE WHEN (miss AND NOT condoned) IS DISTINCT FROM
                      lag(miss AND NOT condoned) OVER (PARTITION BY match_id, frame ORDER BY n)
@@ -75,7 +57,34 @@ s AS (
     SELECT match_id, side, max(length) AS longest
     FROM (SELECT match_id, frame, side, run, count(*) AS length FROM runs WHERE is_miss GROUP BY ALL)
     GROUP BY ALL
-), totals AS (
+)"""
+"""Common table expressions over a CTE ``s`` of strokes (``match_id, frame, n, side, miss,
+condoned``): ``marked`` (each stroke with ``is_miss``, a called miss of a foul that was not
+condoned), ``runs`` and ``run_lengths`` (each side's ``longest`` FOUL AND A MISS sequence in
+a match). The sequence is consecutive called misses of one striker in one frame; another
+striker's stroke or a stroke that is not a called miss ends it (S3 R14(d)(iii)). Used by the
+summaries and by the report's direct path (``reads._TOTALS``)."""
+
+# One row per side of each match with frames. `condoned`: a foul nobody called before the
+# next stroke; it stands (S3 R10(c)). A pool rack won on the last ball ends with the
+# winner's stroke, so their last visit won it: with the break, a break-and-dish (or run).
+_SIDES_SQL = (
+    """
+WITH f AS (SELECT * FROM {frames}),
+sides AS (
+    SELECT f.match_id, s.side, count(*) AS frames,
+           sum(CASE s.side WHEN 'A' THEN f.visits_a ELSE f.visits_b END) AS visits
+    FROM f CROSS JOIN (VALUES ('A'), ('B')) s(side) GROUP BY ALL
+),
+s AS (
+    SELECT r.match_id, r.frame, r.n, r.striker AS side, r.scored, r.credited, r.penalty, r.foul, r.ball_on,
+           r.visit_id, r.miss,
+           EXISTS (SELECT 1 FROM {findings} x WHERE x.match_id = r.match_id AND x.frame = r.frame
+                   AND x.n = r.n AND x.kind = 'condoned_foul') AS condoned
+    FROM {strokes} r
+), """
+    + MISS_SEQUENCES
+    + """, totals AS (
     SELECT match_id, side, coalesce(sum(credited), 0) AS credited, sum(scored) AS scored,
            count(*) FILTER (WHERE is_miss) AS miss_calls,
            coalesce(sum(penalty) FILTER (WHERE is_miss), 0) AS miss_points_conceded,
@@ -126,6 +135,7 @@ LEFT JOIN brk b USING (match_id, side)
 LEFT JOIN rack_sums k USING (match_id, side)
 ORDER BY d.match_id, d.side
 """
+)
 
 
 def insert_sides(con: duckdb.DuckDBPyConnection, parts: Sequence[pa.Table], gen: int) -> None:
