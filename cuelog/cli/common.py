@@ -6,7 +6,7 @@ import contextlib
 import glob
 import json
 import sys
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from contextvars import ContextVar
 from pathlib import Path
 from typing import NoReturn, TextIO
@@ -18,7 +18,6 @@ from rich.markup import escape
 from rich.table import Table
 
 from cuelog.errors import Problem
-from cuelog.live.render import clean
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1
@@ -96,25 +95,6 @@ def folded_table(*columns: str, title: str | None = None, whole: tuple[str, ...]
     for name in columns:
         table.add_column(name, overflow="fold", no_wrap=name in whole)
     return table
-
-
-def plain_table(
-    console: Console, columns: Sequence[str], rows: Iterable[Sequence[object]], title: str | None = None
-) -> None:
-    """A table as plain aligned text, in the layout of :func:`folded_table`, written in one
-    piece: rich renders each cell of a table (about half a millisecond a row), which made a
-    summary of thousands of files take seconds. Cells are text as written, never markup, with
-    control characters shown as escapes; lines are not folded (a pipe gets them whole)."""
-    body = [[clean(cell) for cell in row] for row in rows]
-    widths = [max([len(name), *(len(row[i]) for row in body)]) for i, name in enumerate(columns)]
-    width = sum(widths) + 3 * len(widths) + 1
-
-    def line(cells: Sequence[str]) -> str:
-        return ("  " + "   ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True))).rstrip()
-
-    head = [clean(title).center(width).rstrip(), ""] if title else [""]
-    text = [*head, line(columns), " " + "\u2500" * (width - 2), *(line(row) for row in body), ""]
-    console.file.write("\n".join(text) + "\n")
 
 
 def print_problems(problems: list[Problem], as_json: bool) -> None:

@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 
+from cuelog.cli import plain
 from cuelog.cli.common import (
     EXIT_BAD_INPUT,
     EXIT_OK,
@@ -21,13 +22,11 @@ from cuelog.cli.common import (
     fail,
     json_errors,
     out_console,
-    plain_table,
     print_problems,
 )
 from cuelog.ingest.clock import DEFAULT_TOLERANCE_S, SHOW_UNPLACED, ClockResult, ingest_clocks
 from cuelog.ingest.load import FileResult, ingest_paths
 from cuelog.ingest.reader import is_clock_csv, log_files
-from cuelog.live.render import clean
 from cuelog.store import DEFAULT_DB, connect
 
 
@@ -58,18 +57,18 @@ def print_summary(files: list[FileResult], clocks: list[ClockResult], console: C
     first few rows (``--json`` has the count by reason as well)."""
     if files:
         logs = ((f.status, ", ".join(f.matches), f.records, f.path) for f in files)
-        plain_table(console, ("status", "matches", "records", "file"), logs, title="logs")
+        console.file.write(plain.table(("status", "matches", "records", "file"), logs, title="logs"))
     if clocks:
         columns = ("status", "rows", "shots", "aligned", "unplaced", "clock log")
         counts = ((c.status, c.rows, c.shots, c.aligned, len(c.unplaced), c.path) for c in clocks)
-        plain_table(console, columns, counts, title="shot clocks")
+        console.file.write(plain.table(columns, counts, title="shot clocks"))
     for c in clocks:
         if c.unplaced:
             reasons = ", ".join(f"{reason} {n}" for reason, n in c.unplaced_by_reason().items())
             shown = "; ".join(f"line {u.line} {u.event} {u.ts} ({u.reason})" for u in c.unplaced[:SHOW_UNPLACED])
             more = f" and {len(c.unplaced) - SHOW_UNPLACED} more" if len(c.unplaced) > SHOW_UNPLACED else ""
             err_console.print(
-                f"[yellow]warning:[/] {escape(clean(c.path))}: {len(c.unplaced)} row(s) placed on no stroke "
+                f"[yellow]warning:[/] {escape(plain.terminal_text(c.path))}: {len(c.unplaced)} row(s) placed on no stroke "
                 f"({escape(reasons)}): {escape(shown)}{more}",
                 highlight=False,
                 soft_wrap=True,

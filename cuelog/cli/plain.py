@@ -11,7 +11,7 @@ terminal as is.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Final, Literal
 
 Justify = Literal["left", "right", "center"]
@@ -44,10 +44,18 @@ def _cell(text: str, width: int, how: Justify) -> str:
     return text.ljust(width)
 
 
-def table(headers: Sequence[str], rows: Sequence[Sequence[str]], justify: Sequence[Justify]) -> str:
-    """The table as text: a blank line, the header, a rule, a line per row, a blank line.
-    Cells are escaped (:func:`terminal_text`); the last column is not padded."""
-    cells = [[terminal_text(c) for c in row] for row in rows]
+def table(
+    headers: Sequence[str],
+    rows: Iterable[Sequence[object]],
+    justify: Sequence[Justify] | None = None,
+    title: str | None = None,
+) -> str:
+    """The table as text: a blank line (or the title centred over the table and a blank
+    line), the header, a rule, a line per row, a blank line. Cells (any value, as ``str``
+    gives it) are escaped (:func:`terminal_text`), left-justified unless ``justify`` says
+    otherwise; the last column is not padded."""
+    justify = justify or ["left"] * len(headers)
+    cells = [[terminal_text(str(c)) for c in row] for row in rows]
     widths = [len(h) for h in headers]
     for row in cells:
         for i, c in enumerate(row):
@@ -58,5 +66,7 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[str]], justify: Sequen
         parts = [_cell(v, 0 if i == last else widths[i], justify[i]) for i, v in enumerate(values)]
         return ("  " + _GAP.join(parts)).rstrip()
 
-    rule = " " + "─" * (sum(widths) + len(_GAP) * (len(widths) - 1) + 2)
-    return "\n".join(["", line(headers), rule, *(line(r) for r in cells), ""]) + "\n"
+    width = sum(widths) + len(_GAP) * (len(widths) - 1) + 4
+    head = [terminal_text(title).center(width).rstrip(), ""] if title else [""]
+    rule = " " + "─" * (width - 2)
+    return "\n".join([*head, line(headers), rule, *(line(r) for r in cells), ""]) + "\n"
