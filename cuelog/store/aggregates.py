@@ -113,19 +113,26 @@ def misses(con: duckdb.DuckDBPyConnection, key: str, players: Sequence[str]) -> 
     """Per group: frames, FOUL AND A MISS calls and their points, fouls, the points of the
     called ones, condoned fouls, and the longest miss sequence (S3 R10, R14; summed per
     match by ``reads._TOTALS``: a sequence never spans two frames)."""
-    sums = ", ".join(f"CAST(sum({c}) AS BIGINT) AS {c}" for c in _MISS_COUNTS)
-    filled = ", ".join(f"coalesce(t.{c}, 0) AS {c}" for c in _MISS_COUNTS)
     sql = f"""
 WITH {_base(key)},
-tot AS (SELECT * FROM ({_TOTALS}) WHERE {_CHOSEN}),
-per AS (
-    SELECT {key} AS key, {sums}, CAST(max(longest_miss_sequence) AS BIGINT) AS longest_miss_sequence
-    FROM tot GROUP BY ALL
-)
-SELECT g.key AS {key}, g.frames, {filled}, coalesce(t.longest_miss_sequence, 0) AS longest_miss_sequence
-FROM groups g LEFT JOIN per t ON g.key IS NOT DISTINCT FROM t.key
+rows AS (SELECT * FROM ({_TOTALS}) WHERE {_CHOSEN}),
+{miss_groups(key)}
 """
     return _run(con, sql, players)
+
+
+def miss_groups(key: str) -> str:
+    """The misses report's groups from a CTE ``rows`` of each match's side figures (those of
+    ``reads._TOTALS``) and the CTE ``groups`` of :func:`_base`: the counts summed, the
+    longest sequence the longest of any match."""
+    sums = ", ".join(f"CAST(sum({c}) AS BIGINT) AS {c}" for c in _MISS_COUNTS)
+    filled = ", ".join(f"coalesce(t.{c}, 0) AS {c}" for c in _MISS_COUNTS)
+    return f"""per AS (
+    SELECT {key} AS key, {sums}, CAST(max(longest_miss_sequence) AS BIGINT) AS longest_miss_sequence
+    FROM rows GROUP BY ALL
+)
+SELECT g.key AS {key}, g.frames, {filled}, coalesce(t.longest_miss_sequence, 0) AS longest_miss_sequence
+FROM groups g LEFT JOIN per t ON g.key IS NOT DISTINCT FROM t.key"""
 
 
 def clock(con: duckdb.DuckDBPyConnection, key: str, players: Sequence[str]) -> pa.Table:

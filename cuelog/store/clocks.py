@@ -21,7 +21,7 @@ import duckdb
 import pyarrow as pa
 
 from cuelog.store import summaries
-from cuelog.store.loads import SHOT_CLOCK_SCHEMA, loaded_files
+from cuelog.store.loads import SHOT_CLOCK_SCHEMA, loaded_files, log_files
 
 SHOTS = "cuelog_clock_shots"
 """The temporary table of the paired shots of a run (:data:`SHOTS_SCHEMA`)."""
@@ -206,11 +206,6 @@ def save(con: duckdb.DuckDBPyConnection, files: Sequence[ClockFile]) -> None:
     _log_files(con, files)
 
 
-_INGEST_LOG_SCHEMA = pa.schema(
-    [("file_hash", pa.string()), ("path", pa.string()), ("matches", pa.list_(pa.string())), ("records", pa.int64())]
-)
-
-
 def _log_files(con: duckdb.DuckDBPyConnection, files: Sequence[ClockFile]) -> None:
     """The ``ingest_log`` entries of :func:`save`: new files in one insert, a changed list
     of matches updated, as recording each file in turn does (the same bytes under a second
@@ -229,19 +224,4 @@ def _log_files(con: duckdb.DuckDBPyConnection, files: Sequence[ClockFile]) -> No
             new[file_hash] = (new[file_hash][0], match_ids, new[file_hash][2])
         else:
             con.execute("UPDATE ingest_log SET matches = ? WHERE file_hash = ?", [match_ids, file_hash])
-    if not new:
-        return
-    entries = pa.table(
-        [
-            pa.array(list(new), type=pa.string()),
-            pa.array([v[0] for v in new.values()], type=pa.string()),
-            pa.array([v[1] for v in new.values()], type=pa.list_(pa.string())),
-            pa.array([v[2] for v in new.values()], type=pa.int64()),
-        ],
-        schema=_INGEST_LOG_SCHEMA,
-    )
-    con.register("cuelog_files", entries)
-    try:
-        con.execute("INSERT INTO ingest_log SELECT file_hash, path, matches, records, now() FROM cuelog_files")
-    finally:
-        con.unregister("cuelog_files")
+    log_files(con, [(file_hash, path, match_ids, lines) for file_hash, (path, match_ids, lines) in new.items()])

@@ -275,6 +275,25 @@ _INGEST_LOG_SCHEMA = pa.schema(
     [("file_hash", pa.string()), ("path", pa.string()), ("matches", pa.list_(pa.string())), ("records", pa.int64())]
 )
 
+LogEntry = tuple[str, str, list[str], int]
+"""An ``ingest_log`` entry: the file's hash, its path, the match ids it holds, its records (lines)."""
+
+
+def log_files(con: duckdb.DuckDBPyConnection, entries: Sequence[LogEntry]) -> None:
+    """Record loaded files in ``ingest_log``, one insert for all (inside the caller's transaction)."""
+    if not entries:
+        return
+    columns = list(zip(*entries, strict=True))
+    log = pa.table(
+        [pa.array(column, type=field.type) for column, field in zip(columns, _INGEST_LOG_SCHEMA, strict=True)],
+        schema=_INGEST_LOG_SCHEMA,
+    )
+    con.register("cuelog_files", log)
+    try:
+        con.execute("INSERT INTO ingest_log SELECT file_hash, path, matches, records, now() FROM cuelog_files")
+    finally:
+        con.unregister("cuelog_files")
+
 
 def publish_files(con: duckdb.DuckDBPyConnection, files: Sequence[FileRows]) -> None:
     """Publish several checked files in one transaction: a statement per table for all of
@@ -293,20 +312,7 @@ def publish_files(con: duckdb.DuckDBPyConnection, files: Sequence[FileRows]) -> 
         _insert_match_rows(con, [_match_row(m, text, f.file_hash) for f in files for m, text in f.matches])
         merged = {table: [row for f in files for row in f.rows.get(table, ())] for table in ROW_SCHEMAS}
         insert_rows(con, merged, {table: table for table in ROW_SCHEMAS})
-        log = pa.table(
-            [
-                pa.array([f.file_hash for f in files], type=pa.string()),
-                pa.array([f.name for f in files], type=pa.string()),
-                pa.array([[m.match for m, _ in f.matches] for f in files], type=pa.list_(pa.string())),
-                pa.array([f.records for f in files], type=pa.int64()),
-            ],
-            schema=_INGEST_LOG_SCHEMA,
-        )
-        con.register("cuelog_files", log)
-        try:
-            con.execute("INSERT INTO ingest_log SELECT file_hash, path, matches, records, now() FROM cuelog_files")
-        finally:
-            con.unregister("cuelog_files")
+        log_files(con, [(f.file_hash, f.name, [m.match for m, _ in f.matches], f.records) for f in files])
         con.commit()
     except BaseException:
         con.rollback()

@@ -9,12 +9,11 @@ summarised (``summaries.summarised``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
 
 import duckdb
 import pyarrow as pa
 
-from cuelog.store.aggregates import _CHOSEN, KEYS, _run
+from cuelog.store.aggregates import _CHOSEN, KEYS, _run, miss_groups
 from cuelog.store.reads import _SIDES
 
 # Each summarised side of the matches in scope, with its player and event.
@@ -76,22 +75,12 @@ FROM groups g LEFT JOIN per p ON g.key IS NOT DISTINCT FROM p.key
     return _run(con, sql, players, century=century)
 
 
-_MISS_COUNTS: Final = ("miss_calls", "miss_points_conceded", "fouls", "foul_points_conceded", "condoned_fouls")
-
-
 def misses(con: duckdb.DuckDBPyConnection, key: str, players: Sequence[str]) -> pa.Table:
     """As :func:`cuelog.store.aggregates.misses` (S3 R10, R14): a miss sequence never spans
     two frames, so the longest of a group is the longest of any of its matches."""
-    sums = ", ".join(f"CAST(sum({c}) AS BIGINT) AS {c}" for c in _MISS_COUNTS)
-    filled = ", ".join(f"coalesce(t.{c}, 0) AS {c}" for c in _MISS_COUNTS)
     sql = f"""
 WITH {_base(key)},
-per AS (
-    SELECT {key} AS key, {sums}, CAST(max(longest_miss_sequence) AS BIGINT) AS longest_miss_sequence
-    FROM rows GROUP BY ALL
-)
-SELECT g.key AS {key}, g.frames, {filled}, coalesce(t.longest_miss_sequence, 0) AS longest_miss_sequence
-FROM groups g LEFT JOIN per t ON g.key IS NOT DISTINCT FROM t.key
+{miss_groups(key)}
 """
     return _run(con, sql, players)
 
