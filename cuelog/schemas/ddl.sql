@@ -34,7 +34,10 @@ CREATE TABLE IF NOT EXISTS records (
     type        VARCHAR NOT NULL,
     frame       INTEGER,
     n           INTEGER,               -- stroke number, or `after` for choices and events
-    body        JSON NOT NULL
+    body        VARCHAR NOT NULL       -- the line as written (JSON text; the check decoded it)
+    -- body is VARCHAR, not JSON: a JSON column parses every line again on insert, and the
+    -- line was decoded and checked already. Stores made with a JSON body keep it; readers
+    -- cast or use json_extract, which take either.
     -- (match_id, seq) is unique by construction; no index, so that memory does not grow
     -- with the size of the store (ART indexes are held in memory).
 );
