@@ -240,7 +240,7 @@ def run_python(db: Path, files: list[str]) -> None:
     with load._collector_paused():  # as ingest_paths runs it
         for f in files:
             read = load._read_small(f, Path(f).read_bytes(), None)
-            rows.append(loads.FileRows(f, f, read.matches, read.records, read.batch.rows()))
+            rows.append(loads.FileRows(f, f, read.matches, read.records, read.batch.arrow()))
         loads.publish_files(con, rows)
     con.close()
 

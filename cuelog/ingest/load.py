@@ -33,12 +33,14 @@ import duckdb
 from cuelog.errors import Problem
 from cuelog.ingest.clean import FAST_CHECK_BYTES, clean_log
 from cuelog.ingest.reader import log_files, open_log
+from cuelog.ingest.rows import GROUP_RECORDS, GroupRows, Rows
 from cuelog.ingest.validate import check_file, time_us
-from cuelog.schemas.records import Choice, Clock, Event, Frame, FrameEnd, Match, Record, Stroke
+from cuelog.schemas.records import Match, Stroke
 from cuelog.store import loads
 
 BATCH = 20_000
-"""Records per insert: large enough for Arrow to pay off, small enough to keep memory flat."""
+"""Records per insert of a file streamed on its own: large enough for Arrow to pay off,
+small enough to keep memory flat."""
 
 Progress = Callable[[int], None]
 """Called with twice the number of bytes just read (decompressed), for a progress bar: each
@@ -77,83 +79,6 @@ def content_hash(path: str | os.PathLike[str]) -> str | None:
     except (OSError, EOFError, zlib.error):
         return None
     return digest.hexdigest()
-
-
-@dataclass(slots=True)
-class _Batch:
-    """Rows waiting to be inserted, as tuples in table column order."""
-
-    records: list[tuple[Any, ...]] = field(default_factory=list)
-    strokes: list[tuple[Any, ...]] = field(default_factory=list)
-    clocks: list[tuple[Any, ...]] = field(default_factory=list)
-
-    def __len__(self) -> int:
-        return len(self.records)
-
-    def clear(self) -> None:
-        self.records.clear()
-        self.strokes.clear()
-        self.clocks.clear()
-
-    def add(self, match_id: str, seq: int, line: int, text: str, record: Record, t: int | None = None) -> None:
-        """A record's rows; ``t``: a stroke's time in microseconds since the epoch, as
-        :func:`cuelog.ingest.validate.time_us` reads it (the check read it already)."""
-        if isinstance(record, Stroke):
-            self.records.append((match_id, seq, line, "stroke", record.frame, record.n, text))
-            self.strokes.append(_stroke_row(match_id, record, t))
-            return
-        n: int | None = None
-        if isinstance(record, Clock):
-            n = record.n
-            self.clocks.append(
-                (match_id, record.frame, record.n, record.elapsed_s, record.paused_s, record.limit_s, "record")
-            )
-        elif isinstance(record, (Choice, Event)):
-            n = record.after
-        frame = None if isinstance(record, Match) else record.frame
-        self.records.append((match_id, seq, line, _TYPE_NAMES[type(record)], frame, n, text))
-
-    def rows(self) -> dict[str, list[tuple[Any, ...]]]:
-        """The waiting rows by store table (:data:`cuelog.store.loads.ROW_SCHEMAS`)."""
-        return {"records": self.records, "strokes": self.strokes, "shot_clock": self.clocks}
-
-
-def _stroke_row(match_id: str, s: Stroke, t: int | None) -> tuple[Any, ...]:
-    """A ``strokes`` row (:data:`cuelog.store.loads.STROKES_SCHEMA`)."""
-    call = s.call
-    if call is None:
-        foul, points, miss, free_ball = False, None, False, False
-    else:
-        foul, points, miss, free_ball = call.foul, call.points, call.miss, call.free_ball
-    score = s.score or (None, None)
-    return (
-        match_id,
-        s.frame,
-        s.n,
-        s.striker,
-        t,
-        s.first,
-        s.potted,
-        s.nominated,
-        foul,
-        points,
-        miss,
-        free_ball,
-        score[0],
-        score[1],
-        s.break_,
-    )
-
-
-_TYPE_NAMES: dict[type[Any], str] = {
-    Match: "match",
-    Frame: "frame",
-    Stroke: "stroke",
-    Choice: "choice",
-    Event: "event",
-    FrameEnd: "frame_end",
-    Clock: "clock",
-}
 
 
 def match_conflicts(
@@ -199,14 +124,14 @@ class _Read:
     claims: list[tuple[int, Match]] = field(default_factory=list)
     matches: list[tuple[Match, str]] = field(default_factory=list)
     records: int = 0
-    batch: _Batch = field(default_factory=lambda: _Batch())
+    batch: Rows = field(default_factory=Rows)
 
 
 def _read(
     path: str | os.PathLike[str],
     keep: bool,
     progress: Progress | None,
-    spill: Callable[[_Batch], None] | None = None,
+    spill: Callable[[Rows], None] | None = None,
 ) -> _Read:
     """Decode and check every line of a log once, building its rows while it is clean (and
     ``keep``: its content could be hashed). A full batch goes to ``spill`` when given.
@@ -297,12 +222,12 @@ def ingest_file(
             return FileResult(name, file_hash, "unchanged", seen[0], seen[1], [])
     staged = False
 
-    def spill(batch: _Batch) -> None:
+    def spill(batch: Rows) -> None:
         nonlocal staged
         if not staged:
             loads.create_stage(con)
             staged = True
-        loads.insert_rows(con, batch.rows(), loads.STAGE)
+        loads.insert_rows(con, batch.arrow(), loads.STAGE)
 
     try:
         read = _read(path, file_hash is not None, progress, spill)
@@ -314,7 +239,7 @@ def ingest_file(
         if problems or file_hash is None:
             problems.sort(key=lambda p: p.line)
             return FileResult(name, file_hash, "rejected", [], 0, problems)
-        loads.publish(con, name, file_hash, read.matches, read.records, read.batch.rows(), staged)
+        loads.publish(con, name, file_hash, read.matches, read.records, read.batch.arrow(), staged)
     except duckdb.Error as exc:
         return _load_failed(name, file_hash, exc)
     finally:
@@ -335,37 +260,60 @@ def _size(path: str | os.PathLike[str]) -> int:
         return 0
 
 
-GROUP_FILES = 512
-"""Files published in one transaction at most."""
+GROUP_FILES = 2048
+"""Files published in one transaction at most (a group is also published once it holds
+:data:`cuelog.ingest.rows.GROUP_RECORDS` records)."""
 
 ON_ITS_OWN_BYTES = FAST_CHECK_BYTES
 """A file larger than this (or gzipped, whose size says little) is loaded on its own,
 streamed through staging tables, so memory stays flat whatever its size."""
 
 
+@dataclass(frozen=True, slots=True)
+class _Checked:
+    """A checked file waiting in a group: its position in the run, its name, content hash,
+    match records (with their text), record count, and its claims on match ids."""
+
+    i: int
+    name: str
+    file_hash: str
+    matches: list[tuple[Match, str]]
+    records: int
+    claims: list[tuple[int, Match]]
+
+
 @dataclass(slots=True)
 class _Group:
-    """Checked files waiting to be published together: (position in the run, rows, claims)."""
+    """Checked files waiting to be published together, and their rows."""
 
-    files: list[tuple[int, loads.FileRows, list[tuple[int, Match]]]] = field(default_factory=list)
+    files: list[_Checked] = field(default_factory=list)
+    rows: GroupRows = field(default_factory=GroupRows)
     records: int = 0
     hashes: set[str] = field(default_factory=set)
     ids: set[str] = field(default_factory=set)
 
-    def add(self, i: int, rows: loads.FileRows, claims: list[tuple[int, Match]]) -> None:
-        self.files.append((i, rows, claims))
-        self.records += rows.records
-        self.hashes.add(rows.file_hash)
-        self.ids.update(m.match for _, m in claims)
+    def add(self, checked: _Checked, rows: Rows) -> None:
+        self.files.append(checked)
+        self.rows.add(rows)
+        self.records += checked.records
+        self.hashes.add(checked.file_hash)
+        self.ids.update(m.match for _, m in checked.claims)
 
-    def full(self, rows: loads.FileRows, claims: list[tuple[int, Match]]) -> bool:
-        """Would adding this file make the group too big, or put two claims on one match
-        in it (the second must see the first as loaded)?"""
+    def full(self, claims: list[tuple[int, Match]]) -> bool:
+        """Is the group big enough to publish, or would adding a file with these claims put
+        two claims on one match in it (the second must see the first as loaded)?"""
         return (
             len(self.files) >= GROUP_FILES
-            or self.records + rows.records > BATCH
+            or self.records >= GROUP_RECORDS
             or any(m.match in self.ids for _, m in claims)
         )
+
+    def file_rows(self) -> list[tuple[int, loads.FileRows, list[tuple[int, Match]]]]:
+        """Each file's position in the run, rows ready to publish, and claims."""
+        return [
+            (f.i, loads.FileRows(f.name, f.file_hash, f.matches, f.records, tables), f.claims)
+            for f, tables in zip(self.files, self.rows.tables(), strict=True)
+        ]
 
 
 def _publish_group(con: duckdb.DuckDBPyConnection, group: _Group, replace: bool) -> list[tuple[int, FileResult]]:
@@ -375,7 +323,7 @@ def _publish_group(con: duckdb.DuckDBPyConnection, group: _Group, replace: bool)
     held = {} if replace or not ids else loads.held_matches(con, ids)
     out: list[tuple[int, FileResult]] = []
     clean: list[tuple[int, loads.FileRows]] = []
-    for i, rows, claims in group.files:
+    for i, rows, claims in group.file_rows():
         problems = _conflicts(rows.name, claims, rows.file_hash, held)
         if problems:
             out.append((i, FileResult(rows.name, rows.file_hash, "rejected", [], 0, sorted(problems, key=_line))))
@@ -430,11 +378,12 @@ def ingest_paths(
 def _collector_paused() -> Iterator[None]:
     """Python's cyclic garbage collector off while loading, back as it was after.
 
-    A group of files holds some 20,000 decoded records (structs and lists, tracked by the
-    collector), and the collector, triggered by allocations, walks all of them again and
+    A group of files holds up to 20,000 records as rows of tuples, with the decoded records
+    (structs and lists, tracked by the collector) they refer to, before they become Arrow
+    columns, and the collector, triggered by allocations, walks all of them again and
     again: with it paused the logs load 1.65x faster (benchmarks/README.md, "Ingest of the
     logs: less Python per record"). Loading makes no reference cycles of its own: what it
-    allocates is freed by reference counting as each group is published, so memory stays
+    allocates is freed by reference counting as each chunk and group is done, so memory stays
     as flat as before, and anything cyclic is collected once the collector is back.
     """
     enabled = gc.isenabled()
@@ -491,10 +440,9 @@ def _ingest_paths(
                 problems = read.problems + match_conflicts(con, name, read.claims, file_hash, replace)
                 results[i] = FileResult(name, file_hash, "rejected", [], 0, sorted(problems, key=_line))
                 continue
-            rows = loads.FileRows(name, file_hash, read.matches, read.records, read.batch.rows())
-            if group.full(rows, read.claims):
+            if group.full(read.claims):
                 flush()
-            group.add(i, rows, read.claims)
+            group.add(_Checked(i, name, file_hash, read.matches, read.records, read.claims), read.batch)
     flush()
     return [r for r in results if r is not None]
 

@@ -172,7 +172,7 @@ def publish(
     file_hash: str,
     matches: list[tuple[Match, str]],
     records: int,
-    last: Mapping[str, list[tuple[Any, ...]]],
+    last: Mapping[str, pa.Table],
     staged: bool,
 ) -> None:
     """Move a file's staged rows and its last batch into the store in one transaction."""
@@ -210,19 +210,13 @@ ROW_SCHEMAS: dict[str, pa.Schema] = {
 """The columns of the rows ingest builds for each table it fills, in order."""
 
 
-def insert_rows(
-    con: duckdb.DuckDBPyConnection, rows: Mapping[str, list[tuple[Any, ...]]], tables: Mapping[str, str]
-) -> None:
-    """Insert rows (tuples in :data:`ROW_SCHEMAS` column order) of each store table into
-    ``tables[table]`` (the table itself, or its staging table), as Arrow, and clear them."""
-    for table, schema in ROW_SCHEMAS.items():
-        batch = rows.get(table)
-        if batch:
-            columns = [
-                pa.array(values, type=f.type) for values, f in zip(zip(*batch, strict=True), schema, strict=True)
-            ]
-            insert_arrow(con, tables[table], pa.Table.from_arrays(columns, schema=schema))
-            batch.clear()
+def insert_rows(con: duckdb.DuckDBPyConnection, rows: Mapping[str, pa.Table], tables: Mapping[str, str]) -> None:
+    """Insert the rows of each store table (Arrow, in :data:`ROW_SCHEMAS` column order) into
+    ``tables[table]`` (the table itself, or its staging table)."""
+    for table in ROW_SCHEMAS:
+        data = rows.get(table)
+        if data is not None and data.num_rows:
+            insert_arrow(con, tables[table], data)
 
 
 def loaded_file(con: duckdb.DuckDBPyConnection, file_hash: str) -> tuple[list[str], int] | None:
@@ -262,13 +256,13 @@ def loaded_files(con: duckdb.DuckDBPyConnection, hashes: Sequence[str]) -> dict[
 @dataclass(frozen=True, slots=True)
 class FileRows:
     """A checked file's rows, ready to publish: the match records with their text, and the
-    rows of each table in :data:`ROW_SCHEMAS` column order."""
+    rows of each table as Arrow (:data:`ROW_SCHEMAS` column order)."""
 
     name: str
     file_hash: str
     matches: list[tuple[Match, str]]
     records: int
-    rows: Mapping[str, list[tuple[Any, ...]]]
+    rows: Mapping[str, pa.Table]
 
 
 _INGEST_LOG_SCHEMA = pa.schema(
@@ -310,10 +304,21 @@ def publish_files(con: duckdb.DuckDBPyConnection, files: Sequence[FileRows]) -> 
         ).fetchall():
             delete_match(con, match_id)
         _insert_match_rows(con, [_match_row(m, text, f.file_hash) for f in files for m, text in f.matches])
-        merged = {table: [row for f in files for row in f.rows.get(table, ())] for table in ROW_SCHEMAS}
-        insert_rows(con, merged, {table: table for table in ROW_SCHEMAS})
+        insert_rows(con, _merged(files), {table: table for table in ROW_SCHEMAS})
         log_files(con, [(f.file_hash, f.name, [m.match for m, _ in f.matches], f.records) for f in files])
         con.commit()
     except BaseException:
         con.rollback()
         raise
+
+
+def _merged(files: Sequence[FileRows]) -> dict[str, pa.Table]:
+    """The files' rows as one Arrow table per store table, in file order, each in one chunk:
+    a file's rows are a slice of its group's, and DuckDB scans a table of many small chunks
+    chunk by chunk."""
+    out = {}
+    for table in ROW_SCHEMAS:
+        parts = [f.rows[table] for f in files if table in f.rows and f.rows[table].num_rows]
+        if parts:
+            out[table] = pa.concat_tables(parts)
+    return out

@@ -9,7 +9,7 @@ from typing import Any
 import duckdb
 import pytest
 
-from cuelog.ingest import load
+from cuelog.ingest import load, rows
 from cuelog.store import connect, loads
 from cuelog.store.loads import FileRows
 from tests.ingest.conftest import cli, frame, match, snapshot, stroke, write
@@ -129,3 +129,57 @@ def test_files_read_ahead_in_windows_load_as_in_one_window(
         ("m-007-bad.jsonl", "rejected", ["invalid_json"]),
         ("missing.jsonl", "rejected", ["unreadable"]),
     ]
+
+
+def _season_with_clocks(folder: Path, n: int) -> list[Path]:
+    """``n`` one-match files of different lengths, some with shot-clock records."""
+    folder.mkdir()
+    files = []
+    for i in range(n):
+        strokes = [stroke(k, striker="AB"[k % 2]) for k in range(1, 2 + i % 5)]
+        clocks = [{"type": "clock", "frame": 1, "n": 1, "elapsed_s": 10.5 + i}] if i % 3 == 0 else []
+        files.append(write(folder / f"m-{i:03d}.jsonl", [match(match=f"m-{i:03d}"), frame(), *strokes, *clocks]))
+    return files
+
+
+def test_groups_of_many_chunks_store_each_file_as_on_its_own(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A group's rows become Arrow columns chunk by chunk, and a group is published once it is
+    big enough: with tiny chunks and groups, files span chunk and group boundaries, and the
+    store holds what loading each file on its own gives."""
+    files = _season_with_clocks(tmp_path / "logs", 30)
+    con = connect(tmp_path / "single.duckdb")
+    assert [load.ingest_file(con, f).status for f in files] == ["loaded"] * 30
+    con.close()
+    monkeypatch.setattr(rows, "CHUNK", 7)
+    monkeypatch.setattr(load, "GROUP_RECORDS", 40)
+    result = cli("ingest", tmp_path / "logs", "--db", tmp_path / "grouped.duckdb", "--json")
+    assert result.exit_code == 0, result.stderr
+    assert [f["status"] for f in json.loads(result.stdout)["files"]] == ["loaded"] * 30
+    assert _without_load_times(tmp_path / "grouped.duckdb") == _without_load_times(tmp_path / "single.duckdb")
+
+
+def test_a_refused_file_of_a_group_of_chunks_leaves_the_others_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Published file by file after the group fails, each file gets exactly its own rows."""
+    files = _season_with_clocks(tmp_path / "logs", 12)
+    expected = tmp_path / "expected.duckdb"
+    con = connect(expected)
+    kept = [f for f in files if not f.name.endswith("m-004.jsonl")]
+    assert [load.ingest_file(con, f).status for f in kept] == ["loaded"] * 11
+    con.close()
+    publish = loads.publish_files
+
+    def refuse_m004(con: duckdb.DuckDBPyConnection, rows: list[FileRows]) -> None:
+        if any(r.name.endswith("m-004.jsonl") for r in rows):
+            raise duckdb.ConstraintException("refused by the store")
+        publish(con, rows)
+
+    monkeypatch.setattr(loads, "publish_files", refuse_m004)
+    monkeypatch.setattr(rows, "CHUNK", 5)
+    db = tmp_path / "db.duckdb"
+    con = connect(db)
+    results = load.ingest_paths(con, [tmp_path / "logs"])
+    con.close()
+    assert [r.status for r in results] == ["loaded"] * 4 + ["rejected"] + ["loaded"] * 7
+    assert _without_load_times(db) == _without_load_times(expected)

@@ -1,0 +1,171 @@
+"""The rows ingest stores for each record, and the Arrow tables they are inserted as.
+
+A file's records become rows of ``records``, ``strokes`` and ``shot_clock``
+(:data:`cuelog.store.loads.ROW_SCHEMAS`), built as tuples while the file is read
+(:class:`Rows`). A group of files published together (:class:`GroupRows`) turns its rows
+into Arrow tables every :data:`CHUNK` records, so that a group as large as two DuckDB row
+groups (:data:`GROUP_RECORDS`) holds Python objects for one chunk at most: a record as
+tuples costs several times its Arrow columns.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import pyarrow as pa
+
+from cuelog.schemas.records import Choice, Clock, Event, Frame, FrameEnd, Match, Record, Stroke
+from cuelog.store.loads import ROW_SCHEMAS
+
+CHUNK = 20_000
+"""Records held as tuples at most before they become Arrow columns."""
+
+GROUP_RECORDS = 2 * 122_880
+"""A group of files is published once it holds this many records: two DuckDB row groups
+(122,880 rows each) of ``records`` and at least one of ``strokes``. DuckDB writes a
+transaction's full row groups straight to the database file instead of to its
+write-ahead log and then again at the checkpoint: insert and commit cost about half as
+much a record as in groups of 20,000 (benchmarks/README.md, "Ingest: row groups")."""
+
+Tables = dict[str, pa.Table]
+"""Rows by store table, as Arrow tables in :data:`cuelog.store.loads.ROW_SCHEMAS` column order."""
+
+
+@dataclass(slots=True)
+class Rows:
+    """Rows waiting to become Arrow columns, as tuples in table column order."""
+
+    records: list[tuple[Any, ...]] = field(default_factory=list)
+    strokes: list[tuple[Any, ...]] = field(default_factory=list)
+    clocks: list[tuple[Any, ...]] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+    def clear(self) -> None:
+        self.records.clear()
+        self.strokes.clear()
+        self.clocks.clear()
+
+    def add(self, match_id: str, seq: int, line: int, text: str, record: Record, t: int | None = None) -> None:
+        """A record's rows; ``t``: a stroke's time in microseconds since the epoch, as
+        :func:`cuelog.ingest.validate.time_us` reads it (the check read it already)."""
+        if type(record) is Stroke:
+            self.records.append((match_id, seq, line, "stroke", record.frame, record.n, text))
+            self.strokes.append(_stroke_row(match_id, record, t))
+            return
+        n: int | None = None
+        if isinstance(record, Clock):
+            n = record.n
+            self.clocks.append(
+                (match_id, record.frame, record.n, record.elapsed_s, record.paused_s, record.limit_s, "record")
+            )
+        elif isinstance(record, (Choice, Event)):
+            n = record.after
+        frame = None if isinstance(record, Match) else record.frame
+        self.records.append((match_id, seq, line, _TYPE_NAMES[type(record)], frame, n, text))
+
+    def extend(self, other: Rows) -> None:
+        self.records.extend(other.records)
+        self.strokes.extend(other.strokes)
+        self.clocks.extend(other.clocks)
+
+    def counts(self) -> dict[str, int]:
+        """Rows by store table."""
+        return {"records": len(self.records), "strokes": len(self.strokes), "shot_clock": len(self.clocks)}
+
+    def arrow(self) -> Tables:
+        """The rows as Arrow tables (empty tables included), then cleared."""
+        out = {
+            table: _table(rows, ROW_SCHEMAS[table])
+            for table, rows in (("records", self.records), ("strokes", self.strokes), ("shot_clock", self.clocks))
+        }
+        self.clear()
+        return out
+
+
+def _table(rows: list[tuple[Any, ...]], schema: pa.Schema) -> pa.Table:
+    if not rows:
+        return schema.empty_table()
+    columns = [pa.array(values, type=f.type) for values, f in zip(zip(*rows, strict=True), schema, strict=True)]
+    return pa.Table.from_arrays(columns, schema=schema)
+
+
+def _stroke_row(match_id: str, s: Stroke, t: int | None) -> tuple[Any, ...]:
+    """A ``strokes`` row (:data:`cuelog.store.loads.STROKES_SCHEMA`)."""
+    call = s.call
+    if call is None:
+        foul, points, miss, free_ball = False, None, False, False
+    else:
+        foul, points, miss, free_ball = call.foul, call.points, call.miss, call.free_ball
+    score = s.score or (None, None)
+    return (
+        match_id,
+        s.frame,
+        s.n,
+        s.striker,
+        t,
+        s.first,
+        s.potted,
+        s.nominated,
+        foul,
+        points,
+        miss,
+        free_ball,
+        score[0],
+        score[1],
+        s.break_,
+    )
+
+
+_TYPE_NAMES: dict[type[Any], str] = {
+    Match: "match",
+    Frame: "frame",
+    Stroke: "stroke",
+    Choice: "choice",
+    Event: "event",
+    FrameEnd: "frame_end",
+    Clock: "clock",
+}
+
+
+@dataclass(slots=True)
+class GroupRows:
+    """The rows of a group of files: each file's place in them, its rows as Arrow chunks of
+    about :data:`CHUNK` records, the latest rows still as tuples."""
+
+    chunks: dict[str, list[pa.Table]] = field(default_factory=lambda: {table: [] for table in ROW_SCHEMAS})
+    pending: Rows = field(default_factory=Rows)
+    places: list[dict[str, tuple[int, int]]] = field(default_factory=list)
+    ends: dict[str, int] = field(default_factory=lambda: dict.fromkeys(ROW_SCHEMAS, 0))
+
+    def add(self, rows: Rows) -> int:
+        """Take a file's rows (``rows`` is left empty); the file's index in the group."""
+        place = {}
+        for table, count in rows.counts().items():
+            place[table] = (self.ends[table], count)
+            self.ends[table] += count
+        self.places.append(place)
+        self.pending.extend(rows)
+        rows.clear()
+        if len(self.pending) >= CHUNK:
+            self._chunk()
+        return len(self.places) - 1
+
+    def _chunk(self) -> None:
+        for table, data in self.pending.arrow().items():
+            if data.num_rows:
+                self.chunks[table].append(data)
+
+    def tables(self) -> list[Tables]:
+        """Each file's rows, as slices of one Arrow table per store table (no copy)."""
+        self._chunk()
+        whole = {
+            table: pa.concat_tables(chunks) if chunks else ROW_SCHEMAS[table].empty_table()
+            for table, chunks in self.chunks.items()
+        }
+        return [
+            {table: whole[table].slice(start, count) for table, (start, count) in place.items()}
+            for place in self.places
+        ]
