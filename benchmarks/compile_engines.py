@@ -1,14 +1,16 @@
-"""An opt-in build of the snooker and billiards engines and the record loop compiled ahead of time (mypyc).
+"""A compiled copy of the working tree, for benchmarks: the engines and the record loop compiled ahead of time (mypyc).
 
     python benchmarks/compile_engines.py build/compiled      # needs mypy (the [dev] extra) and a C compiler
     PYTHONPATH=build/compiled cuelog replay examples/         # the compiled engines, same output
     python benchmarks/engine.py --tree build/compiled --base HEAD   # compiled against pure Python
 
 The working tree's ``cuelog`` package is copied into the destination and the engine
-modules (:data:`MODULES`: mypy-strict already) are compiled there with mypyc; every other
-module, and every ``.py`` file, stays as it is. Nothing in the source tree changes, and
-cuelog never needs the build: the pure-Python modules are what a plain install runs. A
-build is only as new as its copy: rebuild after changing an engine.
+modules (``cuelog.replay.compiled.MODULES``, the list ``CUELOG_COMPILE=1 pip install .``
+compiles too) are compiled there with mypyc; every other module, and every ``.py`` file,
+stays as it is. Nothing in the source tree changes. A build is only as new as its copy:
+rebuild after changing an engine. To install cuelog compiled, use the install option
+instead (README, "Set up and run"); this copy is for measuring a working tree against a
+revision (``benchmarks/engine.py --tree``).
 
 The engines' output is byte-identical either way; check it with ``tests/test_stored_outputs.py``
 run on the build (``PYTHONPATH=build/compiled python -m pytest tests/test_stored_outputs.py``).
@@ -23,20 +25,10 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # the list of this tree, whichever cuelog is installed
+    sys.path.insert(0, str(ROOT))
 
-MODULES = (
-    "cuelog/replay/__init__.py",
-    "cuelog/replay/ledger.py",
-    "cuelog/replay/common.py",
-    "cuelog/replay/snooker.py",
-    "cuelog/replay/billiards.py",
-)
-"""The modules compiled: the record loop that splits a log into matches and frames
-(``cuelog/replay/__init__.py``), the engines' hot loops and what they call per stroke. The
-editions (``*_editions.py``: dataclass fields declared with ``param``), the model (msgspec
-structs, already compiled) and everything else stay Python. Every ``.py`` file stays in the
-build beside its compiled module: a Python that cannot load the compiled file (another
-version) imports the pure-Python one."""
+from cuelog.replay.compiled import MODULES  # noqa: E402
 
 
 def build(dest: Path) -> None:

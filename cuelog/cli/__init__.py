@@ -63,7 +63,9 @@ COMMANDS = (
 
 def _version(value: bool) -> None:
     if value:
-        typer.echo(f"cuelog {__version__}")
+        from cuelog.replay import compiled  # only for --version: whether the engines run compiled
+
+        typer.echo(f"cuelog {__version__} (engines: {compiled.describe()})")
         raise typer.Exit()
 
 
