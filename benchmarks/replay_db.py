@@ -3,6 +3,7 @@ against the working tree, on copies of one loaded database, alternately.
 
     python benchmarks/replay_db.py --db season.duckdb                  # main vs the working tree
     python benchmarks/replay_db.py --db season.duckdb --base HEAD~2 --workers 1,2 --rounds 3
+    python benchmarks/replay_db.py --db season.duckdb --base HEAD~1 --tree HEAD   # one commit
 
 Each measurement runs ``stream_db`` (what ``cuelog replay --db`` runs) in a fresh process,
 with the tree to measure first on the import path, on a fresh copy of the database. It
@@ -93,13 +94,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--db", type=Path, required=True, help="a loaded cuelog database (it is copied, never changed)")
     parser.add_argument("--base", default="main", help="the revision to compare with (default: main)")
+    parser.add_argument("--tree", help="a revision to measure instead of the working tree")
     parser.add_argument("--workers", default="1,2", help="worker counts to measure, comma-separated")
     parser.add_argument("--rounds", type=int, default=3)
     opts = parser.parse_args()
     counts = [int(w) for w in opts.workers.split(",")]
     with tempfile.TemporaryDirectory() as tmp:
         scratch = Path(tmp)
-        trees = {"base": export(opts.base, scratch / "base"), "tree": ROOT}
+        tree = export(opts.tree, scratch / "tree") if opts.tree else ROOT
+        trees = {"base": export(opts.base, scratch / "base"), "tree": tree}
         runs: dict[tuple[str, int], list[dict[str, Any]]] = {(t, w): [] for t in trees for w in counts}
         for _ in range(opts.rounds):
             for w in counts:

@@ -23,9 +23,11 @@ import gc
 import itertools
 import multiprocessing
 import os
-from collections.abc import Callable, Iterable, Iterator, Sequence
+import queue
+import threading
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Generic, TypeVar, cast
 
 import msgspec
 import pyarrow as pa
@@ -47,7 +49,16 @@ from cuelog.store.reads import (
     select_matches,
     stored_chunks,
 )
-from cuelog.store.results import REPLAY_TABLES, SIDES, ResultWriter, memory_capped, result_tables, write_results
+from cuelog.store.results import (
+    REPLAY_TABLES,
+    SIDES,
+    ResultWriter,
+    memory_capped,
+    packed,
+    result_tables,
+    unpacked,
+    write_results,
+)
 
 if TYPE_CHECKING:  # not imported at run time: a worker process never needs DuckDB (start-up)
     import duckdb
@@ -221,6 +232,21 @@ def _replay_chunk(
     return outcomes, tables, strokes
 
 
+Packed = tuple[list[MatchResult | InputError | ReplayFailed], dict[str, bytes] | None, int]
+"""What a worker process sends back: :data:`Tabulated` with the tables as Arrow IPC bytes."""
+
+
+def _replay_packed(part: Part, rules: str | Derived | None, tabulate: bool, slim: bool) -> Packed:
+    """:func:`_replay_chunk` in a worker process, the tables sent back as Arrow IPC bytes."""
+    outcomes, tables, strokes = _replay_chunk(part, rules, tabulate, slim)
+    return outcomes, packed(tables) if tables is not None else None, strokes
+
+
+def _unpacked(done: Packed) -> Tabulated:
+    outcomes, tables, strokes = done
+    return outcomes, unpacked(tables) if tables is not None else None, strokes
+
+
 def _chunks(
     parts: Iterable[Part],
     n: int,
@@ -247,15 +273,15 @@ def _chunks(
         return
     # spawn, not fork: the parent holds an open DuckDB connection and rich consoles.
     with ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("spawn")) as pool:
-        pending: collections.deque[tuple[Part, Future[Tabulated]]] = collections.deque()
+        pending: collections.deque[tuple[Part, Future[Packed]]] = collections.deque()
         for part in parts:
-            pending.append((part, pool.submit(_replay_chunk, part, rules, tabulate, slim)))
+            pending.append((part, pool.submit(_replay_packed, part, rules, tabulate, slim)))
             if len(pending) >= 4 * n:
                 first, future = pending.popleft()
-                yield done(first, future.result())
+                yield done(first, _unpacked(future.result()))
         while pending:
             first, future = pending.popleft()
-            yield done(first, future.result())
+            yield done(first, _unpacked(future.result()))
 
 
 def _batches(loaded: Iterable[LoadedMatch], size: int) -> Iterator[list[LoadedMatch]]:
@@ -325,7 +351,7 @@ def stream_db(
     n = min(workers if workers is not None else default_workers(total), max(len(chosen), 1))
     # The records stream from a cursor of their own: the writes go on ``con`` meanwhile.
     reader = con.cursor()
-    stored = stored_chunks(reader, chosen)
+    stored = _ReadAhead(stored_chunks(reader, chosen), READ_AHEAD)
     try:
         parts = (_corrected(part, by_match) for part in stored)
         store = rules is None
@@ -338,6 +364,62 @@ def stream_db(
     finally:
         stored.close()  # before its cursor: a read stopped half-way releases its query first
         reader.close()
+
+
+READ_AHEAD = 64
+"""Parts (of 8 matches) read ahead of the replay: about one group of records (the reads'
+``group``), so the next group's query runs while the current one replays."""
+
+T = TypeVar("T")
+
+
+class _ReadAhead(Generic[T]):
+    """The items of a generator, produced by a thread of their own up to ``depth`` items
+    ahead of the caller: DuckDB releases the GIL while it reads and sorts the next group of
+    records, so the read overlaps the replay. :meth:`close` stops and closes the generator
+    (in its thread) and waits for it."""
+
+    def __init__(self, source: Generator[T, None, None], depth: int) -> None:
+        self._source = source
+        self._queue: queue.Queue[tuple[str, object]] = queue.Queue(maxsize=depth)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="cuelog-reader", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            for item in self._source:
+                if not self._put(("item", item)):
+                    break
+            self._put(("end", None))
+        except BaseException as exc:  # handed to the caller, raised there
+            self._put(("error", exc))
+        finally:
+            self._source.close()
+
+    def _put(self, message: tuple[str, object]) -> bool:
+        """Queue a message unless the caller stopped reading; whether it was queued."""
+        while not self._stop.is_set():
+            try:
+                self._queue.put(message, timeout=0.05)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def __iter__(self) -> Iterator[T]:
+        while True:
+            kind, value = self._queue.get()
+            if kind == "end":
+                return
+            if kind == "error":
+                assert isinstance(value, BaseException)
+                raise value
+            yield cast(T, value)
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join()
 
 
 def _corrected(part: StoredChunk, by_match: dict[str, list[Located]]) -> StoredChunk:

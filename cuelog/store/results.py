@@ -197,6 +197,24 @@ def _table(schema: pa.Schema, rows: list[tuple[object, ...]]) -> pa.Table:
     return pa.table([pa.array(col, type=f.type) for col, f in zip(columns, schema, strict=True)], schema=schema)
 
 
+def packed(tables: dict[str, pa.Table]) -> dict[str, bytes]:
+    """The tables as Arrow IPC bytes, what a replay worker sends back: a quarter of the CPU
+    of pickling the tables, both ways (measured: 0.014 s against 0.06-0.08 s to write and
+    0.03-0.06 s to read the tables of 72k strokes)."""
+    out = {}
+    for name, table in tables.items():
+        sink = pa.BufferOutputStream()
+        with pa.ipc.new_stream(sink, table.schema) as writer:
+            writer.write_table(table)
+        out[name] = sink.getvalue().to_pybytes()
+    return out
+
+
+def unpacked(tables: dict[str, bytes]) -> dict[str, pa.Table]:
+    """The tables :func:`packed` gave."""
+    return {name: pa.ipc.open_stream(data).read_all() for name, data in tables.items()}
+
+
 ROWS = {name: f"{name}_rows" for name in REPLAY_TABLES}
 """Each replay view's table of every generation's rows (cuelog/schemas/ddl.sql)."""
 
