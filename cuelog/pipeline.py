@@ -195,8 +195,11 @@ Part = list[LoadedMatch] | StoredChunk
 """What a worker replays at a time: some loaded matches, or their stored rows as Arrow IPC bytes."""
 
 
-def _records(part: Part) -> int:
-    return part.records if isinstance(part, StoredChunk) else sum(len(item.lines) for item in part)
+def _records(part: Part) -> list[int]:
+    """The records of each match of the part, as the progress counts them."""
+    if isinstance(part, StoredChunk):
+        return [count for _, _, count in part.matches]
+    return [len(item.lines) for item in part]
 
 
 def _replay_chunk(
@@ -264,7 +267,8 @@ def _chunks(
 
     def done(part: Part, tabulated: Tabulated) -> Tabulated:
         if progress:
-            progress(_records(part))
+            for count in _records(part):
+                progress(count)
         return tabulated
 
     if n == 1:
