@@ -23,9 +23,11 @@ import gc
 import itertools
 import multiprocessing
 import os
-from collections.abc import Callable, Iterable, Iterator, Sequence
+import queue
+import threading
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Generic, TypeVar, cast
 
 import msgspec
 import pyarrow as pa
@@ -38,8 +40,25 @@ from cuelog.replay.derived import Derived, under
 from cuelog.replay.model import MatchResult
 from cuelog.schemas.records import Correction, Match, Record, decode
 from cuelog.store import summaries
-from cuelog.store.reads import LoadedMatch, NoMatches, UnknownMatch, loaded_matches, record_count, select_matches
-from cuelog.store.results import REPLAY_TABLES, SIDES, ResultWriter, memory_capped, result_tables, write_results
+from cuelog.store.reads import (
+    LoadedMatch,
+    NoMatches,
+    StoredChunk,
+    UnknownMatch,
+    record_count,
+    select_matches,
+    stored_chunks,
+)
+from cuelog.store.results import (
+    REPLAY_TABLES,
+    SIDES,
+    ResultWriter,
+    memory_capped,
+    packed,
+    result_tables,
+    unpacked,
+    write_results,
+)
 
 if TYPE_CHECKING:  # not imported at run time: a worker process never needs DuckDB (start-up)
     import duckdb
@@ -154,7 +173,7 @@ def replay_all(
     recorded ruleset (same discipline).
     """
     n = max(1, workers if workers is not None else (os.cpu_count() or 1))
-    outcomes = [o for _, (done, _, _) in _chunks(loaded, n, progress, max(1, batch // 32), rules) for o in done]
+    outcomes = [o for done, _, _ in _chunks(_batches(loaded, max(1, batch // 32)), n, progress, rules) for o in done]
     _raise_first(outcomes)
     results = [o for o in outcomes if isinstance(o, MatchResult)]
     results.sort(key=lambda r: r.match)
@@ -172,8 +191,19 @@ def _raise_first(outcomes: Iterable[MatchResult | InputError | ReplayFailed]) ->
             raise o
 
 
+Part = list[LoadedMatch] | StoredChunk
+"""What a worker replays at a time: some loaded matches, or their stored rows as Arrow IPC bytes."""
+
+
+def _records(part: Part) -> list[int]:
+    """The records of each match of the part, as the progress counts them."""
+    if isinstance(part, StoredChunk):
+        return [count for _, _, count in part.matches]
+    return [len(item.lines) for item in part]
+
+
 def _replay_chunk(
-    items: list[LoadedMatch], rules: str | Derived | None = None, tabulate: bool = False, slim: bool = False
+    part: Part, rules: str | Derived | None = None, tabulate: bool = False, slim: bool = False
 ) -> Tabulated:
     """Replay a few matches and, with ``tabulate``, build their replay table rows in the worker
     that replayed them (the rows cost as much to build as a fast engine takes to replay).
@@ -188,6 +218,7 @@ def _replay_chunk(
     collecting = gc.isenabled()
     gc.disable()
     try:
+        items = part.loaded() if isinstance(part, StoredChunk) else part
         outcomes = [replay_loaded(item, rules) for item in items]
         results = [o for o in outcomes if isinstance(o, MatchResult)]
         strokes = sum(len(fr.outcomes) for r in results for fr in r.frames)
@@ -204,46 +235,62 @@ def _replay_chunk(
     return outcomes, tables, strokes
 
 
+Packed = tuple[list[MatchResult | InputError | ReplayFailed], dict[str, bytes] | None, int]
+"""What a worker process sends back: :data:`Tabulated` with the tables as Arrow IPC bytes."""
+
+
+def _replay_packed(part: Part, rules: str | Derived | None, tabulate: bool, slim: bool) -> Packed:
+    """:func:`_replay_chunk` in a worker process, the tables sent back as Arrow IPC bytes."""
+    outcomes, tables, strokes = _replay_chunk(part, rules, tabulate, slim)
+    return outcomes, packed(tables) if tables is not None else None, strokes
+
+
+def _unpacked(done: Packed) -> Tabulated:
+    outcomes, tables, strokes = done
+    return outcomes, unpacked(tables) if tables is not None else None, strokes
+
+
 def _chunks(
-    loaded: Iterable[LoadedMatch],
+    parts: Iterable[Part],
     n: int,
     progress: Callable[[int], None] | None,
-    chunk: int = 8,
     rules: str | Derived | None = None,
     *,
     tabulate: bool = False,
     slim: bool = False,
-) -> Iterator[tuple[list[LoadedMatch], Tabulated]]:
-    """Each chunk of ``chunk`` matches with what it gave, in input order, whichever worker
-    ends first.
+) -> Iterator[Tabulated]:
+    """What each part gave, in input order, whichever worker ends first.
 
-    At most four chunks per worker are in flight: the parent reads the next matches while
-    the workers replay, and no more raw records are held than the chunks in flight.
+    At most four parts per worker are in flight: the parent reads the next matches while
+    the workers replay, and no more raw records are held than the parts in flight.
     """
-    source = iter(loaded)
-    chunks = iter(lambda: list(itertools.islice(source, chunk)), [])
 
-    def done(items: list[LoadedMatch], tabulated: Tabulated) -> tuple[list[LoadedMatch], Tabulated]:
+    def done(part: Part, tabulated: Tabulated) -> Tabulated:
         if progress:
-            for item in items:
-                progress(len(item.lines))
-        return items, tabulated
+            for count in _records(part):
+                progress(count)
+        return tabulated
 
     if n == 1:
-        for items in chunks:
-            yield done(items, _replay_chunk(items, rules, tabulate, slim))
+        for part in parts:
+            yield done(part, _replay_chunk(part, rules, tabulate, slim))
         return
     # spawn, not fork: the parent holds an open DuckDB connection and rich consoles.
     with ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("spawn")) as pool:
-        pending: collections.deque[tuple[list[LoadedMatch], Future[Tabulated]]] = collections.deque()
-        for items in chunks:
-            pending.append((items, pool.submit(_replay_chunk, items, rules, tabulate, slim)))
+        pending: collections.deque[tuple[Part, Future[Packed]]] = collections.deque()
+        for part in parts:
+            pending.append((part, pool.submit(_replay_packed, part, rules, tabulate, slim)))
             if len(pending) >= 4 * n:
                 first, future = pending.popleft()
-                yield done(first, future.result())
+                yield done(first, _unpacked(future.result()))
         while pending:
             first, future = pending.popleft()
-            yield done(first, future.result())
+            yield done(first, _unpacked(future.result()))
+
+
+def _batches(loaded: Iterable[LoadedMatch], size: int) -> Iterator[list[LoadedMatch]]:
+    source = iter(loaded)
+    return iter(lambda: list(itertools.islice(source, size)), [])
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -308,14 +355,11 @@ def stream_db(
     n = min(workers if workers is not None else default_workers(total), max(len(chosen), 1))
     # The records stream from a cursor of their own: the writes go on ``con`` meanwhile.
     reader = con.cursor()
-    stored = loaded_matches(reader, chosen)
+    stored = _ReadAhead(stored_chunks(reader, chosen), READ_AHEAD)
     try:
-        loaded = (
-            dataclasses.replace(lm, corrections=tuple(by_match[lm.match_id])) if lm.match_id in by_match else lm
-            for lm in stored
-        )
+        parts = (_corrected(part, by_match) for part in stored)
         store = rules is None
-        chunks = _chunks(loaded, n, step, rules=rules, tabulate=store, slim=slim)
+        chunks = _chunks(parts, n, step, rules=rules, tabulate=store, slim=slim)
         if not store:
             with memory_capped(con):
                 return _consume(chunks, None, each)
@@ -324,6 +368,68 @@ def stream_db(
     finally:
         stored.close()  # before its cursor: a read stopped half-way releases its query first
         reader.close()
+
+
+READ_AHEAD = 64
+"""Parts (of 8 matches) read ahead of the replay: about one group of records (the reads'
+``group``), so the next group's query runs while the current one replays."""
+
+T = TypeVar("T")
+
+
+class _ReadAhead(Generic[T]):
+    """The items of a generator, produced by a thread of their own up to ``depth`` items
+    ahead of the caller: DuckDB releases the GIL while it reads and sorts the next group of
+    records, so the read overlaps the replay. :meth:`close` stops and closes the generator
+    (in its thread) and waits for it."""
+
+    def __init__(self, source: Generator[T, None, None], depth: int) -> None:
+        self._source = source
+        self._queue: queue.Queue[tuple[str, object]] = queue.Queue(maxsize=depth)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="cuelog-reader", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            for item in self._source:
+                if not self._put(("item", item)):
+                    break
+            self._put(("end", None))
+        except BaseException as exc:  # handed to the caller, raised there
+            self._put(("error", exc))
+        finally:
+            self._source.close()
+
+    def _put(self, message: tuple[str, object]) -> bool:
+        """Queue a message unless the caller stopped reading; whether it was queued."""
+        while not self._stop.is_set():
+            try:
+                self._queue.put(message, timeout=0.05)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def __iter__(self) -> Iterator[T]:
+        while True:
+            kind, value = self._queue.get()
+            if kind == "end":
+                return
+            if kind == "error":
+                assert isinstance(value, BaseException)
+                raise value
+            yield cast(T, value)
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
+def _corrected(part: StoredChunk, by_match: dict[str, list[Located]]) -> StoredChunk:
+    """The part with the corrections of its matches (most parts have none)."""
+    fixes = tuple((m, tuple(by_match[m])) for m, _, _ in part.matches if m in by_match)
+    return dataclasses.replace(part, corrections=fixes) if fixes else part
 
 
 def _corrections_by_match(chosen: Sequence[str], corrections: Sequence[Located]) -> dict[str, list[Located]]:
@@ -355,14 +461,14 @@ def _counter(total: int, progress: Callable[[int, int], None] | None) -> Callabl
 
 
 def _consume(
-    chunks: Iterable[tuple[list[LoadedMatch], Tabulated]],
+    chunks: Iterable[Tabulated],
     writer: ResultWriter | None,
     each: Callable[[list[MatchResult]], None] | None,
 ) -> Replayed:
     """Write and hand on each chunk as it comes; after an error, only collect the errors."""
     failures: list[InputError | ReplayFailed] = []
     matches = strokes = 0
-    for _, (outcomes, tables, count) in chunks:
+    for outcomes, tables, count in chunks:
         failures.extend(o for o in outcomes if not isinstance(o, MatchResult))
         if failures:
             continue

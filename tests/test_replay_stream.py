@@ -139,6 +139,26 @@ def test_records_are_read_a_group_of_matches_at_a_time_in_id_order(tmp_path: Pat
     assert all(m.lines and m.lines[0][0] == 1 for m in small)
 
 
+def test_the_records_sent_to_the_workers_as_arrow_are_the_loaded_records(tmp_path: Path) -> None:
+    """A worker gets the stored rows as Arrow IPC bytes: the same matches, records and files,
+    in id order, whatever the group and chunk sizes; a match without records still comes."""
+    from cuelog.store.reads import loaded_matches, stored_chunks
+
+    db = season(tmp_path / "s.duckdb", 7)
+    con = connect(db)
+    try:
+        con.execute("INSERT INTO matches SELECT 'zz-empty', * EXCLUDE (match_id) FROM matches LIMIT 1")
+        ids = [r[0] for r in con.execute("SELECT match_id FROM matches ORDER BY match_id").fetchall()]
+        whole = list(loaded_matches(con, ids))
+        for group, chunk in ((10**9, 8), (10, 1), (500, 3)):
+            parts = list(stored_chunks(con, ids, chunk=chunk, group=group))
+            assert [m for part in parts for m in part.loaded()] == whole
+            assert [part.records for part in parts] == [sum(len(m.lines) for m in part.loaded()) for part in parts]
+    finally:
+        con.close()
+    assert whole[-1].match_id == "zz-empty" and whole[-1].lines == ()
+
+
 def _replay_tables(db: Path) -> dict[str, list[tuple[object, ...]]]:
     return {t: table_rows(db, t) for t in REPLAY_TABLES}
 

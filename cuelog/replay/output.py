@@ -10,6 +10,8 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+import msgspec
+
 from cuelog.replay.model import Break, Finding, FrameResult, MatchResult
 from cuelog.schemas.records import Correction
 
@@ -95,12 +97,25 @@ def document_head(engine: str) -> str:
     return f'{{\n "format": {json.dumps(FORMAT)},\n "engine": {json.dumps(engine, ensure_ascii=False)},\n "matches": ['
 
 
+_ENCODER = msgspec.json.Encoder()
+
+
 def match_text(m: MatchResult, *, first: bool) -> str:
     """One match of the ``matches`` list as ``dumps`` writes it: ``json.dumps`` with
     ``indent=1`` puts each list item on lines of its own, indented two spaces (no JSON
-    string holds a raw newline)."""
-    text = json.dumps(match_doc(m), indent=1, ensure_ascii=False, allow_nan=False)
-    return ("\n" if first else ",\n") + "\n".join("  " + line for line in text.split("\n"))
+    string holds a raw newline).
+
+    msgspec writes the same text as ``json.dumps`` (same key order, separators, escapes,
+    UTF-8 kept) for everything but floats (``1e+16`` / ``1e16``), in a tenth of the time
+    (``json.dumps`` with an indent runs its pure-Python encoder). A match document holds
+    no float but in the values an official's corrections set: a match with corrections is
+    written by ``json.dumps``."""
+    doc = match_doc(m)
+    if m.corrections:
+        text = json.dumps(doc, indent=1, ensure_ascii=False, allow_nan=False)
+    else:
+        text = msgspec.json.format(_ENCODER.encode(doc), indent=1).decode()
+    return ("\n" if first else ",\n") + "  " + text.replace("\n", "\n  ")
 
 
 def document_tail(*, empty: bool) -> str:

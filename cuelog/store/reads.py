@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from cuelog.errors import CuelogError
 from cuelog.schemas.records import Correction, Record, decode
@@ -76,13 +77,7 @@ def loaded_matches(
     matches, and one query for them all sorts every record of the store before the first
     comes back, so its memory would grow with the store.
     """
-    files = dict(
-        con.execute(
-            "SELECT m.match_id, coalesce(l.path, m.file_hash) FROM matches m "
-            "LEFT JOIN ingest_log l ON l.file_hash = m.file_hash"
-        ).fetchall()
-    )
-    counts: dict[str, int] = dict(con.execute("SELECT match_id, count(*) FROM records GROUP BY match_id").fetchall())
+    files, counts = _files(con), _counts(con)
     seen: set[str] = set()
     for chunk_ids in _groups(sorted(set(ids)), counts, group):
         for match_id, lines in _read_group(con, chunk_ids, batch):
@@ -92,6 +87,81 @@ def loaded_matches(
     for match_id in ids:
         if match_id not in seen:
             yield LoadedMatch(match_id, str(files.get(match_id, match_id)), ())
+
+
+@dataclass(frozen=True, slots=True)
+class StoredChunk:
+    """Some consecutive matches' stored records as Arrow IPC bytes, what a replay hands a
+    worker process: sending the rows as Arrow costs the parent a slice of what it read,
+    where a tuple per record had to be built and pickled (and unpickled by the worker)."""
+
+    matches: tuple[tuple[str, str, int], ...]
+    """``(match id, file, records)`` of each match, in id order."""
+    rows: bytes
+    """An Arrow IPC stream of ``match_id, line, body``, in id and file order."""
+    corrections: tuple[tuple[str, tuple[tuple[str, int, Correction], ...]], ...] = ()
+    """``(match id, its corrections)`` of the matches that have some."""
+
+    @property
+    def records(self) -> int:
+        return sum(n for _, _, n in self.matches)
+
+    def loaded(self) -> list[LoadedMatch]:
+        """The chunk's matches with their records (in the worker that replays them)."""
+        lines: dict[str, list[tuple[int, str]]] = {match_id: [] for match_id, _, _ in self.matches}
+        table = pa.ipc.open_stream(self.rows).read_all()
+        columns = (table.column(i).to_pylist() for i in range(3))
+        for match_id, line, body in zip(*columns, strict=True):
+            lines[match_id].append((line, body))
+        fixes = dict(self.corrections)
+        return [
+            LoadedMatch(match_id, file, tuple(lines[match_id]), fixes.get(match_id, ()))
+            for match_id, file, _ in self.matches
+        ]
+
+
+def stored_chunks(
+    con: duckdb.DuckDBPyConnection, ids: Sequence[str], chunk: int = 8, group: int = 100_000
+) -> Generator[StoredChunk, None, None]:
+    """The stored records of these matches, ``chunk`` matches at a time, in id order: what
+    :func:`loaded_matches` gives, as Arrow IPC bytes (:class:`StoredChunk`). Read a group of
+    consecutive matches at a time (about ``group`` records a query), as it does; the matches
+    without records come last, in a chunk of their own (each is reported: no match record)."""
+    files, counts = _files(con), _counts(con)
+    seen: set[str] = set()
+    for chunk_ids in _groups(sorted(set(ids)), counts, group):
+        table = _group_table(con, chunk_ids)
+        runs = pc.run_end_encode(table.column("match_id").combine_chunks())
+        present = runs.values.to_pylist()
+        ends = runs.run_ends.to_pylist()
+        seen.update(present)
+        for i in range(0, len(present), chunk):
+            start = ends[i - 1] if i else 0
+            part = table.slice(start, ends[min(i + chunk, len(ends)) - 1] - start)
+            matches = tuple((m, str(files.get(m, m)), counts.get(m, 0)) for m in present[i : i + chunk])
+            yield StoredChunk(matches, _ipc(part))
+    missing = tuple((m, str(files.get(m, m)), 0) for m in ids if m not in seen)
+    if missing:
+        yield StoredChunk(missing, _ipc(_ROWS.empty_table()))
+
+
+_ROWS: Final = pa.schema([("match_id", pa.string()), ("line", pa.int32()), ("body", pa.string())])
+
+
+def _ipc(table: pa.Table) -> bytes:
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, table.schema) as writer:
+        writer.write_table(table)
+    return bytes(sink.getvalue())
+
+
+def _group_table(con: duckdb.DuckDBPyConnection, ids: list[str]) -> pa.Table:
+    """The records of these consecutive matches, in id and file order."""
+    con.register("chosen_matches", pa.table({"match_id": pa.array(ids, type=pa.string())}))
+    try:
+        return con.sql(_GROUP, params={"first": min(ids), "last": max(ids)}).to_arrow_table()
+    finally:
+        con.unregister("chosen_matches")
 
 
 def _groups(ids: list[str], counts: dict[str, int], limit: int) -> Iterator[list[str]]:
@@ -108,21 +178,37 @@ def _groups(ids: list[str], counts: dict[str, int], limit: int) -> Iterator[list
         yield run
 
 
+def _files(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
+    """The file each loaded match came from (its hash if the file is not logged), by match id."""
+    return dict(
+        con.execute(
+            "SELECT m.match_id, coalesce(l.path, m.file_hash) FROM matches m "
+            "LEFT JOIN ingest_log l ON l.file_hash = m.file_hash"
+        ).fetchall()
+    )
+
+
+def _counts(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
+    return dict(con.execute("SELECT match_id, count(*) FROM records GROUP BY match_id").fetchall())
+
+
+_GROUP: Final = (
+    "SELECT r.match_id, r.line, CAST(r.body AS VARCHAR) AS body FROM records r "
+    "SEMI JOIN chosen_matches c ON c.match_id = r.match_id "
+    # The group's ids are consecutive in id order: the range lets the scan skip the
+    # row groups (min/max per block) of other matches instead of reading every
+    # record of the store for each group, which would grow with the store squared.
+    "WHERE r.match_id BETWEEN $first AND $last ORDER BY r.match_id, r.seq"
+)
+
+
 def _read_group(
     con: duckdb.DuckDBPyConnection, ids: list[str], batch: int
 ) -> Iterator[tuple[str, tuple[tuple[int, str], ...]]]:
     """``(match id, its (line, json) records)`` of these matches, in id and file order."""
     con.register("chosen_matches", pa.table({"match_id": pa.array(ids, type=pa.string())}))
     try:
-        rel = con.sql(
-            "SELECT r.match_id, r.line, CAST(r.body AS VARCHAR) AS body FROM records r "
-            "SEMI JOIN chosen_matches c ON c.match_id = r.match_id "
-            # The group's ids are consecutive in id order: the range lets the scan skip the
-            # row groups (min/max per block) of other matches instead of reading every
-            # record of the store for each group, which would grow with the store squared.
-            "WHERE r.match_id BETWEEN $first AND $last ORDER BY r.match_id, r.seq",
-            params={"first": min(ids), "last": max(ids)},
-        )
+        rel = con.sql(_GROUP, params={"first": min(ids), "last": max(ids)})
         current: str | None = None
         lines: list[tuple[int, str]] = []
         for chunk in rel.to_arrow_reader(batch):

@@ -12,8 +12,10 @@ and a replay that fails or is interrupted leaves the old ones.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
 import pyarrow as pa
@@ -195,6 +197,24 @@ def _table(schema: pa.Schema, rows: list[tuple[object, ...]]) -> pa.Table:
     return pa.table([pa.array(col, type=f.type) for col, f in zip(columns, schema, strict=True)], schema=schema)
 
 
+def packed(tables: dict[str, pa.Table]) -> dict[str, bytes]:
+    """The tables as Arrow IPC bytes, what a replay worker sends back: a quarter of the CPU
+    of pickling the tables, both ways (measured: 0.014 s against 0.06-0.08 s to write and
+    0.03-0.06 s to read the tables of 72k strokes)."""
+    out = {}
+    for name, table in tables.items():
+        sink = pa.BufferOutputStream()
+        with pa.ipc.new_stream(sink, table.schema) as writer:
+            writer.write_table(table)
+        out[name] = sink.getvalue().to_pybytes()
+    return out
+
+
+def unpacked(tables: dict[str, bytes]) -> dict[str, pa.Table]:
+    """The tables :func:`packed` gave."""
+    return {name: pa.ipc.open_stream(data).read_all() for name, data in tables.items()}
+
+
 ROWS = {name: f"{name}_rows" for name in REPLAY_TABLES}
 """Each replay view's table of every generation's rows (cuelog/schemas/ddl.sql)."""
 
@@ -257,14 +277,23 @@ def adopt_single_generation(con: duckdb.DuckDBPyConnection, moved: Sequence[str]
         con.execute(f"DROP TABLE {name}_before_generations")
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Batch:
+    """Rows gathered for one transaction: each replay table's parts and the side rows."""
+
+    tables: dict[str, list[pa.Table]]
+    sides: list[pa.Table]
+
+
 class ResultWriter:
     """Replace the stored replay results of ``match_ids``, the rows written chunk by chunk
     under a new generation and committed as they go, made current in one last transaction.
 
     Used as a context manager: each :meth:`append` gathers the rows of some results, which
-    are inserted and committed once about ``COMMIT_ROWS`` rows are gathered; leaving makes
-    the generation current for ``match_ids`` (one small transaction), then removes every row
-    no match shows any more. On an exception or after :meth:`abandon` the generation is
+    are inserted and committed once about ``COMMIT_ROWS`` rows are gathered, by a thread of
+    the writer's own while the caller goes on (it must not use ``con`` meanwhile: a cursor
+    of its own reads); leaving makes the generation current for ``match_ids`` (one small
+    transaction), then removes every row no match shows any more. On an exception or after :meth:`abandon` the generation is
     never made current: readers, who see only each match's current generation (the
     ``replay_*`` views), keep seeing the previous results, and its rows are removed. Neither
     Python nor DuckDB holds a whole replay's rows, so memory does not grow with the replay.
@@ -288,6 +317,10 @@ class ResultWriter:
         self._sides: list[pa.Table] = []
         self._held = 0
         self.gen = 0
+        # One thread writes the gathered rows on the connection while the caller replays the
+        # next chunks (the caller reads on cursors of its own meanwhile, never on ``con``).
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cuelog-writer")
+        self._pending: Future[None] | None = None
         # The chunks are written and the generation made current under a small DuckDB memory
         # limit (the shot summaries are joined a range of matches at a time for it), set
         # back when the writer closes.
@@ -308,27 +341,41 @@ class ResultWriter:
         if SIDES in tables and tables[SIDES].num_rows:
             self._sides.append(tables[SIDES])
         if self._held >= self._commit_rows:
-            self._flush()
+            self._hand_over()
 
-    def _flush(self) -> None:
-        """Insert the gathered rows under this generation, one transaction, one insert per table."""
+    def _hand_over(self) -> None:
+        """Give the gathered rows to the writing thread (once it wrote the previous ones) and
+        gather anew: DuckDB releases the GIL while it inserts, so the next chunks replay
+        meanwhile. At most two batches are held: one being written, one being gathered."""
+        self._wait()
+        batch = _Batch(tables=self._gathered, sides=self._sides)
+        self._gathered = {name: [] for name in REPLAY_TABLES}
+        self._sides = []
+        self._held = 0
+        self._pending = self._thread.submit(self._write, batch)
+
+    def _wait(self) -> None:
+        """Wait for the batch being written; its error, if any, is raised here."""
+        pending, self._pending = self._pending, None
+        if pending is not None:
+            pending.result()
+
+    def _write(self, batch: _Batch) -> None:
+        """Insert a batch under this generation, one transaction, one insert per table."""
         con = self._con
         con.execute("BEGIN TRANSACTION")
         try:
-            for name, parts in self._gathered.items():
+            for name, parts in batch.tables.items():
                 if not parts:
                     continue
                 con.register("gathered_rows", pa.concat_tables(parts))
                 con.execute(f"INSERT INTO {ROWS[name]} BY NAME SELECT *, {self.gen} AS gen FROM gathered_rows")
                 con.unregister("gathered_rows")
-            summaries.insert_sides(con, self._sides, self.gen)
+            summaries.insert_sides(con, batch.sides, self.gen)
             con.execute("COMMIT")
         except BaseException:
             con.execute("ROLLBACK")
             raise
-        self._sides = []
-        self._gathered = {name: [] for name in REPLAY_TABLES}
-        self._held = 0
 
     def abandon(self) -> None:
         """Never make this generation current: the previous results stay."""
@@ -338,8 +385,16 @@ class ResultWriter:
         keep = kind is None and not self._abandoned
         try:
             try:
+                try:
+                    if keep:
+                        self._hand_over()
+                        self._wait()
+                    else:
+                        with contextlib.suppress(Exception):  # the error being raised is the one to report
+                            self._wait()
+                finally:
+                    self._thread.shutdown(wait=True)  # nothing uses the connection from here on but this thread
                 if keep:
-                    self._flush()
                     self._make_current()
             finally:
                 self._cap.__exit__(None, None, None)
