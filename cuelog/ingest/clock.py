@@ -30,14 +30,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
-
-import duckdb
-import polars as pl
+from typing import TYPE_CHECKING, Any
 
 from cuelog.errors import Problem
 from cuelog.ingest.validate import parse_time
-from cuelog.store import clocks as store_clocks
+
+# DuckDB, Arrow and the store are imported where a load needs them, not here: `cuelog
+# validate` and `cuelog watch` read and pair device logs with this module alone, and
+# nothing here needs Polars.
+if TYPE_CHECKING:
+    import duckdb
+    import pyarrow as pa
+
+    from cuelog.store import clocks as store_clocks
 
 EVENTS = ("start", "pause", "resume", "stop", "reset", "expire")
 COLUMNS = ("table", "ts", "event")
@@ -253,22 +258,16 @@ def pair_shots(rows: list[ClockRow]) -> tuple[list[Shot], list[Unplaced]]:
     return shots, unplaced
 
 
-SHOT_COLUMNS = {
-    "table": pl.String,
-    "ts": pl.Int64,
-    "stop_line": pl.Int64,
-    "stop_text": pl.String,
-    "shot_s": pl.Float64,
-    "paused_s": pl.Float64,
-    "limit_s": pl.Float64,
-}
-"""The paired shots, one row per shot: what is aligned to the strokes."""
+def shots_table(shots: Sequence[Shot], log_no: int) -> pa.Table:
+    """Shots paired in Python (:func:`pair_shots`) as rows of the run's table of shots
+    (:data:`cuelog.store.clocks.SHOTS_SCHEMA`), under the log's number in the run."""
+    import pyarrow as pa
 
+    from cuelog.store.clocks import SHOTS_SCHEMA
 
-def shots_frame(shots: list[Shot]) -> pl.DataFrame:
-    """Shots paired in Python (:func:`pair_shots`) as a frame, for the run's table of shots."""
-    return pl.DataFrame(
+    return pa.table(
         {
+            "log_no": [log_no] * len(shots),
             "table": [s.table for s in shots],
             "ts": [s.stop_ts for s in shots],
             "stop_line": [s.stop_line for s in shots],
@@ -277,7 +276,7 @@ def shots_frame(shots: list[Shot]) -> pl.DataFrame:
             "paused_s": [s.paused_s for s in shots],
             "limit_s": [s.limit_s for s in shots],
         },
-        schema=SHOT_COLUMNS,
+        schema=SHOTS_SCHEMA,
     )
 
 
@@ -306,8 +305,9 @@ def _python_paired(con: duckdb.DuckDBPyConnection, log_no: int, path: Path) -> _
     if problems or file_hash is None:
         return _Found(str(path), file_hash, len(read), 0, [], problems)
     paired, unplaced = pair_shots(read)
-    frame = shots_frame(paired).with_columns(pl.lit(log_no, pl.Int32).alias("log_no"))
-    store_clocks.add_shots(con, frame.to_arrow())
+    from cuelog.store.clocks import add_shots
+
+    add_shots(con, shots_table(paired, log_no))
     return _Found(str(path), file_hash, len(read), len(paired), unplaced, [])
 
 
@@ -330,7 +330,9 @@ def _pair(con: duckdb.DuckDBPyConnection, batch: list[Path]) -> list[_Found]:
 
 def _placed(placed: dict[int, store_clocks.Placed], log_no: int) -> store_clocks.Placed:
     """What the alignment made of a log (nothing, for a log without shots)."""
-    return placed.get(log_no) or store_clocks.Placed(aligned=0, matches=[], left_over=[])
+    from cuelog.store.clocks import Placed
+
+    return placed.get(log_no) or Placed(aligned=0, matches=[], left_over=[])
 
 
 def _result(found: _Found, placed: store_clocks.Placed) -> ClockResult:
@@ -348,6 +350,10 @@ def _store_all(
     leaving the rows of storing each log in turn (a later log's reading of a stroke
     replaces an earlier one). If the store refuses the batch, each log is stored on its
     own, all or nothing."""
+    import duckdb
+
+    from cuelog.store import clocks as store_clocks
+
     results = [_result(f, _placed(placed, i)) for i, f in enumerate(found)]
     files = [
         store_clocks.ClockFile(
@@ -367,9 +373,11 @@ def _store_all(
 def _transaction(con: duckdb.DuckDBPyConnection, files: list[store_clocks.ClockFile]) -> None:
     if not files:
         return
+    from cuelog.store.clocks import save
+
     con.begin()
     try:
-        store_clocks.save(con, files)
+        save(con, files)
         con.commit()
     except BaseException:
         con.rollback()
@@ -399,6 +407,8 @@ def ingest_clocks(
     batch are aligned to the loaded strokes and stored by DuckDB (:mod:`cuelog.store.clocks`):
     no stroke is read into Python.
     """
+    from cuelog.store import clocks as store_clocks
+
     out: list[ClockResult] = []
     for batch in _batches([Path(p) for p in paths]):
         store_clocks.create_shots(con)

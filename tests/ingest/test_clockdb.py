@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cuelog.ingest.clock import EVENTS, pair_shots, read_clock_csv, shots_frame
+from cuelog.ingest.clock import EVENTS, pair_shots, read_clock_csv, shots_table
 from cuelog.ingest.clockdb import device_rows, pair_logs
 from cuelog.store.clocks import SHOTS, create_shots
 
@@ -24,7 +24,9 @@ def both(path: Path) -> tuple[tuple[int, pl.DataFrame, list], tuple[int, pl.Data
     _, rows, problems = read_clock_csv(path)
     assert problems == []
     shots, unplaced = pair_shots(rows)
-    python = (len(rows), shots_frame(shots).select(COLUMNS).sort("stop_line"), unplaced)
+    frame = pl.from_arrow(shots_table(shots, 0))
+    assert isinstance(frame, pl.DataFrame)
+    python = (len(rows), frame.select(COLUMNS).sort("stop_line"), unplaced)
     con = duckdb.connect()
     try:
         create_shots(con)
