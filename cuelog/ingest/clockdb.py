@@ -69,7 +69,8 @@ ORDER BY file, tbl, us, line
 # whose shot ends (the next row starts a shot or another partition) still running with no
 # stop or reset is ``no_stop``; one ended by a reset is ``reset``. (This replaced windows
 # per file and table, an aggregate per shot joined back, and windows per shot: each sorted
-# the rows again.)
+# the rows again.) Kept are the rows a shot or a stray is read from: not the starts and
+# expiries inside a shot, a third of the rows and more.
 _PAIR = """
 WITH numbered AS (
     SELECT *, row_number() OVER () AS i,
@@ -107,10 +108,13 @@ WITH numbered AS (
     SELECT *, CASE WHEN running AND event = 'expire' THEN (us - start_us - paused_us)::DOUBLE / 1e6 END AS at_expiry
     FROM paused
 )
-SELECT * EXCLUDE (at_expiry),
-       CASE WHEN max(CASE WHEN at_expiry IS NOT NULL THEN i END) OVER w > s
-            THEN last_value(at_expiry IGNORE NULLS) OVER w END AS limit_s
-FROM expired WINDOW w AS (ROWS UNBOUNDED PRECEDING)
+SELECT * FROM (
+    SELECT file, tbl, text, event, line, us, start_us, paused_us, running, opens, closes, is_term, shot_ends,
+           start_line, start_text,
+           CASE WHEN max(CASE WHEN at_expiry IS NOT NULL THEN i END) OVER w > s
+                THEN last_value(at_expiry IGNORE NULLS) OVER w END AS limit_s
+    FROM expired WINDOW w AS (ROWS UNBOUNDED PRECEDING)
+) WHERE NOT running OR event IN ('stop', 'reset', 'pause', 'resume') OR shot_ends
 """
 
 # The shots of the sound logs, into the run's table of shots (cuelog.store.clocks.SHOTS).
