@@ -270,6 +270,7 @@ def shots_table(shots: Sequence[Shot], log_no: int) -> pa.Table:
             "log_no": [log_no] * len(shots),
             "table": [s.table for s in shots],
             "ts": [s.stop_ts for s in shots],
+            "start_line": [s.start_line for s in shots],
             "stop_line": [s.stop_line for s in shots],
             "stop_text": [s.stop_text for s in shots],
             "shot_s": [s.shot_s for s in shots],
@@ -281,7 +282,7 @@ def shots_table(shots: Sequence[Shot], log_no: int) -> pa.Table:
 
 
 @dataclass(frozen=True, slots=True)
-class _Found:
+class Found:
     """A device log read and paired, its shots in the run's table of shots (or a problem)."""
 
     name: str
@@ -298,31 +299,32 @@ memory of a run is bounded by this, not by the season. At 1M strokes (92 MB of d
 8 MB batches peaked at 373 MB against 1,190 MB for 64 MB ones, in about the same CPU time."""
 
 
-def _python_paired(con: duckdb.DuckDBPyConnection, log_no: int, path: Path) -> _Found:
+def _python_paired(con: duckdb.DuckDBPyConnection, log_no: int, path: Path) -> Found:
     """A log the DuckDB pairing left, by the Python reader, which names every bad row; its
     shots added to the run's table of shots."""
     file_hash, read, problems = read_clock_csv(path)
     if problems or file_hash is None:
-        return _Found(str(path), file_hash, len(read), 0, [], problems)
+        return Found(str(path), file_hash, len(read), 0, [], problems)
     paired, unplaced = pair_shots(read)
     from cuelog.store.clocks import add_shots
 
     add_shots(con, shots_table(paired, log_no))
-    return _Found(str(path), file_hash, len(read), len(paired), unplaced, [])
+    return Found(str(path), file_hash, len(read), len(paired), unplaced, [])
 
 
-def _pair(con: duckdb.DuckDBPyConnection, batch: list[Path]) -> list[_Found]:
-    """Read and pair a batch of device logs: plain ones together in DuckDB, any other by
-    the Python reader; the shots of each in the run's table of shots, numbered by position."""
+def pair_batch(con: duckdb.DuckDBPyConnection, batch: list[Path]) -> list[Found]:
+    """Read and pair a batch of device logs (:func:`batches`): plain ones together in
+    DuckDB, any other by the Python reader; the shots of each in the run's table of shots
+    (:data:`cuelog.store.clocks.SHOTS`, which must exist), numbered by position."""
     from cuelog.ingest import clockdb  # it builds on this module's events and records
 
     datas = [_read_bytes(p) for p in batch]
     paired = clockdb.pair_logs(con, [None if d is None else clockdb.device_rows(d) for d in datas])
-    found: list[_Found] = []
+    found: list[Found] = []
     for log_no, (path, data, fast) in enumerate(zip(batch, datas, paired, strict=True)):
         if data is not None and fast is not None:
             file_hash = hashlib.sha256(data).hexdigest()
-            found.append(_Found(str(path), file_hash, fast.rows, fast.shots, fast.unplaced, []))
+            found.append(Found(str(path), file_hash, fast.rows, fast.shots, fast.unplaced, []))
         else:
             found.append(_python_paired(con, log_no, path))
     return found
@@ -335,7 +337,7 @@ def _placed(placed: dict[int, store_clocks.Placed], log_no: int) -> store_clocks
     return placed.get(log_no) or Placed(aligned=0, matches=[], left_over=[])
 
 
-def _result(found: _Found, placed: store_clocks.Placed) -> ClockResult:
+def _result(found: Found, placed: store_clocks.Placed) -> ClockResult:
     if found.problems or found.file_hash is None:
         return ClockResult(found.name, found.file_hash, "rejected", found.rows, 0, 0, [], found.problems)
     left = [Unplaced(line, table, text, "stop", reason) for line, table, text, reason in placed.left_over]
@@ -344,7 +346,7 @@ def _result(found: _Found, placed: store_clocks.Placed) -> ClockResult:
 
 
 def _store_all(
-    con: duckdb.DuckDBPyConnection, found: list[_Found], placed: dict[int, store_clocks.Placed]
+    con: duckdb.DuckDBPyConnection, found: list[Found], placed: dict[int, store_clocks.Placed]
 ) -> list[ClockResult]:
     """Store the placed shots of a batch in one transaction (one DELETE and one INSERT),
     leaving the rows of storing each log in turn (a later log's reading of a stroke
@@ -410,10 +412,10 @@ def ingest_clocks(
     from cuelog.store import clocks as store_clocks
 
     out: list[ClockResult] = []
-    for batch in _batches([Path(p) for p in paths]):
+    for batch in batches([Path(p) for p in paths]):
         store_clocks.create_shots(con)
         try:
-            found = _pair(con, batch)
+            found = pair_batch(con, batch)
             placed = store_clocks.align(con, round(tolerance_s * 1e6))
             out += _store_all(con, found, placed)
         finally:
@@ -428,7 +430,8 @@ def _read_bytes(path: Path) -> bytes | None:
         return None  # the Python reader reports it
 
 
-def _batches(paths: list[Path]) -> list[list[Path]]:
+def batches(paths: list[Path]) -> list[list[Path]]:
+    """The paths in order, cut into batches of at most :data:`PAIR_BYTES` (a larger file alone)."""
     batches: list[list[Path]] = []
     size = 0
     for path in paths:

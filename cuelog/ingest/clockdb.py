@@ -119,8 +119,8 @@ SELECT * FROM (
 
 # The shots of the sound logs, into the run's table of shots (cuelog.store.clocks.SHOTS).
 _SHOTS = f"""
-INSERT INTO {SHOTS} (log_no, "table", ts, stop_line, stop_text, shot_s, paused_s, limit_s)
-SELECT s.file, s.tbl, s.us, s.line, s.text,
+INSERT INTO {SHOTS} (log_no, "table", ts, start_line, stop_line, stop_text, shot_s, paused_s, limit_s)
+SELECT s.file, s.tbl, s.us, s.start_line, s.line, s.text,
        (s.us - s.start_us - s.paused_us)::DOUBLE / 1e6, s.paused_us::DOUBLE / 1e6, s.limit_s
 FROM cuelog_paired s
 WHERE s.running AND s.event = 'stop' AND list_contains($sound, s.file)

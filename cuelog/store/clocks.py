@@ -3,7 +3,7 @@
 Ingest pairs the device logs of a run into shots (``cuelog.ingest.clockdb``, or the
 Python reader for a log it leaves) and puts them in a temporary table,
 :data:`SHOTS` (one row per shot: the log's number in the run, the table, the stop's time
-in epoch microseconds, its line and text, the shot's times). :func:`align` joins each
+in epoch microseconds, the lines of its start and stop, the stop's text, the shot's times). :func:`align` joins each
 shot as-of to the stroke on the same table (the match record's ``table``) whose time is
 nearest, within the tolerance, reading only the strokes of the tables the shots name and
 of the time they span; :func:`save` stores the placed shots in ``shot_clock`` with one
@@ -31,6 +31,7 @@ SHOTS_SCHEMA = pa.schema(
         ("log_no", pa.int32()),
         ("table", pa.string()),
         ("ts", pa.int64()),
+        ("start_line", pa.int64()),
         ("stop_line", pa.int64()),
         ("stop_text", pa.string()),
         ("shot_s", pa.float64()),
@@ -181,6 +182,16 @@ def placed_rows(con: duckdb.DuckDBPyConnection) -> pa.Table:
     return con.sql(
         f"SELECT log_no, match_id, frame, n, shot_s, paused_s, limit_s FROM {_ALIGNED}"
         " WHERE reason IS NULL ORDER BY log_no, match_id, frame, n"
+    ).to_arrow_table()
+
+
+def paired_rows(con: duckdb.DuckDBPyConnection) -> pa.Table:
+    """Every shot of :data:`SHOTS` by log number, then in the order the device rows are
+    paired (table, stop time, stop line): ``log_no, table, start_line, stop_line, ts,
+    stop_text, shot_s, paused_s, limit_s`` (a Parquet dataset keeps each log's shots)."""
+    return con.sql(
+        f'SELECT log_no, "table", start_line, stop_line, ts, stop_text, shot_s, paused_s, limit_s FROM {SHOTS}'
+        ' ORDER BY log_no, "table", ts, stop_line'
     ).to_arrow_table()
 
 
