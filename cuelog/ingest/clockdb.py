@@ -45,7 +45,9 @@ _EVENTS = ", ".join(f"'{e}'" for e in EVENTS)
 
 # The rows cast once and stored in the order the pairing reads them: by file and table, then
 # time, then line. Every window of the pairing then runs over that order as it streams
-# (DuckDB's streaming window: no partition, no sort of its own).
+# (DuckDB's streaming window: no partition, no sort of its own), which a scan gives back
+# because DuckDB keeps a table's insertion order (``preserve_insertion_order``, on by
+# default; cuelog never turns it off).
 _READ = f"""
 CREATE OR REPLACE TEMP TABLE cuelog_device AS
 SELECT file, tbl, text, event, line, epoch_us(t) AS us,
