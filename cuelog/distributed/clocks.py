@@ -28,6 +28,7 @@ from typing import Any
 
 import duckdb
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from cuelog.distributed.layout import (
     CLOCKS_FILE,
@@ -39,7 +40,7 @@ from cuelog.distributed.layout import (
     read_manifest,
 )
 from cuelog.distributed.views import loaded_views
-from cuelog.ingest.clock import ClockResult, Shot, Unplaced, pair_shots, read_clock_csv
+from cuelog.ingest.clock import ClockResult, Unplaced, batches, pair_batch
 from cuelog.store import clocks as store_clocks
 from cuelog.store.loads import SHOT_CLOCK_SCHEMA
 
@@ -76,28 +77,6 @@ class Placed:
 
 def _file(file_hash: str) -> str:
     return f"{file_hash[:16]}.parquet"
-
-
-def _shots_table(shots: Sequence[Shot], file_hash: str, path: str, tolerance_s: float) -> pa.Table:
-    cols = {
-        "source": [file_hash] * len(shots),
-        "path": [path] * len(shots),
-        "tolerance_s": [tolerance_s] * len(shots),
-        "table": [s.table for s in shots],
-        "start_line": [s.start_line for s in shots],
-        "stop_line": [s.stop_line for s in shots],
-        "stop_ts": [s.stop_ts for s in shots],
-        "stop_text": [s.stop_text for s in shots],
-        "shot_s": [s.shot_s for s in shots],
-        "paused_s": [s.paused_s for s in shots],
-        "limit_s": [s.limit_s for s in shots],
-    }
-    return pa.table(cols, schema=SHOTS_SCHEMA)
-
-
-def _shots(table: pa.Table) -> list[Shot]:
-    names = ("table", "start_line", "stop_line", "stop_ts", "stop_text", "shot_s", "paused_s", "limit_s")
-    return [Shot(*row) for row in zip(*(table.column(n).to_pylist() for n in names), strict=True)]
 
 
 def _strokes(storage: Storage) -> duckdb.DuckDBPyConnection | None:
@@ -199,19 +178,58 @@ class Kept:
 
 def keep_clocks(storage: Storage, paths: Sequence[Path], tolerance_s: float) -> tuple[list[Kept], list[ClockResult]]:
     """Read and pair each clock log and keep its shots in the dataset; the logs kept, and a
-    result for each log rejected (a malformed row: the log is not kept, as with a database)."""
+    result for each log rejected (a malformed row: the log is not kept, as with a database).
+    The logs are paired as a database load pairs them (:func:`cuelog.ingest.clock.pair_batch`:
+    plain logs together in DuckDB, in batches), each log's shots in the order the Python
+    pairing gives them (table, stop time, stop line)."""
     kept: list[Kept] = []
     rejected: list[ClockResult] = []
-    for path in paths:
-        name = str(path)
-        file_hash, rows, problems = read_clock_csv(path)
-        if problems or file_hash is None:
-            rejected.append(ClockResult(name, file_hash, "rejected", len(rows), 0, 0, [], problems))
-            continue
-        shots, unplaced = pair_shots(rows)
-        storage.write_table(_shots_table(shots, file_hash, name, tolerance_s), CLOCK_SHOTS, _file(file_hash))
-        kept.append(Kept(name, file_hash, len(rows), len(shots), unplaced))
+    con = duckdb.connect()
+    try:
+        for batch in batches([Path(p) for p in paths]):
+            store_clocks.create_shots(con)
+            try:
+                found = pair_batch(con, batch)
+                shots = store_clocks.paired_rows(con)
+            finally:
+                store_clocks.drop_shots(con)
+            by_log = _split_by_log(shots, len(batch))
+            for log_no, f in enumerate(found):
+                if f.problems or f.file_hash is None:
+                    rejected.append(ClockResult(f.name, f.file_hash, "rejected", f.rows, 0, 0, [], f.problems))
+                    continue
+                storage.write_table(
+                    _kept_table(by_log[log_no], f.file_hash, f.name, tolerance_s), CLOCK_SHOTS, _file(f.file_hash)
+                )
+                kept.append(Kept(f.name, f.file_hash, f.rows, f.shots, f.unplaced))
+    finally:
+        con.close()
     return kept, rejected
+
+
+def _split_by_log(shots: pa.Table, logs: int) -> list[pa.Table]:
+    """The shots of each log of a batch (:func:`cuelog.store.clocks.paired_rows`, by log number)."""
+    counts = dict(zip(*(c.to_pylist() for c in pc.value_counts(shots.column("log_no")).flatten()), strict=True))
+    out: list[pa.Table] = []
+    offset = 0
+    for log_no in range(logs):
+        n = counts.get(log_no, 0)
+        out.append(shots.slice(offset, n))
+        offset += n
+    return out
+
+
+def _kept_table(shots: pa.Table, file_hash: str, path: str, tolerance_s: float) -> pa.Table:
+    """A log's shots as the dataset keeps them (:data:`SHOTS_SCHEMA`)."""
+    n = shots.num_rows
+    columns = {
+        "source": pa.array([file_hash] * n, pa.string()),
+        "path": pa.array([path] * n, pa.string()),
+        "tolerance_s": pa.array([tolerance_s] * n, pa.float64()),
+        "stop_ts": shots.column("ts"),
+        **{name: shots.column(name) for name in SHOTS_SCHEMA.names if name in shots.column_names},
+    }
+    return pa.table([columns[name] for name in SHOTS_SCHEMA.names], schema=SHOTS_SCHEMA)
 
 
 def results(kept: Sequence[Kept], placed: dict[str, Placed]) -> list[ClockResult]:

@@ -30,14 +30,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
-
-import duckdb
-import polars as pl
+from typing import TYPE_CHECKING, Any
 
 from cuelog.errors import Problem
 from cuelog.ingest.validate import parse_time
-from cuelog.store import clocks as store_clocks
+
+# DuckDB, Arrow and the store are imported where a load needs them, not here: `cuelog
+# validate` and `cuelog watch` read and pair device logs with this module alone, and
+# nothing here needs Polars.
+if TYPE_CHECKING:
+    import duckdb
+    import pyarrow as pa
+
+    from cuelog.store import clocks as store_clocks
 
 EVENTS = ("start", "pause", "resume", "stop", "reset", "expire")
 COLUMNS = ("table", "ts", "event")
@@ -253,36 +258,31 @@ def pair_shots(rows: list[ClockRow]) -> tuple[list[Shot], list[Unplaced]]:
     return shots, unplaced
 
 
-SHOT_COLUMNS = {
-    "table": pl.String,
-    "ts": pl.Int64,
-    "stop_line": pl.Int64,
-    "stop_text": pl.String,
-    "shot_s": pl.Float64,
-    "paused_s": pl.Float64,
-    "limit_s": pl.Float64,
-}
-"""The paired shots, one row per shot: what is aligned to the strokes."""
+def shots_table(shots: Sequence[Shot], log_no: int) -> pa.Table:
+    """Shots paired in Python (:func:`pair_shots`) as rows of the run's table of shots
+    (:data:`cuelog.store.clocks.SHOTS_SCHEMA`), under the log's number in the run."""
+    import pyarrow as pa
 
+    from cuelog.store.clocks import SHOTS_SCHEMA
 
-def shots_frame(shots: list[Shot]) -> pl.DataFrame:
-    """Shots paired in Python (:func:`pair_shots`) as a frame, for the run's table of shots."""
-    return pl.DataFrame(
+    return pa.table(
         {
+            "log_no": [log_no] * len(shots),
             "table": [s.table for s in shots],
             "ts": [s.stop_ts for s in shots],
+            "start_line": [s.start_line for s in shots],
             "stop_line": [s.stop_line for s in shots],
             "stop_text": [s.stop_text for s in shots],
             "shot_s": [s.shot_s for s in shots],
             "paused_s": [s.paused_s for s in shots],
             "limit_s": [s.limit_s for s in shots],
         },
-        schema=SHOT_COLUMNS,
+        schema=SHOTS_SCHEMA,
     )
 
 
 @dataclass(frozen=True, slots=True)
-class _Found:
+class Found:
     """A device log read and paired, its shots in the run's table of shots (or a problem)."""
 
     name: str
@@ -299,30 +299,32 @@ memory of a run is bounded by this, not by the season. At 1M strokes (92 MB of d
 8 MB batches peaked at 373 MB against 1,190 MB for 64 MB ones, in about the same CPU time."""
 
 
-def _python_paired(con: duckdb.DuckDBPyConnection, log_no: int, path: Path) -> _Found:
+def _python_paired(con: duckdb.DuckDBPyConnection, log_no: int, path: Path) -> Found:
     """A log the DuckDB pairing left, by the Python reader, which names every bad row; its
     shots added to the run's table of shots."""
     file_hash, read, problems = read_clock_csv(path)
     if problems or file_hash is None:
-        return _Found(str(path), file_hash, len(read), 0, [], problems)
+        return Found(str(path), file_hash, len(read), 0, [], problems)
     paired, unplaced = pair_shots(read)
-    frame = shots_frame(paired).with_columns(pl.lit(log_no, pl.Int32).alias("log_no"))
-    store_clocks.add_shots(con, frame.to_arrow())
-    return _Found(str(path), file_hash, len(read), len(paired), unplaced, [])
+    from cuelog.store.clocks import add_shots
+
+    add_shots(con, shots_table(paired, log_no))
+    return Found(str(path), file_hash, len(read), len(paired), unplaced, [])
 
 
-def _pair(con: duckdb.DuckDBPyConnection, batch: list[Path]) -> list[_Found]:
-    """Read and pair a batch of device logs: plain ones together in DuckDB, any other by
-    the Python reader; the shots of each in the run's table of shots, numbered by position."""
+def pair_batch(con: duckdb.DuckDBPyConnection, batch: list[Path]) -> list[Found]:
+    """Read and pair a batch of device logs (:func:`batches`): plain ones together in
+    DuckDB, any other by the Python reader; the shots of each in the run's table of shots
+    (:data:`cuelog.store.clocks.SHOTS`, which must exist), numbered by position."""
     from cuelog.ingest import clockdb  # it builds on this module's events and records
 
     datas = [_read_bytes(p) for p in batch]
     paired = clockdb.pair_logs(con, [None if d is None else clockdb.device_rows(d) for d in datas])
-    found: list[_Found] = []
+    found: list[Found] = []
     for log_no, (path, data, fast) in enumerate(zip(batch, datas, paired, strict=True)):
         if data is not None and fast is not None:
             file_hash = hashlib.sha256(data).hexdigest()
-            found.append(_Found(str(path), file_hash, fast.rows, fast.shots, fast.unplaced, []))
+            found.append(Found(str(path), file_hash, fast.rows, fast.shots, fast.unplaced, []))
         else:
             found.append(_python_paired(con, log_no, path))
     return found
@@ -330,10 +332,12 @@ def _pair(con: duckdb.DuckDBPyConnection, batch: list[Path]) -> list[_Found]:
 
 def _placed(placed: dict[int, store_clocks.Placed], log_no: int) -> store_clocks.Placed:
     """What the alignment made of a log (nothing, for a log without shots)."""
-    return placed.get(log_no) or store_clocks.Placed(aligned=0, matches=[], left_over=[])
+    from cuelog.store.clocks import Placed
+
+    return placed.get(log_no) or Placed(aligned=0, matches=[], left_over=[])
 
 
-def _result(found: _Found, placed: store_clocks.Placed) -> ClockResult:
+def _result(found: Found, placed: store_clocks.Placed) -> ClockResult:
     if found.problems or found.file_hash is None:
         return ClockResult(found.name, found.file_hash, "rejected", found.rows, 0, 0, [], found.problems)
     left = [Unplaced(line, table, text, "stop", reason) for line, table, text, reason in placed.left_over]
@@ -342,12 +346,16 @@ def _result(found: _Found, placed: store_clocks.Placed) -> ClockResult:
 
 
 def _store_all(
-    con: duckdb.DuckDBPyConnection, found: list[_Found], placed: dict[int, store_clocks.Placed]
+    con: duckdb.DuckDBPyConnection, found: list[Found], placed: dict[int, store_clocks.Placed]
 ) -> list[ClockResult]:
     """Store the placed shots of a batch in one transaction (one DELETE and one INSERT),
     leaving the rows of storing each log in turn (a later log's reading of a stroke
     replaces an earlier one). If the store refuses the batch, each log is stored on its
     own, all or nothing."""
+    import duckdb
+
+    from cuelog.store import clocks as store_clocks
+
     results = [_result(f, _placed(placed, i)) for i, f in enumerate(found)]
     files = [
         store_clocks.ClockFile(
@@ -367,9 +375,11 @@ def _store_all(
 def _transaction(con: duckdb.DuckDBPyConnection, files: list[store_clocks.ClockFile]) -> None:
     if not files:
         return
+    from cuelog.store.clocks import save
+
     con.begin()
     try:
-        store_clocks.save(con, files)
+        save(con, files)
         con.commit()
     except BaseException:
         con.rollback()
@@ -399,11 +409,13 @@ def ingest_clocks(
     batch are aligned to the loaded strokes and stored by DuckDB (:mod:`cuelog.store.clocks`):
     no stroke is read into Python.
     """
+    from cuelog.store import clocks as store_clocks
+
     out: list[ClockResult] = []
-    for batch in _batches([Path(p) for p in paths]):
+    for batch in batches([Path(p) for p in paths]):
         store_clocks.create_shots(con)
         try:
-            found = _pair(con, batch)
+            found = pair_batch(con, batch)
             placed = store_clocks.align(con, round(tolerance_s * 1e6))
             out += _store_all(con, found, placed)
         finally:
@@ -418,7 +430,8 @@ def _read_bytes(path: Path) -> bytes | None:
         return None  # the Python reader reports it
 
 
-def _batches(paths: list[Path]) -> list[list[Path]]:
+def batches(paths: list[Path]) -> list[list[Path]]:
+    """The paths in order, cut into batches of at most :data:`PAIR_BYTES` (a larger file alone)."""
     batches: list[list[Path]] = []
     size = 0
     for path in paths:

@@ -43,86 +43,105 @@ instant (hours 0-23, at most microseconds); a day the calendar lacks casts to NU
 
 _EVENTS = ", ".join(f"'{e}'" for e in EVENTS)
 
+# The rows cast once and stored in the order the pairing reads them: by file and table, then
+# time, then line. Every window of the pairing then runs over that order as it streams
+# (DuckDB's streaming window: no partition, no sort of its own), which a scan gives back
+# because DuckDB keeps a table's insertion order (``preserve_insertion_order``, on by
+# default; cuelog never turns it off).
 _READ = f"""
 CREATE OR REPLACE TEMP TABLE cuelog_device AS
-SELECT file, tbl, text, event, line, epoch_us(TRY_CAST(text AS TIMESTAMPTZ)) AS us,
+SELECT file, tbl, text, event, line, epoch_us(t) AS us,
        coalesce(tbl <> '' AND regexp_full_match(text, '{TIME}') AND substr(text, 1, 4) <> '0000'
-                AND TRY_CAST(text AS TIMESTAMPTZ) IS NOT NULL AND event IN ({_EVENTS}), false) AS sound
-FROM cuelog_device_rows
+                AND t IS NOT NULL AND event IN ({_EVENTS}), false) AS sound
+FROM (SELECT *, TRY_CAST(text AS TIMESTAMPTZ) AS t FROM cuelog_device_rows)
+ORDER BY file, tbl, us, line
 """
 
-# Per file and table in time order (then line, ``i``): ``shot`` counts the starts so far, so
-# each start opens a group; in it, the first stop or reset ends the shot (``term``), and
-# rows after it find no shot running. Pause and resume toggle the clock; one that does not
-# toggle is a stray, so the clock is paused exactly when the last toggle before a row was
-# a pause. Every pause that opened a pause has been closed by a resume except, while
-# paused, the last: the time paused so far is the closing resumes' times less the opening
-# pauses' times, plus the row's own time while paused. What a group's rows share (its end,
-# its start time) is one aggregate per group joined back (a window over each group measured
-# 1.7x slower). Most shots are a start and a stop: only the rows of a shot with a pause, a
-# resume or an expiry (``timed``; a few in a hundred) go through the three windows that
-# follow the clock's pauses; the others run to their stop, never paused, with no limit.
+# One pass over the rows in that order (``i``), each window running from the first row to
+# the current one. A file and table (a partition) begins where either changes (``p``, its
+# first row); ``s`` is the last start so far, and a row is in a shot when that start is in
+# its partition: the shot runs until its first stop or reset (``k`` counts the stops and
+# resets so far, ``ks`` at the start), and a row after that finds no shot running. Pause
+# and resume toggle the clock; one that does not toggle is a stray, so the clock is paused
+# exactly when the last toggle of the shot before a row was a pause (``toggle``: the index
+# of the last toggle so far and whether it paused, in one number). The time paused so far
+# is the closing resumes' times less the opening pauses' times, each from the shot's
+# start, plus the row's own time while paused: a running sum over all rows, less its value
+# at the shot's start. The limit is the running time at the shot's last expiry. A start
+# whose shot ends (the next row starts a shot or another partition) still running with no
+# stop or reset is ``no_stop``; one ended by a reset is ``reset``. (This replaced windows
+# per file and table, an aggregate per shot joined back, and windows per shot: each sorted
+# the rows again.) Kept are the rows a shot or a stray is read from: not the starts and
+# expiries inside a shot, a third of the rows and more.
 _PAIR = """
-WITH ordered AS (
-    SELECT *, sum((event = 'start')::INT) OVER w AS shot, row_number() OVER w AS i
+WITH numbered AS (
+    SELECT *, row_number() OVER () AS i,
+           coalesce(file <> lag(file) OVER () OR tbl <> lag(tbl) OVER (), true) AS np,
+           event = 'start' AS is_start, event IN ('stop', 'reset') AS is_term
     FROM cuelog_device
-    WINDOW w AS (PARTITION BY file, tbl ORDER BY us, line ROWS UNBOUNDED PRECEDING)
-), shots AS (
-    SELECT file, tbl, shot, min(i) FILTER (WHERE event IN ('stop', 'reset')) AS term,
-           arg_min(event, i) FILTER (WHERE event IN ('stop', 'reset')) AS ended_by,
-           min(us) FILTER (WHERE event = 'start') AS start_us,
-           bool_or(event IN ('pause', 'resume', 'expire')) AS timed
-    FROM ordered GROUP BY file, tbl, shot
-), ended AS MATERIALIZED (
-    SELECT * FROM ordered JOIN shots USING (file, tbl, shot)
-), active AS (
-    SELECT *, shot > 0 AND (term IS NULL OR i <= term) AS running,
-           last_value(CASE WHEN event IN ('pause', 'resume') AND (term IS NULL OR i < term) THEN event END
-                      IGNORE NULLS) OVER (PARTITION BY file, tbl, shot ORDER BY i
-                                          ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS toggled
-    FROM ended WHERE timed
+), counted AS (
+    SELECT *, max(CASE WHEN np THEN i END) OVER w AS p, max(CASE WHEN is_start THEN i END) OVER w AS s,
+           sum(is_term::INT) OVER w AS k,
+           last_value(CASE WHEN is_start THEN us END IGNORE NULLS) OVER w AS start_us,
+           last_value(CASE WHEN is_start THEN line END IGNORE NULLS) OVER w AS start_line,
+           last_value(CASE WHEN is_start THEN text END IGNORE NULLS) OVER w AS start_text,
+           max(CASE WHEN event IN ('pause', 'resume') THEN 2 * i + (event = 'pause')::INT END) OVER w AS toggle
+    FROM numbered WINDOW w AS (ROWS UNBOUNDED PRECEDING)
+), started AS (
+    SELECT *, coalesce(s >= p, false) AS in_shot, max(CASE WHEN is_start THEN k END) OVER w AS ks,
+           lag(toggle) OVER () AS toggle_before, lead(np OR is_start, 1, true) OVER () AS shot_ends
+    FROM counted WINDOW w AS (ROWS UNBOUNDED PRECEDING)
 ), toggles AS (
     SELECT *, running AND event = 'pause' AND toggled IS DISTINCT FROM 'pause' AS opens,
            running AND event = 'resume' AND coalesce(toggled = 'pause', false) AS closes
-    FROM active
+    FROM (SELECT *, in_shot AND k - is_term::INT = ks AS running,
+                 CASE WHEN in_shot AND toggle_before // 2 > s
+                      THEN CASE WHEN toggle_before % 2 = 1 THEN 'pause' ELSE 'resume' END END AS toggled
+          FROM started)
+), summed AS (
+    SELECT *, sum(CASE WHEN closes THEN us - start_us WHEN opens THEN start_us - us ELSE 0 END) OVER w AS c
+    FROM toggles WINDOW w AS (ROWS UNBOUNDED PRECEDING)
 ), paused AS (
-    SELECT *, coalesce(sum(CASE WHEN closes THEN us WHEN opens THEN -us END)
-                       OVER (PARTITION BY file, tbl, shot ORDER BY i ROWS UNBOUNDED PRECEDING), 0)
-              + CASE WHEN toggled = 'pause' AND event NOT IN ('pause', 'resume') THEN us ELSE 0 END AS paused_us
-    FROM toggles
+    SELECT *, (c - last_value(CASE WHEN is_start THEN c END IGNORE NULLS) OVER w
+               + CASE WHEN toggled = 'pause' AND event NOT IN ('pause', 'resume') THEN us - start_us ELSE 0 END
+              )::BIGINT AS paused_us
+    FROM summed WINDOW w AS (ROWS UNBOUNDED PRECEDING)
+), expired AS (
+    SELECT *, CASE WHEN running AND event = 'expire' THEN (us - start_us - paused_us)::DOUBLE / 1e6 END AS at_expiry
+    FROM paused
 )
-SELECT * EXCLUDE (timed), last_value(CASE WHEN running AND event = 'expire'
-                                          THEN (us - start_us - paused_us)::DOUBLE / 1e6 END
-                                     IGNORE NULLS) OVER (PARTITION BY file, tbl, shot ORDER BY i
-                                                         ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS limit_s
-FROM paused
-UNION ALL BY NAME
-SELECT * EXCLUDE (timed), shot > 0 AND (term IS NULL OR i <= term) AS running, NULL::VARCHAR AS toggled,
-       false AS opens, false AS closes, 0::BIGINT AS paused_us, NULL::DOUBLE AS limit_s
-FROM ended WHERE NOT timed
+SELECT * FROM (
+    SELECT file, tbl, text, event, line, us, start_us, paused_us, running, opens, closes, is_term, shot_ends,
+           start_line, start_text,
+           CASE WHEN max(CASE WHEN at_expiry IS NOT NULL THEN i END) OVER w > s
+                THEN last_value(at_expiry IGNORE NULLS) OVER w END AS limit_s
+    FROM expired WINDOW w AS (ROWS UNBOUNDED PRECEDING)
+) WHERE NOT running OR event IN ('stop', 'reset', 'pause', 'resume') OR shot_ends
 """
 
 # The shots of the sound logs, into the run's table of shots (cuelog.store.clocks.SHOTS).
 _SHOTS = f"""
-INSERT INTO {SHOTS} (log_no, "table", ts, stop_line, stop_text, shot_s, paused_s, limit_s)
-SELECT s.file, s.tbl, s.us, s.line, s.text,
+INSERT INTO {SHOTS} (log_no, "table", ts, start_line, stop_line, stop_text, shot_s, paused_s, limit_s)
+SELECT s.file, s.tbl, s.us, s.start_line, s.line, s.text,
        (s.us - s.start_us - s.paused_us)::DOUBLE / 1e6, s.paused_us::DOUBLE / 1e6, s.limit_s
 FROM cuelog_paired s
-WHERE s.running AND s.i = s.term AND s.event = 'stop' AND list_contains($sound, s.file)
+WHERE s.running AND s.event = 'stop' AND list_contains($sound, s.file)
 ORDER BY s.file, s.line
 """
 
 # Rows that end up in no shot, and why (the reasons of cuelog.ingest.clock.pair_shots).
 _STRAYS = """
 SELECT file, line, tbl, text, event, reason FROM (
-    SELECT *, CASE
+    SELECT file, line, tbl, text, event, CASE
         WHEN NOT running AND event <> 'reset' THEN event || '_without_start'
         WHEN running AND event = 'pause' AND NOT opens THEN 'already_paused'
         WHEN running AND event = 'resume' AND NOT closes THEN 'resume_without_pause'
-        WHEN running AND event = 'start' AND term IS NULL THEN 'no_stop'
-        WHEN running AND event = 'start' AND ended_by = 'reset' THEN 'reset'
     END AS reason
     FROM cuelog_paired
+    UNION ALL
+    SELECT file, start_line, tbl, start_text, 'start', CASE WHEN event = 'reset' THEN 'reset' ELSE 'no_stop' END
+    FROM cuelog_paired
+    WHERE running AND (event = 'reset' OR shot_ends AND NOT is_term)
 ) WHERE reason IS NOT NULL AND list_contains($sound, file)
 ORDER BY file, line
 """

@@ -13,8 +13,10 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
+from cuelog.distributed.clocks import CLOCK_SHOTS, keep_clocks
 from cuelog.distributed.export import export_db
 from cuelog.distributed.layout import CLOCKS_FILE, Storage, partitions_present, read_clock
+from cuelog.ingest.clock import pair_shots, read_clock_csv
 from cuelog.store import connect
 from cuelog.store.results import REPLAY_TABLES
 from tests.conftest import EXAMPLES
@@ -275,3 +277,39 @@ def test_the_clock_report_over_the_cluster_results_of_batched_ingests_equals_the
     assert over_results.exit_code == 0, over_results.stderr
     assert over_results.stdout == over_db.stdout
     assert sum(r["shots"] for r in json.loads(over_results.stdout)["matches"]) > 100
+
+
+def test_a_dataset_keeps_each_clock_log_s_shots_as_the_python_pairing_gives_them(tmp_path: Path) -> None:
+    """Clock logs paired for a dataset (in DuckDB, or by the Python reader for a log with a
+    spaced cell): each kept file holds the shots of docs/format.md section 5 in the Python
+    pairing's order, start lines included; a malformed log is rejected and not kept."""
+    rows = [
+        "7,2026-05-01T14:00:09.000Z,stop",  # stray: no shot running
+        "7,2026-05-01T14:00:01.000Z,start",
+        "8,2026-05-01T14:00:02.000Z,start",
+        "7,2026-05-01T14:00:05.000Z,pause",
+        "7,2026-05-01T14:00:06.500Z,resume",
+        "8,2026-05-01T14:00:04.250Z,stop",
+        "7,2026-05-01T14:00:07.000Z,expire",
+        "7,2026-05-01T14:00:08.000Z,stop",
+        "8,2026-05-01T14:00:10.000Z,start",  # no stop
+    ]
+    plain = tmp_path / "plain.csv"
+    plain.write_text("table,ts,event\n" + "\n".join(rows) + "\n")
+    spaced = tmp_path / "spaced.csv"
+    spaced.write_text("table,ts,event\n" + "\n".join(rows).replace(",stop", ", stop") + "\n")
+    bad = tmp_path / "bad.csv"
+    bad.write_text("table,ts,event\n7,yesterday,stop\n")
+    storage = Storage.open(str(tmp_path / "data"))
+    kept, rejected = keep_clocks(storage, [plain, bad, spaced], 2.0)
+    assert [r.path for r in rejected] == [str(bad)]
+    for k, path in zip(kept, (plain, spaced), strict=True):
+        _, read, _ = read_clock_csv(path)
+        shots, unplaced = pair_shots(read)
+        assert (k.path, k.rows, k.shots, k.unplaced) == (str(path), len(read), len(shots), unplaced)
+        table = storage.read_table(CLOCK_SHOTS, f"{k.file_hash[:16]}.parquet")
+        names = ("table", "start_line", "stop_line", "stop_ts", "stop_text", "shot_s", "paused_s", "limit_s")
+        assert list(zip(*(table.column(n).to_pylist() for n in names), strict=True)) == [
+            (s.table, s.start_line, s.stop_line, s.stop_ts, s.stop_text, s.shot_s, s.paused_s, s.limit_s) for s in shots
+        ]
+    assert [u.reason for u in kept[0].unplaced] == ["stop_without_start", "no_stop"]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
 
 from tests.conftest import EXAMPLES
 from tests.ingest.conftest import cli
@@ -124,3 +126,25 @@ def test_the_summary_gives_each_file_one_line_as_written(tmp_path):
     assert log_line.split() == ["loaded", "example-officiating", "20", str(tmp_path / "day[bold]1\\x1b[31m.jsonl")]
     [clock_line] = [line for line in lines if "t[red]7.csv" in line]
     assert clock_line.split() == ["loaded", "33", "15", "15", "0", str(clocks)]
+
+
+def test_ingest_with_clock_logs_does_not_load_polars(tmp_path):
+    """`cuelog ingest LOG --clock CSV` in a fresh interpreter: the logs and the clocks are
+    loaded, and Polars (a second or so of start-up on a busy machine) is never imported."""
+    db = tmp_path / "s.duckdb"
+    code = (
+        "import sys\n"
+        "from cuelog.__main__ import main\n"
+        "sys.argv = ['cuelog', 'ingest', sys.argv[1], '--clock', sys.argv[2], '--db', sys.argv[3], '--json']\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit as exc:\n"
+        "    assert not exc.code, exc.code\n"
+        "sys.stderr.write('polars imported' if 'polars' in sys.modules else 'no polars')\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code, str(OFFICIATING), str(CLOCKS), str(db)], capture_output=True, text=True
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stderr.endswith("no polars")
+    assert sum(c["aligned"] for c in json.loads(run.stdout)["clocks"]) == 15

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cuelog.ingest.clock import EVENTS, pair_shots, read_clock_csv, shots_frame
+from cuelog.ingest.clock import EVENTS, pair_shots, read_clock_csv, shots_table
 from cuelog.ingest.clockdb import device_rows, pair_logs
 from cuelog.store.clocks import SHOTS, create_shots
 
@@ -24,7 +24,9 @@ def both(path: Path) -> tuple[tuple[int, pl.DataFrame, list], tuple[int, pl.Data
     _, rows, problems = read_clock_csv(path)
     assert problems == []
     shots, unplaced = pair_shots(rows)
-    python = (len(rows), shots_frame(shots).select(COLUMNS).sort("stop_line"), unplaced)
+    frame = pl.from_arrow(shots_table(shots, 0))
+    assert isinstance(frame, pl.DataFrame)
+    python = (len(rows), frame.select(COLUMNS).sort("stop_line"), unplaced)
     con = duckdb.connect()
     try:
         create_shots(con)
@@ -120,3 +122,26 @@ def test_a_row_the_python_reader_treats_otherwise_leaves_the_file_to_it(row, tmp
         assert con.execute(f"SELECT count(*) FROM {SHOTS}").fetchone() == (0,)
     finally:
         con.close()
+
+
+def test_a_log_of_more_rows_than_a_duckdb_row_group_pairs_as_the_python_rules_do(tmp_path):
+    """The pairing reads the rows in one stored order with streaming windows: a log longer
+    than DuckDB's row group (122,880 rows), its rows not in time order, gives the Python
+    shots and strays all the same."""
+    events = ("start", "pause", "resume", "expire", "stop", "stop", "start", "reset", "start", "stop")
+    lines = ["table,ts,event"]
+    for i in range(12_500):
+        for j, event in enumerate(events):
+            ms = i * 10_000 + j * 700 + (i % 3)
+            seconds, ms = divmod(ms, 1000)
+            minutes, seconds = divmod(seconds, 60)
+            hours, minutes = divmod(minutes, 60)
+            lines.append(
+                f"{i % 3},2026-05-{1 + hours // 24:02d}T{hours % 24:02d}:{minutes:02d}:{seconds:02d}.{ms:03d}Z,{event}"
+            )
+    path = tmp_path / "long.csv"
+    path.write_text("\n".join([lines[0], *reversed(lines[1:])]) + "\n")
+    python, fast = both(path)
+    assert fast is not None and fast[0] == python[0] == 125_000
+    assert fast[1].equals(python[1])
+    assert fast[2] == python[2] and len(fast[2]) == 2 * 12_500
