@@ -1,6 +1,7 @@
 """Every ``cuelog report`` over a large store: latency and peak memory, at two sizes.
 
     python benchmarks/reports.py --strokes 1000000,10000000 [--rounds 3] [--keep DIR] [--json]
+        [--kinds clock] [--by player,match,event] [--no-direct] [--base REV]
 
 A base season (about 100k strokes: snooker, English billiards, eight-ball, nine-ball and
 14.1, officiating errors at 2%, one match per file as ``cuelog simulate`` writes them) is
@@ -67,7 +68,15 @@ NOT_COPIED = ("records", "strokes", "matches", "ingest_log", "replay_corrections
 
 
 def peak_mb() -> float:
-    """Peak resident memory of this process, in MB."""
+    """Peak resident memory of this process, in MB: Linux's ``VmHWM`` where there is one
+    (``ru_maxrss`` survives ``exec`` on Linux, so a report process started by a driver
+    that built a large store in-process would report the driver's peak)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        pass
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return round(own / (1024 * 1024 if sys.platform == "darwin" else 1024), 1)
 
@@ -167,8 +176,8 @@ def replicate(base: Path, dest: Path, base_strokes: int, size: int, seasons: int
 # -- one report kind in a process of its own -------------------------------------------------
 
 
-def report_phase(db: str, kind: str, path: str, rounds: int) -> dict[str, Any]:
-    """``kind`` by player, ``rounds`` times in this process: median latency, spread, the
+def report_phase(db: str, kind: str, path: str, rounds: int, by: str = "player") -> dict[str, Any]:
+    """``kind`` by ``by``, ``rounds`` times in this process: median latency, spread, the
     document's digest and the peak resident set."""
     from cuelog.analytics import reports
     from cuelog.store import connect
@@ -180,7 +189,10 @@ def report_phase(db: str, kind: str, path: str, rounds: int) -> dict[str, Any]:
         for _ in range(rounds):
             t0 = time.perf_counter()
             # "base": another revision's tree, whose report() may not know `direct`.
-            made = reports.report(con, kind, direct=True) if path == "direct" else reports.report(con, kind)
+            if path == "direct":
+                made = reports.report(con, kind, by=by, direct=True)
+            else:
+                made = reports.report(con, kind, by=by)
             times.append(time.perf_counter() - t0)
             text = json.dumps(made.document(), indent=1, ensure_ascii=False, allow_nan=False)
             digest = hashlib.sha256(text.encode()).hexdigest()[:16]
@@ -190,6 +202,7 @@ def report_phase(db: str, kind: str, path: str, rounds: int) -> dict[str, Any]:
         con.close()
     return {
         "kind": kind,
+        "by": by,
         "path": path,
         "seconds": round(statistics.median(times), 4),
         "spread": [round(min(times), 4), round(max(times), 4)],
@@ -227,9 +240,9 @@ def print_phase(logs: list[str], rounds: int) -> dict[str, Any]:
     }
 
 
-def in_process(db: Path, kind: str, path: str, rounds: int, code: Path) -> dict[str, Any]:
+def in_process(db: Path, kind: str, path: str, rounds: int, code: Path, by: str = "player") -> dict[str, Any]:
     argv = [sys.executable, str(Path(__file__).resolve()), "--phase", "--code", str(code)]
-    argv += ["--", str(db), kind, path, str(rounds)]
+    argv += ["--", str(db), kind, path, str(rounds), by]
     done = subprocess.run(argv, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         raise RuntimeError(f"report {kind} ({path}) failed: {done.stderr[-2000:]}")
@@ -237,12 +250,17 @@ def in_process(db: Path, kind: str, path: str, rounds: int, code: Path) -> dict[
     return value
 
 
-def measure(db: Path, strokes: int, rounds: int, base_tree: Path | None) -> dict[str, Any]:
-    paths = [("summaries", ROOT), ("direct", ROOT)] + ([("base", base_tree)] if base_tree else [])
+def measure(
+    db: Path, strokes: int, rounds: int, base_tree: Path | None, kinds: list[str], by: list[str], direct: bool
+) -> dict[str, Any]:
+    paths = (
+        [("summaries", ROOT)] + ([("direct", ROOT)] if direct else []) + ([("base", base_tree)] if base_tree else [])
+    )
     row: dict[str, Any] = {"strokes": strokes, "load_before": load_average(), "reports": []}
-    for kind in KINDS:
-        for path, code in paths:
-            row["reports"].append(in_process(db, kind, path, rounds, code))
+    for kind in kinds:
+        for group in by:
+            for path, code in paths:
+                row["reports"].append(in_process(db, kind, path, rounds, code, group))
     row["load_after"] = load_average()
     return row
 
@@ -251,16 +269,16 @@ def human(row: dict[str, Any]) -> str:
     lines = [f"{row['strokes']:,} strokes (load average {row['load_before']} before, {row['load_after']} after)"]
     for r in row["reports"]:
         if "error" in r:
-            lines.append(f"  {r['kind']:<14} {r['path']:<10} {r['error']}")
+            lines.append(f"  {r['kind']:<14} {r.get('by', 'player'):<7} {r['path']:<10} {r['error']}")
             continue
         low, high = r["spread"]
         lines.append(
-            f"  {r['kind']:<14} {r['path']:<10} {r['seconds'] * 1000:8.0f} ms ({low * 1000:.0f}-{high * 1000:.0f})"
+            f"  {r['kind']:<14} {r.get('by', 'player'):<7} {r['path']:<10} {r['seconds'] * 1000:8.0f} ms ({low * 1000:.0f}-{high * 1000:.0f})"
             f"  peak {r['peak_rss_mb']:6.0f} MB  {r['rows']:>6} rows  json {r['digest']}"
         )
     same = {}
     for r in row["reports"]:
-        same.setdefault(r["kind"], set()).add(r.get("digest"))
+        same.setdefault(f"{r['kind']} by {r.get('by', 'player')}", set()).add(r.get("digest"))
     lines.append(
         "  same --json on every path: " + ", ".join(f"{k} {'yes' if len(v) == 1 else 'NO'}" for k, v in same.items())
     )
@@ -273,6 +291,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--base-strokes", type=int, default=100_000, help="the simulated season replicated")
     ap.add_argument("--seasons", type=int, default=10, help="sets of players the copies cycle through")
     ap.add_argument("--rounds", type=int, default=3, help="reports made in a row in each process")
+    ap.add_argument("--kinds", default=",".join(KINDS), help="comma-separated report kinds")
+    ap.add_argument("--by", default="player", help="comma-separated groupings (player, match, event)")
+    ap.add_argument("--no-direct", action="store_true", help="leave out the reports from every stroke")
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="replay workers for the base")
     ap.add_argument("--keep", type=Path, help="build in this directory and keep it (reused when present)")
     ap.add_argument("--base", help="also the reports of this git revision, on the same stores")
@@ -287,8 +308,8 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.write(json.dumps(value) + "\n")
         return 0
     if args.phase:
-        db, kind, path, rounds = args.args
-        value = report_phase(db, kind, path, int(rounds))
+        db, kind, path, rounds, *by = args.args
+        value = report_phase(db, kind, path, int(rounds), *by)
         value["peak_rss_mb"] = peak_mb()
         sys.stdout.write(json.dumps(value) + "\n")
         return 0
@@ -329,7 +350,9 @@ def _run(args: argparse.Namespace, root: Path) -> int:
             with duckdb.connect(str(db), read_only=True) as con:
                 strokes = int(con.execute("SELECT count(*) FROM replay_strokes").fetchall()[0][0])
             built = 0.0
-        row = measure(db, strokes, args.rounds, base_tree)
+        row = measure(
+            db, strokes, args.rounds, base_tree, args.kinds.split(","), args.by.split(","), not args.no_direct
+        )
         row["build_seconds"] = built
         doc["sizes"].append(row)
         if not args.json:

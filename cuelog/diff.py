@@ -23,11 +23,10 @@ import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
 import pyarrow as pa
-from matplotlib.figure import Figure
 
 from cuelog.errors import InputError, Problem
 from cuelog.pipeline import ReplayFailed, _decode, replay_all
@@ -37,6 +36,9 @@ from cuelog.replay.model import FINDING_KINDS, Finding, FrameResult, MatchResult
 from cuelog.replay.output import finding_doc
 from cuelog.replay.rulesets import ruleset
 from cuelog.store.reads import LoadedMatch, loaded_matches, match_index, select_matches
+
+if TYPE_CHECKING:  # matplotlib is imported by plot() only: `cuelog diff` without --plot never needs it
+    from matplotlib.figure import Figure
 
 FORMAT = "cuelog-diff/1"
 COUNTERFACTUAL = (
@@ -584,6 +586,8 @@ def frame_table(diffs: Sequence[MatchDiff]) -> pa.Table:
 def plot(summary_doc: dict[str, Any], size: tuple[int, int] = (1000, 500)) -> Figure:
     """The score changes (frames by points added to their total) and the winners changed
     by event, side by side."""
+    from matplotlib.figure import Figure
+
     fig = Figure(figsize=(size[0] / DPI, size[1] / DPI), dpi=DPI)
     left, right = fig.subplots(1, 2)
     dist = summary_doc["score_change"]["distribution"]

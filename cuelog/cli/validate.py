@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from cuelog.cli.common import EXIT_BAD_INPUT, EXIT_OK, err_console, expand_globs, fail, json_errors, print_problems
-from cuelog.ingest.clock import read_clock_csv
+from cuelog.errors import Problem
 from cuelog.ingest.reader import is_clock_csv, log_files
 from cuelog.ingest.validate import validate_paths
 
@@ -38,7 +38,7 @@ def validate(
     if not log_files(logs) and not csvs:
         fail("no log files (.jsonl, .jsonl.gz) under: " + ", ".join(str(p) for p in paths), "no_logs")
     # A CSV is a shot-clock device log (docs/format.md section 5): checked as one, not as JSON.
-    problems = validate_paths(logs) + [p for c in csvs for p in read_clock_csv(c)[2]]
+    problems = validate_paths(logs) + _clock_problems(csvs)
     if as_json or problems:
         print_problems(problems, as_json)
     if not as_json:
@@ -46,6 +46,16 @@ def validate(
         verdict = f"{len(problems)} problem(s) in {files} file(s)" if problems else "valid"
         err_console.print(f"{len(log_files(logs)) + len(csvs)} file(s) checked: {verdict}", highlight=False)
     raise typer.Exit(EXIT_BAD_INPUT if problems else EXIT_OK)
+
+
+def _clock_problems(csvs: list[Path]) -> list[Problem]:
+    """The shot-clock CSVs' problems; their reader (and what it imports) loads only when
+    there are CSVs to check, so that checking logs alone starts quickly."""
+    if not csvs:
+        return []
+    from cuelog.ingest.clock import read_clock_csv
+
+    return [p for c in csvs for p in read_clock_csv(c)[2]]
 
 
 def register(app: typer.Typer) -> None:

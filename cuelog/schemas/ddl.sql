@@ -233,6 +233,19 @@ CREATE TABLE IF NOT EXISTS summary_shots (
     limit_s     DOUBLE
 );
 
+-- The shot times of `summary_shots` counted per match, side and whole second (the floor of
+-- the shot time), written with them: the clock report finds each group's middle second
+-- from these counts and reads the exact times of that second only, so its median never
+-- holds every shot time of a group (cuelog/store/summed.py).
+CREATE TABLE IF NOT EXISTS summary_shot_counts (
+    match_id    VARCHAR NOT NULL,
+    side        VARCHAR NOT NULL,
+    event       VARCHAR,
+    player      VARCHAR NOT NULL,
+    whole_s     BIGINT NOT NULL,       -- floor(shot_s)
+    shots       BIGINT NOT NULL
+);
+
 -- Nine-ball push outs declared (WPA 2.4, a recorded fact) in the replayed racks, per side.
 CREATE TABLE IF NOT EXISTS summary_push_outs (
     match_id    VARCHAR NOT NULL,

@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import os
 from importlib import resources
-from typing import TYPE_CHECKING
-
-from cuelog.store.reads import match_ids, match_records
-from cuelog.store.results import adopt_single_generation, set_aside_single_generation
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # imported where a connection is made: a replay worker never needs DuckDB
     import duckdb
+
+    from cuelog.store.reads import match_ids, match_records
 
 __all__ = ["DEFAULT_DB", "connect", "ddl", "match_ids", "match_records"]
 
@@ -36,6 +35,8 @@ def connect(path: str | os.PathLike[str] = DEFAULT_DB, *, read_only: bool = Fals
     """Open (creating if needed) a cuelog database and make sure its tables exist."""
     import duckdb
 
+    from cuelog.store.results import adopt_single_generation, set_aside_single_generation
+
     con = duckdb.connect(str(path), read_only=read_only)
     if not read_only:
         con.execute("BEGIN TRANSACTION")
@@ -50,3 +51,13 @@ def connect(path: str | os.PathLike[str] = DEFAULT_DB, *, read_only: bool = Fals
             con.close()
             raise
     return con
+
+
+def __getattr__(name: str) -> Any:
+    # The readers import pyarrow: loaded when first asked for, so that a command needing only
+    # DEFAULT_DB (its --help, say) does not pay for them.
+    if name in ("match_ids", "match_records"):
+        from cuelog.store import reads
+
+        return getattr(reads, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -4,8 +4,9 @@ A report over the ``replay_*`` tables reads every stroke (the FOUL AND A MISS se
 the racks' last visits, the shot times joined to the strokes); over a federation's ten
 seasons that is seconds and gigabytes per report. The summaries hold, per match and side,
 what those reports sum (``summary_sides``), the shot times with the striker's side, player
-and event (``summary_shots``) and the nine-ball push outs (``summary_push_outs``), so a
-report reads a few rows per match (:mod:`cuelog.store.summed`).
+and event (``summary_shots``) and their counts per whole second (``summary_shot_counts``,
+from which the clock report finds its medians), and the nine-ball push outs
+(``summary_push_outs``), so a report reads a few rows per match (:mod:`cuelog.store.summed`).
 
 They are written in the same transactions as what they summarise. A replay's workers build
 each match's side rows from its results (:func:`side_table`), which the writer inserts
@@ -37,7 +38,7 @@ from cuelog.schemas.rulesets import DISCIPLINES
 if TYPE_CHECKING:  # the connection is the caller's: a replay worker builds side rows without DuckDB
     import duckdb
 
-SUMMARY_TABLES: Final = ("summary_sides_rows", "summary_shots", "summary_push_outs")
+SUMMARY_TABLES: Final = ("summary_sides_rows", "summary_shots", "summary_shot_counts", "summary_push_outs")
 """The tables holding a match's summaries (every generation of its side rows)."""
 
 # Push outs are recorded only by the disciplines with the nine-ball report (WPA 2.4).
@@ -160,7 +161,7 @@ def add_matches(con: duckdb.DuckDBPyConnection, ids: str | None, gen: int | None
     ids; ``None``: every match) from their replay rows of generation ``gen`` (``None``: the
     current ones), replacing theirs, inside the caller's transaction: each reads a loaded
     table beside the replay's, so it runs once per replay, not once per chunk."""
-    for table in ("summary_shots", "summary_push_outs"):
+    for table in ("summary_shots", "summary_shot_counts", "summary_push_outs"):
         con.execute(f"DELETE FROM {table} WHERE {_within('match_id', ids)}")
     _insert_shots(con, ids, gen)
     frames = "replay_frames" if gen is None else f"(SELECT * FROM replay_frames_rows WHERE gen = {int(gen)})"
@@ -188,7 +189,8 @@ shot of a season would hold them all in memory at once."""
 
 def _insert_shots(con: duckdb.DuckDBPyConnection, ids: str | None, gen: int | None) -> None:
     """The shot times of the matches ``ids`` in match id ranges of about :data:`SHOT_BATCH`
-    shots, in id order: the rows and their order are those of one statement over them all."""
+    shots, in id order: the rows and their order are those of one statement over them all;
+    and each range's counts per whole second, from the rows just inserted."""
     counts = con.execute(
         f"SELECT match_id, count(*) FROM shot_clock WHERE shot_s IS NOT NULL AND {_within('match_id', ids)} "
         "GROUP BY match_id ORDER BY match_id"
@@ -209,6 +211,22 @@ def _insert_shots(con: duckdb.DuckDBPyConnection, ids: str | None, gen: int | No
             """,
             {"first": first, "last": last},
         )
+        _count_shots(con, ids, first, last)
+
+
+def _count_shots(con: duckdb.DuckDBPyConnection, ids: str | None, first: str, last: str) -> None:
+    """``summary_shot_counts`` of the matches ``ids`` from ``first`` to ``last`` from their
+    ``summary_shots`` rows: per match, side (with its player and event) and whole second."""
+    con.execute(
+        f"""
+        INSERT INTO summary_shot_counts
+        SELECT match_id, side, event, player, CAST(floor(shot_s) AS BIGINT) AS whole_s, count(*) AS shots
+        FROM summary_shots
+        WHERE match_id BETWEEN $first AND $last AND {_within("match_id", ids)}
+        GROUP BY ALL ORDER BY ALL
+        """,
+        {"first": first, "last": last},
+    )
 
 
 def _ranges(counts: Sequence[tuple[str, int]], limit: int) -> list[tuple[str, str]]:
@@ -233,7 +251,8 @@ def refresh_shots(con: duckdb.DuckDBPyConnection, match_ids: pa.Array | pa.Chunk
     ids = pa.table({"match_id": pc.unique(match_ids).cast(pa.string())})
     con.register("cuelog_clock_ids", ids)
     try:
-        con.execute(f"DELETE FROM summary_shots WHERE {_within('match_id', 'cuelog_clock_ids')}")
+        for table in ("summary_shots", "summary_shot_counts"):
+            con.execute(f"DELETE FROM {table} WHERE {_within('match_id', 'cuelog_clock_ids')}")
         _insert_shots(con, "cuelog_clock_ids", None)
     finally:
         con.unregister("cuelog_clock_ids")
@@ -279,6 +298,21 @@ def summarised(con: duckdb.DuckDBPyConnection) -> bool:
         """
     ).fetchall()
     return int(missing[0][0]) == 0
+
+
+def shots_counted(con: duckdb.DuckDBPyConnection) -> bool:
+    """Whether ``summary_shot_counts`` counts every shot time of ``summary_shots`` (they are
+    written and removed together): a store whose shot times were summarised before the
+    counts existed has not, and its clock report takes the median of the times themselves."""
+    present = con.execute(
+        "SELECT count(*) FROM information_schema.tables WHERE table_name = 'summary_shot_counts'"
+    ).fetchall()
+    if present[0][0] == 0:
+        return False
+    totals = con.execute(
+        "SELECT (SELECT count(*) FROM summary_shots), (SELECT coalesce(sum(shots), 0) FROM summary_shot_counts)"
+    ).fetchall()
+    return int(totals[0][0]) == int(totals[0][1])
 
 
 def rebuild(con: duckdb.DuckDBPyConnection) -> None:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 import duckdb
 import pyarrow as pa
 
+from cuelog.store import summaries
 from cuelog.store.aggregates import _CHOSEN, KEYS, _run, miss_groups
 from cuelog.store.reads import _SIDES
 
@@ -87,22 +88,68 @@ WITH {_base(key)},
 
 def clock(con: duckdb.DuckDBPyConnection, key: str, players: Sequence[str]) -> pa.Table:
     """As :func:`cuelog.store.aggregates.clock`, over the summarised shot times, which carry
-    their player and event: no join per shot, and over every match no selection either."""
+    their player and event: no join per shot, and over every match no selection either.
+    By player and by event, the median comes from the counts per whole second
+    (:data:`_MEDIANS`) where the store has them for every shot time
+    (``summaries.shots_counted``): DuckDB's ``median`` holds every shot time of a group.
+    By match (a match's shots are few, and its counts per second hardly fewer) and in a
+    store without the counts, from ``median``."""
     every = con.execute("SELECT (SELECT count(*) FROM scope_matches) = (SELECT count(*) FROM matches)").fetchall()
     chosen = "true" if every[0][0] else "match_id IN (SELECT match_id FROM scope_matches)"
+    where = f"{chosen} AND {_CHOSEN if players else 'true'}"
+    counted = key != "match_id" and summaries.shots_counted(con)
+    medians = _MEDIANS.format(key=key, where=where) if counted else ""
     sql = f"""
-WITH {_base(key)},
+WITH {_base(key)},{medians}
 per AS (
     SELECT {key} AS key, CAST(count(*) AS BIGINT) AS shots, fsum(shot_s) AS sum_s,
-           median(shot_s) AS median_s, max(shot_s) AS max_s,
+           {"" if counted else "median(shot_s) AS median_s,"} max(shot_s) AS max_s,
            CASE WHEN bool_or(limit_s IS NOT NULL)
                 THEN CAST(count(*) FILTER (WHERE shot_s > limit_s) AS BIGINT) END AS over_limit
-    FROM summary_shots WHERE {chosen} AND {_CHOSEN if players else "true"} GROUP BY ALL
+    FROM summary_shots WHERE {where} GROUP BY ALL
 )
-SELECT g.key AS {key}, coalesce(p.shots, 0) AS shots, p.sum_s, p.median_s, p.max_s, p.over_limit
+SELECT g.key AS {key}, coalesce(p.shots, 0) AS shots, p.sum_s, {"m" if counted else "p"}.median_s, p.max_s,
+       p.over_limit
 FROM groups g LEFT JOIN per p ON g.key IS NOT DISTINCT FROM p.key
+{"LEFT JOIN medians m ON g.key IS NOT DISTINCT FROM m.key" if counted else ""}
 """
     return _run(con, sql, players)
+
+
+# Each group's exact median from the shot counts per whole second: the counts summed per
+# group and second, the second (or two) holding the middle rank(s) found by the running
+# count, and only the shot times of those seconds read and sorted. DuckDB's ``median`` of
+# the one or two middle times is the ``median`` of all of them (the same interpolation
+# between the same two values), so the figure is the one ``median(shot_s)`` gives.
+_MEDIANS = """
+seconds AS (
+    SELECT {key} AS key, whole_s, CAST(sum(shots) AS BIGINT) AS shots
+    FROM summary_shot_counts WHERE {where} GROUP BY ALL
+),
+running AS (
+    SELECT key, whole_s, shots,
+           CAST(sum(shots) OVER (PARTITION BY key ORDER BY whole_s ROWS UNBOUNDED PRECEDING) - shots AS BIGINT) AS before,
+           CAST(sum(shots) OVER (PARTITION BY key) AS BIGINT) AS total
+    FROM seconds
+),
+middle AS (
+    SELECT key, whole_s, before, (total - 1) // 2 AS lo, total // 2 AS hi
+    FROM running WHERE before <= total // 2 AND before + shots > (total - 1) // 2
+),
+picked AS (
+    SELECT m.key, m.whole_s, m.before, m.lo, m.hi, list(s.shot_s ORDER BY s.shot_s) AS times
+    FROM (SELECT {key} AS key, CAST(floor(shot_s) AS BIGINT) AS whole_s, shot_s FROM summary_shots WHERE {where}) s
+    JOIN middle m ON m.key IS NOT DISTINCT FROM s.key AND m.whole_s = s.whole_s
+    GROUP BY ALL
+),
+middle_times AS (
+    SELECT key, times[rank - before + 1] AS shot_s
+    FROM (SELECT key, before, times, unnest(CASE WHEN lo = hi THEN [lo] ELSE [lo, hi] END) AS rank FROM picked)
+    WHERE rank >= before AND rank < before + len(times)
+),
+medians AS (
+    SELECT key, median(shot_s) AS median_s FROM middle_times GROUP BY ALL
+),"""
 
 
 # The racks' figures summed per group: racks and visits from the frames, the rest from the

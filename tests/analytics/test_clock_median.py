@@ -1,0 +1,174 @@
+"""The clock report's median from the shot counts per whole second
+(``summary_shot_counts``): the same figure, bit for bit, as DuckDB's ``median`` over every
+shot time of the group (the store's fallback, and what the report gave before the counts),
+and as the report made from every replayed stroke, for odd and even counts, ties, times on
+a whole second, middle times in two different seconds, and groups of one or two shots."""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+from pathlib import Path
+
+import duckdb
+import pytest
+from polars.testing import assert_frame_equal
+from typer.testing import CliRunner
+
+from cuelog.analytics.reports import BY, Scope, report
+from cuelog.cli import app
+from cuelog.store import connect, summaries, summed
+
+runner = CliRunner()
+SEASONS = ("snooker/wpbsa-2024", "billiards/wpbsa-2024", "eightball/world-2015")
+
+# Shot times made from the simulated ones (``shot_s``) and a stable hash of the stroke (``{h}``).
+TIMES = {
+    "milliseconds": "shot_s",
+    "whole seconds": "CAST(floor(shot_s) AS DOUBLE)",
+    "three values": "CAST({h} % 3 AS DOUBLE) + 0.5",
+    "halves": "round(shot_s * 2) / 2",
+    "on the rounding edge": "floor(shot_s) + 0.005 + ({h} % 2) * 0.01",
+    "one shot in forty": "CASE WHEN {h} % 40 = 0 THEN shot_s END",
+    "one shot in four hundred": "CASE WHEN {h} % 400 = 0 THEN shot_s + {h} % 7 END",
+}
+
+
+def cli(*args: str | Path) -> str:
+    result = runner.invoke(app, [str(a) for a in args])
+    assert result.exit_code in (0, 1), result.output
+    return result.stdout
+
+
+@pytest.fixture(scope="module")
+def season(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A season with shot clocks, loaded and replayed (which writes the counts)."""
+    root = tmp_path_factory.mktemp("clock-median")
+    for rules in SEASONS:
+        name = rules.split("/")[0]
+        cli("simulate", "--rules", rules, "--matches", 4, "--seed", 5, "--out", root / name, "--errors", 0.02)
+    csvs = [a for csv in sorted(root.glob("*/clocks/*.csv")) for a in ("--clock", str(csv))]
+    db = root / "s.duckdb"
+    cli("ingest", *sorted(root.glob("*/logs")), *csvs, "--db", db)
+    cli("replay", "--db", db)
+    return db
+
+
+def with_times(season: Path, dest: Path, expr: str) -> Path:
+    """A copy of the season whose shot clock holds the times ``expr``, replayed again (the
+    replay writes the shot times and their counts)."""
+    shutil.copy(season, dest)
+    with duckdb.connect(str(dest)) as con:
+        con.execute(f"UPDATE shot_clock SET shot_s = {expr.format(h='hash(match_id, frame, n)')}")
+    cli("replay", "--db", dest)
+    return dest
+
+
+def clock_documents(db: Path, scope: Scope, by: str, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The clock report's ``--json`` document from the counts, from the summaries' shot
+    times without them (DuckDB's ``median``), and from every replayed stroke; and the
+    group rows before rounding, from the counts and without them, value for value."""
+    con = connect(db, read_only=True)
+    try:
+        assert summaries.shots_counted(con)
+        counted = report(con, "clock", scope, by)
+        key, players = {"player": "player", "match": "match_id", "event": "event"}[by], list(scope.players)
+        exact = summed.clock(con, key, players).sort_by(key).to_pylist()
+        with monkeypatch.context() as m:
+            m.setattr(summaries, "shots_counted", lambda _con: False)
+            median = report(con, "clock", scope, by)
+            assert summed.clock(con, key, players).sort_by(key).to_pylist() == exact
+        direct = report(con, "clock", scope, by, direct=True)
+    finally:
+        con.close()
+    for other in (median, direct):
+        assert_frame_equal(counted.frame, other.frame, check_exact=True)
+    return [json.dumps(r.document(), indent=1, ensure_ascii=False) for r in (counted, median, direct)]
+
+
+def middles(db: Path, key: str) -> list[tuple[int, float, float, float | None, float | None]]:
+    """Each group's count, its middle time(s) and their neighbours (to see what the cases cover)."""
+    with duckdb.connect(str(db), read_only=True) as con:
+        groups = con.execute(f"SELECT list(shot_s ORDER BY shot_s) FROM summary_shots GROUP BY {key}").fetchall()
+    out = []
+    for (times,) in groups:
+        n = len(times)
+        lo, hi = times[(n - 1) // 2], times[n // 2]
+        before = times[(n - 1) // 2 - 1] if n > 2 else None
+        after = times[n // 2 + 1] if n > 2 else None
+        out.append((n, lo, hi, before, after))
+    return out
+
+
+@pytest.mark.parametrize("name", list(TIMES))
+def test_the_median_from_the_counts_is_the_median_of_every_shot(
+    season: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    db = with_times(season, tmp_path / "t.duckdb", TIMES[name])
+    with duckdb.connect(str(db), read_only=True) as con:
+        player, event = con.execute("SELECT min(player), min(event) FROM summary_shots").fetchall()[0]
+        match = con.execute("SELECT min(match_id) FROM summary_shots").fetchall()[0][0]
+    for scope in (Scope(), Scope(players=(player,)), Scope(matches=(match,)), Scope(events=(event,))):
+        for by in BY:
+            counted, median, direct = clock_documents(db, scope, by, monkeypatch)
+            assert counted == median == direct
+
+
+def test_the_cases_cover_odd_and_even_counts_ties_and_two_middle_seconds(season: Path, tmp_path: Path) -> None:
+    """The shot times above give groups of every shape the median has to get right."""
+    seen: set[str] = set()
+    for i, expr in enumerate(TIMES.values()):
+        db = with_times(season, tmp_path / f"t{i}.duckdb", expr)
+        for key in ("player", "match_id", "event"):
+            for n, lo, hi, before, after in middles(db, key):
+                seen.add("odd" if n % 2 else "even")
+                seen |= {"one shot"} if n == 1 else {"two shots"} if n == 2 else set()
+                if (lo == hi and n % 2 == 0) or lo in (before, after) or hi in (before, after):
+                    seen.add("tied middle")
+                if n % 2 == 0 and math.floor(lo) != math.floor(hi):
+                    seen.add("middle times in two seconds")
+                if lo == math.floor(lo):
+                    seen.add("middle time on a whole second")
+    assert seen == {
+        "odd", "even", "one shot", "two shots", "tied middle", "middle times in two seconds",
+        "middle time on a whole second",
+    }  # fmt: skip
+
+
+def test_the_counts_are_the_shot_times_per_match_side_and_second(season: Path) -> None:
+    with duckdb.connect(str(season), read_only=True) as con:
+        counted = con.execute("SELECT * FROM summary_shot_counts ORDER BY ALL").fetchall()
+        expected = con.execute(
+            "SELECT match_id, side, event, player, CAST(floor(shot_s) AS BIGINT), count(*) FROM summary_shots"
+            " GROUP BY ALL ORDER BY ALL"
+        ).fetchall()
+    assert counted == expected and len(counted) > 100
+
+
+def test_a_store_without_the_counts_gives_the_same_clock_report(season: Path, tmp_path: Path) -> None:
+    """A store whose shot times were summarised before the counts existed (the table empty,
+    or partly filled, or missing altogether when opened read-only) takes every shot time's
+    median instead: the same ``cuelog report clock --json``."""
+    expected = {by: cli("report", "clock", "--by", by, "--db", season, "--json") for by in BY}
+    for case in ("empty", "one match missing", "no table"):
+        db = tmp_path / f"{case}.duckdb"
+        shutil.copy(season, db)
+        with duckdb.connect(str(db)) as con:
+            if case == "empty":
+                con.execute("DELETE FROM summary_shot_counts")
+            elif case == "one match missing":
+                con.execute("DELETE FROM summary_shot_counts WHERE match_id = (SELECT min(match_id) FROM matches)")
+            else:
+                con.execute("DROP TABLE summary_shot_counts")
+            con.execute("CHECKPOINT")
+        con = connect(db, read_only=True)
+        try:
+            assert not summaries.shots_counted(con)
+            assert json.dumps(report(con, "clock", by="match").document(), indent=1) == json.dumps(
+                report(con, "clock", by="match", direct=True).document(), indent=1
+            )
+        finally:
+            con.close()
+        for by in BY:
+            assert cli("report", "clock", "--by", by, "--db", db, "--json") == expected[by]

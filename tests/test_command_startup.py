@@ -1,0 +1,120 @@
+"""What a command loads before it runs: ``cuelog --help`` lists every command without
+importing any command's module, and a command imports what it uses, not what the others
+use (Polars, matplotlib, DuckDB, pyarrow). Checked by the modules a fresh interpreter holds
+after the command, never by timing it."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from cuelog.cli import COMMANDS, app, load, root
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+HEAVY = ("polars", "matplotlib", "duckdb", "pyarrow", "numpy")
+
+# Runs the command line in this interpreter, then prints the modules it holds.
+_PROBE = """
+import json, sys
+from cuelog.cli import app
+try:
+    app(sys.argv[1:])
+except SystemExit as exit:
+    code = exit.code
+sys.stdout.write("\\n" + json.dumps({"exit": code, "modules": sorted(sys.modules)}))
+"""
+
+
+def loaded(*args: str | Path) -> tuple[int, set[str]]:
+    """The exit code of ``cuelog ARGS`` in a fresh interpreter and the modules it imported."""
+    done = subprocess.run(
+        [sys.executable, "-c", _PROBE, *map(str, args)], capture_output=True, text=True, check=False, timeout=300
+    )
+    doc = json.loads(done.stdout.rsplit("\n", 1)[-1])
+    return doc["exit"], set(doc["modules"])
+
+
+def heavy(modules: set[str]) -> set[str]:
+    return {m for m in HEAVY if m in modules}
+
+
+def command_modules(modules: set[str]) -> set[str]:
+    return {m.removeprefix("cuelog.cli.") for m in modules if m.removeprefix("cuelog.cli.") in COMMANDS}
+
+
+def test_help_lists_every_command_without_importing_one() -> None:
+    code, modules = loaded("--help")
+    assert code == 0
+    assert command_modules(modules) == set()
+    assert heavy(modules) == set()
+
+
+def test_help_is_what_the_commands_themselves_would_list() -> None:
+    """``--help`` made from :data:`COMMANDS` is the help of a group holding every command
+    (imported), line for line: the same commands, order and words."""
+    eager = typer.Typer(
+        name="cuelog", help=app.info.help, no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False
+    )
+    eager.callback()(root)
+    for name in COMMANDS:
+        importlib.import_module(f"cuelog.cli.{name}").register(eager)
+    runner = CliRunner()
+    lazy_help, eager_help = runner.invoke(app, ["--help"]), runner.invoke(eager, ["--help"])
+    assert lazy_help.exit_code == eager_help.exit_code == 0
+    assert lazy_help.stdout == eager_help.stdout
+    for name in COMMANDS:
+        assert f" {name} " in lazy_help.stdout
+
+
+@pytest.mark.parametrize("name", list(COMMANDS))
+def test_each_listed_help_is_the_first_paragraph_of_the_commands_own(name: str) -> None:
+    command = load(name)
+    assert command.name == name
+    assert inspect.cleandoc(command.help or "").split("\n\n")[0] == COMMANDS[name]
+
+
+@pytest.mark.parametrize(
+    ("args", "absent"),
+    [
+        (("validate", EXAMPLES), HEAVY),
+        (("validate", "--help"), HEAVY),
+        (("schema",), HEAVY),
+        (("rules", "list"), HEAVY),
+        (("replay", "--help"), HEAVY),
+        (("replay", EXAMPLES / "snooker-officiating.jsonl"), HEAVY),
+        (("report", "--help"), HEAVY),
+        (("plot", "--help"), HEAVY),
+        (("export", "--help"), HEAVY),
+        (("audit", "--help"), HEAVY),
+        (("simulate", "--help"), HEAVY),
+        (("diff", "--help"), ("matplotlib", "polars")),
+    ],
+    ids=lambda a: " ".join(str(x).replace(str(EXAMPLES), "examples") for x in a) if isinstance(a, tuple) else "",
+)
+def test_a_command_imports_only_what_it_uses(args: tuple[str | Path, ...], absent: tuple[str, ...]) -> None:
+    code, modules = loaded(*args)
+    assert code in (0, 1)
+    assert {m for m in absent if m in modules} == set()
+    # Only its own command module (and the modules commands share) is imported.
+    own = str(args[0])
+    assert command_modules(modules) <= {own}
+
+
+def test_a_usage_error_still_names_the_command_and_suggests_one() -> None:
+    result = CliRunner().invoke(app, ["valdate", "x"])
+    assert result.exit_code == 2
+    assert "No such command 'valdate'" in result.output and "'validate'" in result.output
+
+
+def test_the_version_option_needs_no_command() -> None:
+    code, modules = loaded("--version")
+    assert code == 0
+    assert command_modules(modules) == set() and heavy(modules) == set()
