@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -454,9 +455,30 @@ def pdf_library() -> Any:
     return weasyprint
 
 
+FONT_TIMESTAMP = "946684800"
+"""2000-01-01 UTC, as ``SOURCE_DATE_EPOCH``: where WeasyPrint subsets the embedded fonts with
+fontTools (no HarfBuzz-Subset on the system), fontTools stamps each subset's ``head.modified``
+with the time of writing unless that variable is set, and the same report must give the
+same bytes."""
+
+
+@contextmanager
+def _fixed_font_timestamps() -> Iterator[None]:
+    before = os.environ.get("SOURCE_DATE_EPOCH")
+    os.environ["SOURCE_DATE_EPOCH"] = FONT_TIMESTAMP
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ["SOURCE_DATE_EPOCH"]
+        else:
+            os.environ["SOURCE_DATE_EPOCH"] = before
+
+
 def write_pdf(html_text: str, path: str | os.PathLike[str]) -> int:
     """Print the report to PDF (WeasyPrint, the ``[pdf]`` extra); returns the number of pages."""
-    document = pdf_library().HTML(string=html_text).render()
-    # A fixed identifier: the default one is random, and the same report must give the same bytes.
-    document.write_pdf(Path(path), pdf_identifier=b"cuelog-audit-report")
+    with _fixed_font_timestamps():
+        document = pdf_library().HTML(string=html_text).render()
+        # A fixed identifier: the default one is random, and the same report must give the same bytes.
+        document.write_pdf(Path(path), pdf_identifier=b"cuelog-audit-report")
     return len(document.pages)
