@@ -281,14 +281,16 @@ def collect(con: duckdb.DuckDBPyConnection, only: int | None) -> None:
     )
 
 
+def _has_table(con: duckdb.DuckDBPyConnection, name: str) -> bool:
+    found = con.execute("SELECT count(*) FROM information_schema.tables WHERE table_name = ?", [name]).fetchall()
+    return int(found[0][0]) > 0
+
+
 def summarised(con: duckdb.DuckDBPyConnection) -> bool:
     """Whether every replayed match in ``scope_matches`` has its summaries (side rows of
     its current generation): a store without the tables (results read from Parquet), or
     whose results were written before them, has not."""
-    present = con.execute(
-        "SELECT count(*) FROM information_schema.tables WHERE table_name = 'summary_sides'"
-    ).fetchall()
-    if present[0][0] == 0:
+    if not _has_table(con, "summary_sides"):
         return False
     missing = con.execute(
         """
@@ -304,10 +306,7 @@ def shots_counted(con: duckdb.DuckDBPyConnection) -> bool:
     """Whether ``summary_shot_counts`` counts every shot time of ``summary_shots`` (they are
     written and removed together): a store whose shot times were summarised before the
     counts existed has not, and its clock report takes the median of the times themselves."""
-    present = con.execute(
-        "SELECT count(*) FROM information_schema.tables WHERE table_name = 'summary_shot_counts'"
-    ).fetchall()
-    if present[0][0] == 0:
+    if not _has_table(con, "summary_shot_counts"):
         return False
     totals = con.execute(
         "SELECT (SELECT count(*) FROM summary_shots), (SELECT coalesce(sum(shots), 0) FROM summary_shot_counts)"

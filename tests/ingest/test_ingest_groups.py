@@ -79,19 +79,23 @@ def test_the_same_bytes_twice_in_one_run_load_once(tmp_path: Path) -> None:
     assert [f["status"] for f in json.loads(result.stdout)["files"]] == ["loaded", "unchanged"]
 
 
+def _refusing(name: str, publish: Any) -> Any:
+    """``publish_files`` as a store that refuses any group holding the file ``name``."""
+
+    def refuse(con: duckdb.DuckDBPyConnection, rows: list[FileRows]) -> None:
+        if any(r.name.endswith(name) for r in rows):
+            raise duckdb.ConstraintException("refused by the store")
+        publish(con, rows)
+
+    return refuse
+
+
 def test_a_group_that_cannot_be_published_is_published_file_by_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Each file all or nothing: when the store refuses one file of a group, the others load."""
     files = _season(tmp_path / "logs", 5)
-    publish = loads.publish_files
-
-    def refuse_m002(con: duckdb.DuckDBPyConnection, rows: list[FileRows]) -> None:
-        if any(r.name.endswith("m-002.jsonl") for r in rows):
-            raise duckdb.ConstraintException("refused by the store")
-        publish(con, rows)
-
-    monkeypatch.setattr(loads, "publish_files", refuse_m002)
+    monkeypatch.setattr(loads, "publish_files", _refusing("m-002.jsonl", loads.publish_files))
     con = connect(tmp_path / "db.duckdb")
     results = load.ingest_paths(con, [tmp_path / "logs"])
     loaded = sorted(r[0] for r in con.execute("SELECT match_id FROM matches").fetchall())
@@ -168,14 +172,7 @@ def test_a_refused_file_of_a_group_of_chunks_leaves_the_others_whole(
     kept = [f for f in files if not f.name.endswith("m-004.jsonl")]
     assert [load.ingest_file(con, f).status for f in kept] == ["loaded"] * 11
     con.close()
-    publish = loads.publish_files
-
-    def refuse_m004(con: duckdb.DuckDBPyConnection, rows: list[FileRows]) -> None:
-        if any(r.name.endswith("m-004.jsonl") for r in rows):
-            raise duckdb.ConstraintException("refused by the store")
-        publish(con, rows)
-
-    monkeypatch.setattr(loads, "publish_files", refuse_m004)
+    monkeypatch.setattr(loads, "publish_files", _refusing("m-004.jsonl", loads.publish_files))
     monkeypatch.setattr(rows, "CHUNK", 5)
     db = tmp_path / "db.duckdb"
     con = connect(db)
