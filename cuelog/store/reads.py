@@ -139,16 +139,17 @@ def stored_chunks(
             start = ends[i - 1] if i else 0
             part = table.slice(start, ends[min(i + chunk, len(ends)) - 1] - start)
             matches = tuple((m, str(files.get(m, m)), counts.get(m, 0)) for m in present[i : i + chunk])
-            yield StoredChunk(matches, _ipc(part))
+            yield StoredChunk(matches, ipc_bytes(part))
     missing = tuple((m, str(files.get(m, m)), 0) for m in ids if m not in seen)
     if missing:
-        yield StoredChunk(missing, _ipc(_ROWS.empty_table()))
+        yield StoredChunk(missing, ipc_bytes(_ROWS.empty_table()))
 
 
 _ROWS: Final = pa.schema([("match_id", pa.string()), ("line", pa.int32()), ("body", pa.string())])
 
 
-def _ipc(table: pa.Table) -> bytes:
+def ipc_bytes(table: pa.Table) -> bytes:
+    """The table as an Arrow IPC stream, what the replay sends between its processes."""
     sink = pa.BufferOutputStream()
     with pa.ipc.new_stream(sink, table.schema) as writer:
         writer.write_table(table)

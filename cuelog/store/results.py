@@ -22,6 +22,7 @@ import pyarrow as pa
 
 from cuelog.replay.model import Finding, MatchResult
 from cuelog.store import summaries
+from cuelog.store.reads import ipc_bytes
 
 if TYPE_CHECKING:  # the connection is the caller's: a replay worker builds rows without DuckDB
     import duckdb
@@ -201,13 +202,7 @@ def packed(tables: dict[str, pa.Table]) -> dict[str, bytes]:
     """The tables as Arrow IPC bytes, what a replay worker sends back: a quarter of the CPU
     of pickling the tables, both ways (measured: 0.014 s against 0.06-0.08 s to write and
     0.03-0.06 s to read the tables of 72k strokes)."""
-    out = {}
-    for name, table in tables.items():
-        sink = pa.BufferOutputStream()
-        with pa.ipc.new_stream(sink, table.schema) as writer:
-            writer.write_table(table)
-        out[name] = sink.getvalue().to_pybytes()
-    return out
+    return {name: ipc_bytes(table) for name, table in tables.items()}
 
 
 def unpacked(tables: dict[str, bytes]) -> dict[str, pa.Table]:
