@@ -320,5 +320,5 @@ def _merged(files: Sequence[FileRows]) -> dict[str, pa.Table]:
     for table in ROW_SCHEMAS:
         parts = [f.rows[table] for f in files if table in f.rows and f.rows[table].num_rows]
         if parts:
-            out[table] = pa.concat_tables(parts)
+            out[table] = pa.concat_tables(parts).combine_chunks()
     return out
