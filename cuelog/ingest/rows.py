@@ -26,7 +26,8 @@ GROUP_RECORDS = 2 * 122_880
 (122,880 rows each) of ``records`` and at least one of ``strokes``. DuckDB writes a
 transaction's full row groups straight to the database file instead of to its
 write-ahead log and then again at the checkpoint: insert and commit cost about half as
-much a record as in groups of 20,000 (benchmarks/README.md, "Ingest: row groups")."""
+much a record as in groups of 20,000 (benchmarks/README.md, "Ingest of the logs: whole
+row groups")."""
 
 Tables = dict[str, pa.Table]
 """Rows by store table, as Arrow tables in :data:`cuelog.store.loads.ROW_SCHEMAS` column order."""
