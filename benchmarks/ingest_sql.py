@@ -5,7 +5,7 @@ For one group of small files (the many-files-per-transaction path of
 ``cuelog.ingest.load.ingest_paths``) it compares, back to back on the same files, each
 in a fresh database:
 
-- **python**: today's path for the group (``_read_small`` per file: the typed decode, the
+- **python**: today's path for the group (``read_small`` per file: the typed decode, the
   fast check, the rows; then ``loads.publish_files``);
 - **sql**: one statement reads every file of the group (``read_text``; the lines split in
   SQL with their numbers, blank lines included), the strokes (nine lines in ten) are
@@ -43,7 +43,7 @@ sys.path.insert(0, str(ROOT))
 import duckdb  # noqa: E402
 import pyarrow as pa  # noqa: E402
 
-from cuelog.ingest import load  # noqa: E402
+from cuelog.ingest import reading  # noqa: E402
 from cuelog.ingest.validate import FileState, check_record, close_frame  # noqa: E402
 from cuelog.schemas.bounds import INT_BOUNDS, MAX_POINTS  # noqa: E402
 from cuelog.schemas.records import Match, decode  # noqa: E402
@@ -237,9 +237,9 @@ def run_floor(db: Path, files: list[str]) -> None:
 def run_python(db: Path, files: list[str]) -> None:
     con = connect(db)
     rows = []
-    with load._collector_paused():  # as ingest_paths runs it
+    with reading.collector_paused():  # as ingest_paths runs it
         for f in files:
-            read = load._read_small(f, Path(f).read_bytes(), None)
+            read = reading.read_small(f, Path(f).read_bytes(), None)
             rows.append(loads.FileRows(f, f, read.matches, read.records, read.batch.arrow()))
         loads.publish_files(con, rows)
     con.close()

@@ -1,11 +1,14 @@
-"""`cuelog replay --db` with one worker (the floor) against two and against the default.
+"""`cuelog replay --db` (or `cuelog ingest`) with one worker (the floor) against two and against the default.
 
-Each round runs the three back to back, each in a fresh process on the same database, and
-the ratios are taken round by round: on a shared machine the ratio of runs taken together
-means more than either time. Prints medians with their spread, and the load average.
+Each round runs the three back to back, each in a fresh process (on the same database; for
+ingest, each on a fresh database), and the ratios are taken round by round: on a shared
+machine the ratio of runs taken together means more than either time. Prints medians with
+their spread, and the load average.
 
     python benchmarks/workers.py --matches 300            # simulate about 70k strokes, load, measure
     python benchmarks/workers.py --db season.duckdb       # an existing, loaded database
+    python benchmarks/workers.py --ingest --matches 300   # ingest of the simulated logs instead
+    python benchmarks/workers.py --ingest --logs season/logs   # ingest of a directory of logs
 """
 
 from __future__ import annotations
@@ -31,9 +34,8 @@ def timed(args: list[str]) -> float:
     return time.perf_counter() - start
 
 
-def build(directory: Path, matches: int) -> Path:
+def simulate(directory: Path, matches: int) -> Path:
     season = directory / "season"
-    db = directory / "season.duckdb"
     subprocess.run(
         [
             *CUELOG,
@@ -43,8 +45,22 @@ def build(directory: Path, matches: int) -> Path:
         check=True,
         capture_output=True,
     )
-    subprocess.run([*CUELOG, "ingest", str(season / "logs"), "--db", str(db)], check=True, capture_output=True)
+    return season / "logs"
+
+
+def build(directory: Path, matches: int) -> Path:
+    db = directory / "season.duckdb"
+    subprocess.run(
+        [*CUELOG, "ingest", str(simulate(directory, matches)), "--db", str(db)], check=True, capture_output=True
+    )
     return db
+
+
+def ingest_args(logs: Path, db: Path) -> list[str]:
+    """A fresh database for each run: ingest loads a file once."""
+    db.unlink(missing_ok=True)
+    Path(f"{db}.wal").unlink(missing_ok=True)
+    return ["ingest", str(logs), "--db", str(db)]
 
 
 def spread(values: list[float]) -> str:
@@ -56,15 +72,24 @@ def main() -> None:
     parser.add_argument("--db", type=Path, help="a loaded cuelog database (default: simulate one)")
     parser.add_argument("--matches", type=int, default=300, help="matches to simulate without --db")
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--ingest", action="store_true", help="time `cuelog ingest` of the logs instead")
+    parser.add_argument("--logs", type=Path, help="with --ingest: a directory of logs (default: simulate them)")
     opts = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        db = opts.db or build(Path(tmp), opts.matches)
+        if opts.ingest:
+            logs, db = opts.logs or simulate(Path(tmp), opts.matches), Path(tmp) / "fresh.duckdb"
+            size = sum(f.stat().st_size for f in logs.iterdir())
+            print(f"{len(list(logs.iterdir()))} logs, {size / (1 << 20):.1f} MB")
+            command = lambda: ingest_args(logs, db)  # noqa: E731
+        else:
+            db = opts.db or build(Path(tmp), opts.matches)
+            command = lambda: ["replay", "--db", str(db)]  # noqa: E731
         runs: dict[str, list[float]] = {"1 worker (floor)": [], "2 workers": [], "default": []}
         args = {"1 worker (floor)": ["--workers", "1"], "2 workers": ["--workers", "2"], "default": []}
-        timed(["replay", "--db", str(db), "--workers", "1"])  # warm the file cache
+        timed([*command(), "--workers", "1"])  # warm the file cache
         for _ in range(opts.rounds):
             for name, extra in args.items():
-                runs[name].append(timed(["replay", "--db", str(db), *extra]))
+                runs[name].append(timed([*command(), *extra]))
         floor = runs["1 worker (floor)"]
         print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores, {opts.rounds} rounds")
         for name, times in runs.items():

@@ -33,6 +33,7 @@ import msgspec
 import pyarrow as pa
 
 from cuelog.errors import CuelogError, InputError, Problem
+from cuelog.ingest.cores import idle_cores
 from cuelog.ingest.corrections import Located, apply_corrections
 from cuelog.ingest.reader import decode_problem
 from cuelog.replay import NoEngine, UnknownRuleset, replay_match
@@ -97,11 +98,7 @@ def default_workers(records: int, cores: int | None = None, load: float | None =
     its start-up and the copying of records to and from it (measured: 1.4x slower at 74k
     and 308k strokes with two workers on two busy cores). Then one worker per idle core.
     """
-    if cores is None:
-        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    if load is None:
-        load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float(cores)
-    idle = int(cores - load + 0.5)
+    cores, idle = idle_cores(cores, load)
     if records < PARALLEL_FROM or idle < 2:
         return 1
     return min(cores, idle)

@@ -26,6 +26,7 @@ from cuelog.cli.common import (
 )
 from cuelog.ingest.clock import DEFAULT_TOLERANCE_S, SHOW_UNPLACED, ClockResult, ingest_clocks
 from cuelog.ingest.load import FileResult, ingest_paths
+from cuelog.ingest.parallel import PARALLEL_BYTES
 from cuelog.ingest.reader import is_clock_csv, log_files
 from cuelog.store import DEFAULT_DB, connect
 
@@ -84,6 +85,7 @@ def _load(
     quiet: bool,
     parquet: str | None,
     partitions: int,
+    workers: int | None,
 ) -> tuple[list[FileResult], list[ClockResult], dict[str, object] | None]:
     """Load the logs and clocks into ``db``; with ``parquet``, load the logs into ``db`` (a
     temporary database) and write them to the dataset, which keeps the clocks and aligns them
@@ -95,7 +97,9 @@ def _load(
     try:
         with _progress(files, quiet) as bar:
             task = bar.add_task("loading", total=_total_bytes(files))
-            results = ingest_paths(con, files, replace=replace, progress=lambda n: bar.advance(task, n))
+            results = ingest_paths(
+                con, files, replace=replace, progress=lambda n: bar.advance(task, n), workers=workers
+            )
         if parquet is not None:
             exported, clocks = _export(con, parquet, partitions, clock, tolerance, replace)
             return results, clocks, exported
@@ -158,6 +162,14 @@ def ingest(
         help="Write the loaded matches as a Parquet dataset here (path or fsspec URL) instead of into --db.",
     ),
     partitions: int = typer.Option(32, "--partitions", min=1, max=65536, help="With --parquet: partitions."),
+    workers: int | None = typer.Option(
+        None,
+        "--workers",
+        min=1,
+        help="Processes that check the logs while this one loads them (default: 1 for under "
+        f"{PARALLEL_BYTES >> 20} MB of logs or without two idle cores, else one per idle core). The result is the "
+        "same whatever the number.",
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print what happened to each file as JSON on stdout."),
 ) -> None:
     """Validate and load stroke logs (and shot-clock CSVs) into DuckDB, one file per transaction.
@@ -201,7 +213,9 @@ def ingest(
         fail("no log files (.jsonl, .jsonl.gz) under: " + ", ".join(str(p) for p in paths), "no_logs")
     with tempfile.TemporaryDirectory(prefix="cuelog-ingest-") as stage:
         target = Path(stage) / "stage.duckdb" if parquet is not None else db
-        results, clocks, exported = _load(target, files, clock, clock_tolerance, replace, as_json, parquet, partitions)
+        results, clocks, exported = _load(
+            target, files, clock, clock_tolerance, replace, as_json, parquet, partitions, workers
+        )
     problems = [p for r in results for p in r.problems] + [p for c in clocks for p in c.problems]
     rejected = any(r.status == "rejected" for r in results) or any(c.status == "rejected" for c in clocks)
     if as_json:

@@ -4,7 +4,7 @@ A file is read once: each line is decoded and checked (:mod:`cuelog.ingest.valid
 its rows batched; full batches are streamed into staging tables. Only a file that checks
 clean to its end is published, in one transaction, so a file is either loaded completely
 or not at all, and after a rejected file the database is exactly as before. Memory stays
-flat whatever the file size: one batch of rows (:data:`BATCH` records) is held at a time,
+flat whatever the file size: one batch of rows (:data:`cuelog.ingest.reading.BATCH` records) is held at a time,
 handed to DuckDB as an Arrow table (see ``docs/validation-benchmark.md`` for the
 measurements).
 
@@ -17,13 +17,14 @@ transaction.
 
 from __future__ import annotations
 
-import contextlib
-import gc
+import collections
 import hashlib
 import os
 import stat
 import zlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
+from concurrent.futures import Future
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,20 +32,13 @@ from typing import Any
 import duckdb
 
 from cuelog.errors import Problem
-from cuelog.ingest.clean import FAST_CHECK_BYTES, clean_log
+from cuelog.ingest import parallel
+from cuelog.ingest.clean import FAST_CHECK_BYTES
 from cuelog.ingest.reader import log_files, open_log
-from cuelog.ingest.rows import GROUP_RECORDS, GroupRows, Rows
-from cuelog.ingest.validate import check_file, time_us
-from cuelog.schemas.records import Match, Stroke
+from cuelog.ingest.reading import FileRead, Progress, collector_paused, read_log, read_small
+from cuelog.ingest.rows import GROUP_RECORDS, GroupRows, Rows, Tables
+from cuelog.schemas.records import Match
 from cuelog.store import loads
-
-BATCH = 20_000
-"""Records per insert of a file streamed on its own: large enough for Arrow to pay off,
-small enough to keep memory flat."""
-
-Progress = Callable[[int], None]
-"""Called with twice the number of bytes just read (decompressed), for a progress bar: each
-byte counts once checked and once loaded, so a bar's total is twice the files' size."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,82 +110,6 @@ def _conflicts(
     return problems
 
 
-@dataclass(slots=True)
-class _Read:
-    """One pass over a log: its problems, its match claims and, while it is clean, its rows."""
-
-    problems: list[Problem] = field(default_factory=list)
-    claims: list[tuple[int, Match]] = field(default_factory=list)
-    matches: list[tuple[Match, str]] = field(default_factory=list)
-    records: int = 0
-    batch: Rows = field(default_factory=Rows)
-
-
-def _read(
-    path: str | os.PathLike[str],
-    keep: bool,
-    progress: Progress | None,
-    spill: Callable[[Rows], None] | None = None,
-) -> _Read:
-    """Decode and check every line of a log once, building its rows while it is clean (and
-    ``keep``: its content could be hashed). A full batch goes to ``spill`` when given.
-    At the first problem nothing more is kept, but every line is still checked, so that
-    every problem is reported."""
-    out = _Read()
-    match_id = ""
-    seq = 0
-    for checked in check_file(path):
-        text, record = checked.text, checked.record
-        if progress is not None and text is not None:
-            progress(2 * (len(text) + 1))
-        if isinstance(record, Match):
-            out.claims.append((checked.line, record))
-        if checked.problems:
-            out.problems.extend(checked.problems)
-            out.batch.clear()  # the file will be rejected: stage nothing more
-        if out.problems or not keep or record is None or text is None:
-            continue
-        if isinstance(record, Match):
-            out.matches.append((record, text))
-            match_id, seq = record.match, 0
-        else:
-            seq += 1
-        t = time_us(record.t) if isinstance(record, Stroke) and record.t is not None else None
-        out.batch.add(match_id, seq, line=checked.line, text=text, record=record, t=t)
-        out.records += 1
-        if spill is not None and len(out.batch) >= BATCH:
-            spill(out.batch)
-    return out
-
-
-def _read_small(path: str | os.PathLike[str], data: bytes, progress: Progress | None) -> _Read:
-    """One pass over a small log's content: the fast check of a clean log
-    (:mod:`cuelog.ingest.clean`) and its rows; a file it does not call clean goes through
-    the detailed check instead, which reports every problem as before."""
-    log = clean_log(data)
-    if log is None:
-        return _read(path, True, progress)
-    if progress is not None:
-        progress(2 * len(data))  # checked, then loaded
-    out = _Read(records=len(log.records))
-    match_id, seq = "", 0
-    times = iter(log.times)
-    add = out.batch.add
-    for line, text, record in zip(log.lines, log.texts, log.records, strict=True):
-        if type(record) is Stroke:
-            seq += 1
-            add(match_id, seq, line, text, record, next(times))
-            continue
-        if isinstance(record, Match):
-            out.claims.append((line, record))
-            out.matches.append((record, text))
-            match_id, seq = record.match, 0
-        else:
-            seq += 1
-        add(match_id, seq, line, text, record)
-    return out
-
-
 def ingest_file(
     con: duckdb.DuckDBPyConnection,
     path: str | os.PathLike[str],
@@ -210,7 +128,7 @@ def ingest_file(
     replaced, copies the staged rows and the last batch into the store tables and
     records the file in ``ingest_log``. Staging tables are invisible to every reader and
     dropped afterwards, so a rejected or interrupted load leaves the store tables exactly
-    as they were. A file of at most :data:`BATCH` records needs no staging table at all.
+    as they were. A file of at most :data:`cuelog.ingest.reading.BATCH` records needs no staging table at all.
     """
     name = str(path)
     file_hash = content_hash(path)
@@ -230,7 +148,7 @@ def ingest_file(
         loads.insert_rows(con, batch.arrow(), loads.STAGE)
 
     try:
-        read = _read(path, file_hash is not None, progress, spill)
+        read = read_log(path, file_hash is not None, progress, spill)
         problems = read.problems
         if file_hash is not None:
             problems += match_conflicts(con, name, read.claims, file_hash, replace)
@@ -292,9 +210,12 @@ class _Group:
     hashes: set[str] = field(default_factory=set)
     ids: set[str] = field(default_factory=set)
 
-    def add(self, checked: _Checked, rows: Rows) -> None:
+    def add(self, checked: _Checked, rows: Rows | Tables) -> None:
         self.files.append(checked)
-        self.rows.add(rows)
+        if isinstance(rows, Rows):
+            self.rows.add(rows)
+        else:
+            self.rows.add_tables(rows)
         self.records += checked.records
         self.hashes.add(checked.file_hash)
         self.ids.update(m.match for _, m in checked.claims)
@@ -358,6 +279,7 @@ def ingest_paths(
     *,
     replace: bool = False,
     progress: Progress | None = None,
+    workers: int | None = None,
 ) -> list[FileResult]:
     """Load every log under ``paths`` (files, .gz, directories in sorted order), each file
     all or nothing.
@@ -369,34 +291,24 @@ def ingest_paths(
     group. A file is refused or loaded exactly as it would be on its own: two files that
     claim the same match never share a transaction, and a group that fails to publish is
     published file by file. Large and gzipped files go through :func:`ingest_file`.
+
+    ``workers`` processes check the small files (:mod:`cuelog.ingest.parallel`) while this
+    one publishes; None chooses by the logs' size and the idle cores. The results and the
+    store are the same whatever the number.
     """
-    with _collector_paused():
-        return _ingest_paths(con, list(log_files(paths)), replace, progress)
-
-
-@contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Python's cyclic garbage collector off while loading, back as it was after.
-
-    A group of files holds up to 20,000 records as rows of tuples, with the decoded records
-    (structs and lists, tracked by the collector) they refer to, before they become Arrow
-    columns, and the collector, triggered by allocations, walks all of them again and
-    again: with it paused the logs load 1.65x faster (benchmarks/README.md, "Ingest of the
-    logs: less Python per record"). Loading makes no reference cycles of its own: what it
-    allocates is freed by reference counting as each chunk and group is done, so memory stays
-    as flat as before, and anything cyclic is collected once the collector is back.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
+    files = list(log_files(paths))
+    if workers is None:
+        workers = parallel.default_workers(files)
+    with collector_paused(), parallel.checker(workers) as check:
+        return _ingest_paths(con, files, replace, progress, check)
 
 
 def _ingest_paths(
-    con: duckdb.DuckDBPyConnection, files: list[Path], replace: bool, progress: Progress | None
+    con: duckdb.DuckDBPyConnection,
+    files: list[Path],
+    replace: bool,
+    progress: Progress | None,
+    check: parallel.Checker | None = None,
 ) -> list[FileResult]:
     results: list[FileResult | None] = [None] * len(files)
     known: dict[str, tuple[list[str], int]] = {}
@@ -414,9 +326,14 @@ def _ingest_paths(
                 done(i, result)
             group = _Group()
 
-    for window in _windows(files):
-        known.update(loads.loaded_files(con, [src.file_hash for _, src in window if src.file_hash is not None]))
-        for i, src in window:
+    def windows() -> Iterator[list[tuple[int, _Source]]]:
+        for window in _windows(files):
+            known.update(loads.loaded_files(con, [src.file_hash for _, src in window if src.file_hash is not None]))
+            yield window
+
+    checked = _read_ahead(windows(), known, check) if check is not None else _unchecked(windows())
+    for window in checked:
+        for i, src, ahead in window:
             name, file_hash = str(src.path), src.file_hash
             if src.size is None:
                 problem = Problem(name, 0, "", "unreadable", "no such file", "an existing file or directory")
@@ -433,7 +350,12 @@ def _ingest_paths(
                 flush()
                 done(i, ingest_file(con, src.path, replace=replace, progress=progress))
                 continue
-            read = _read_small(src.path, src.data, progress)
+            if ahead is None:
+                read = read_small(src.path, src.data, progress)
+            else:
+                read = ahead
+                if progress is not None:
+                    progress(2 * src.size)  # checked, then loaded
             if read.problems:
                 if any(m.match in group.ids for _, m in read.claims):
                     flush()  # its claims are judged against the files before it, as on its own
@@ -442,9 +364,49 @@ def _ingest_paths(
                 continue
             if group.full(read.claims):
                 flush()
-            group.add(_Checked(i, name, file_hash, read.matches, read.records, read.claims), read.batch)
+            group.add(_Checked(i, name, file_hash, read.matches, read.records, read.claims), read.tables or read.batch)
     flush()
     return [r for r in results if r is not None]
+
+
+Window = list[tuple[int, "_Source", FileRead | None]]
+"""A window's files with their positions and, when a worker checked one already, its read."""
+
+AHEAD = 6
+"""Windows whose files the workers check while the loading process publishes the one before."""
+
+
+def _unchecked(windows: Iterator[list[tuple[int, _Source]]]) -> Iterator[Window]:
+    for window in windows:
+        yield [(i, src, None) for i, src in window]
+
+
+def _read_ahead(
+    windows: Iterator[list[tuple[int, _Source]]], known: dict[str, tuple[list[str], int]], check: parallel.Checker
+) -> Iterator[Window]:
+    """The windows in order, each small log not known loaded already read by the workers,
+    while up to :data:`AHEAD` windows after it are being read. (A log that turns out
+    loaded by the time its window is published, a copy of one before it, was read for
+    nothing: the loading process decides as it would alone.)"""
+    pending: collections.deque[tuple[list[tuple[int, _Source]], list[int], list[Future[parallel.Checked]]]]
+    pending = collections.deque()
+
+    def joined(window: list[tuple[int, _Source]], todo: list[int], futures: list[Future[parallel.Checked]]) -> Window:
+        try:
+            reads = [read for future in futures for read in parallel.with_rows(future.result())]
+        except BrokenProcessPool:
+            return [(i, src, None) for i, src in window]  # a worker died (memory?): this process reads them
+        ahead = dict(zip(todo, reads, strict=True))
+        return [(i, src, ahead.get(i)) for i, src in window]
+
+    for window in windows:
+        todo = [(i, src) for i, src in window if src.data is not None and src.file_hash not in known]
+        futures = check.submit([(str(src.path), src.data) for _, src in todo if src.data is not None])
+        pending.append((window, [i for i, _ in todo], futures))
+        if len(pending) > AHEAD:
+            yield joined(*pending.popleft())
+    while pending:
+        yield joined(*pending.popleft())
 
 
 WINDOW_BYTES = 4 << 20

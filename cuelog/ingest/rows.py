@@ -131,6 +131,13 @@ _TYPE_NAMES: dict[type[Any], str] = {
 }
 
 
+@dataclass(frozen=True, slots=True)
+class _Own:
+    """A file's rows in a group as the Arrow tables it came with."""
+
+    tables: Tables
+
+
 @dataclass(slots=True)
 class GroupRows:
     """The rows of a group of files: each file's place in them, its rows as Arrow chunks of
@@ -138,7 +145,7 @@ class GroupRows:
 
     chunks: dict[str, list[pa.Table]] = field(default_factory=lambda: {table: [] for table in ROW_SCHEMAS})
     pending: Rows = field(default_factory=Rows)
-    places: list[dict[str, tuple[int, int]]] = field(default_factory=list)
+    places: list[dict[str, tuple[int, int]] | _Own] = field(default_factory=list)
     ends: dict[str, int] = field(default_factory=lambda: dict.fromkeys(ROW_SCHEMAS, 0))
 
     def add(self, rows: Rows) -> int:
@@ -154,19 +161,30 @@ class GroupRows:
             self._chunk()
         return len(self.places) - 1
 
+    def add_tables(self, tables: Tables) -> int:
+        """Take a file's rows as Arrow tables (as a worker built them); the file's index.
+        They are kept as they are: the file's rows need no slicing out of the group's."""
+        self.places.append(_Own(tables))
+        return len(self.places) - 1
+
     def _chunk(self) -> None:
+        if not len(self.pending):  # every stroke and clock row is a record's
+            return
         for table, data in self.pending.arrow().items():
             if data.num_rows:
                 self.chunks[table].append(data)
 
     def tables(self) -> list[Tables]:
-        """Each file's rows, as slices of one Arrow table per store table (no copy)."""
+        """Each file's rows: slices of one Arrow table per store table (no copy), or the
+        tables it came with."""
         self._chunk()
         whole = {
             table: pa.concat_tables(chunks) if chunks else ROW_SCHEMAS[table].empty_table()
             for table, chunks in self.chunks.items()
         }
         return [
-            {table: whole[table].slice(start, count) for table, (start, count) in place.items()}
+            place.tables
+            if isinstance(place, _Own)
+            else {table: whole[table].slice(start, count) for table, (start, count) in place.items()}
             for place in self.places
         ]

@@ -1,0 +1,131 @@
+"""Small logs checked in worker processes while the loading process publishes.
+
+Checking a log (decoding, the fast check, building its rows as Arrow columns) is Python,
+one core's work per record; publishing is DuckDB's. With ``workers`` processes the small
+logs of a run are checked in batches of about :data:`BATCH_BYTES` by the workers, in
+order, and the loading process only hashes, publishes and decides each file's fate from
+what the workers found (:func:`cuelog.ingest.load.ingest_paths`): the same decisions, in
+the same order, from the same reads, so the results and the store are the same whatever
+the number of workers (``tests/ingest/test_parallel.py``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+from collections.abc import Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from pathlib import Path
+
+from cuelog.ingest.cores import idle_cores
+from cuelog.ingest.reading import FileRead, collector_paused, read_small
+from cuelog.ingest.rows import Rows, Tables
+
+BATCH_BYTES = 1 << 20
+"""A worker's batch of small logs, in bytes: enough records (some 4,000) that sending the
+batch and its Arrow rows costs little beside checking it."""
+
+PARALLEL_BYTES = 48 << 20
+"""Logs below this size in all are checked by the loading process alone: starting the
+workers (each imports cuelog's ingest) costs more than they save on less (measured:
+benchmarks/README.md, "Ingest with workers")."""
+
+
+def default_workers(files: Sequence[Path], cores: int | None = None, load: float | None = None) -> int:
+    """The number of checking processes when none is asked for: one (the loading process
+    itself) for less than :data:`PARALLEL_BYTES` of logs or without two idle cores, else one
+    worker per idle core (a worker on a core other work holds only adds its start-up and
+    the copying of logs to it and rows back)."""
+    cores, idle = idle_cores(cores, load)
+    if idle < 2 or _size(files) < PARALLEL_BYTES:
+        return 1
+    return min(cores, idle)
+
+
+def _size(files: Sequence[Path]) -> int:
+    total = 0
+    for path in files:
+        with contextlib.suppress(OSError):
+            total += path.stat().st_size
+        if total >= PARALLEL_BYTES:
+            break
+    return total
+
+
+@dataclass(frozen=True, slots=True)
+class Checked:
+    """A worker's batch: each log's read (its rows left out) with its rows' count by store
+    table, and every clean log's rows as one Arrow table per store table, in log order."""
+
+    reads: list[tuple[FileRead, dict[str, int]]]
+    tables: Tables
+
+
+def check_batch(logs: list[tuple[str, bytes]]) -> Checked:
+    """Read each small log (name, content) as the loading process would
+    (:func:`cuelog.ingest.reading.read_small`): runs in a worker."""
+    rows = Rows()
+    reads: list[tuple[FileRead, dict[str, int]]] = []
+    with collector_paused():
+        for name, data in logs:
+            read = read_small(name, data, None)
+            counts = read.batch.counts()
+            rows.extend(read.batch)
+            read.batch.clear()
+            reads.append((read, counts))
+        return Checked(reads, rows.arrow())
+
+
+def with_rows(checked: Checked) -> list[FileRead]:
+    """Each read of a batch with its own rows: slices of the batch's tables (no copy)."""
+    start = dict.fromkeys(checked.tables, 0)
+    out = []
+    for read, counts in checked.reads:
+        read.tables = {table: data.slice(start[table], counts[table]) for table, data in checked.tables.items()}
+        for table in checked.tables:
+            start[table] += counts[table]
+        out.append(read)
+    return out
+
+
+class Checker:
+    """Worker processes that check batches of small logs."""
+
+    def __init__(self, pool: ProcessPoolExecutor) -> None:
+        self._pool = pool
+
+    def submit(self, logs: list[tuple[str, bytes]]) -> list[Future[Checked]]:
+        """The logs (name, content) in batches of about :data:`BATCH_BYTES`, in order."""
+        futures: list[Future[Checked]] = []
+        batch: list[tuple[str, bytes]] = []
+        held = 0
+        for name, data in logs:
+            batch.append((name, data))
+            held += len(data)
+            if held >= BATCH_BYTES:
+                futures.append(self._submit(batch))
+                batch, held = [], 0
+        if batch:
+            futures.append(self._submit(batch))
+        return futures
+
+    def _submit(self, batch: list[tuple[str, bytes]]) -> Future[Checked]:
+        try:
+            return self._pool.submit(check_batch, batch)
+        except BrokenProcessPool as exc:  # a worker died before: the caller reads the batch itself
+            failed: Future[Checked] = Future()
+            failed.set_exception(exc)
+            return failed
+
+
+@contextlib.contextmanager
+def checker(workers: int) -> Iterator[Checker | None]:
+    """``workers`` checking processes (None for one: the loading process checks)."""
+    if workers <= 1:
+        yield None
+        return
+    # spawn, not fork: the loading process holds an open DuckDB connection.
+    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        yield Checker(pool)

@@ -1,0 +1,127 @@
+"""Logs checked by worker processes load exactly as when the loading process checks them.
+
+``cuelog ingest --workers N`` hands the small logs to N real worker processes (spawned) in
+batches, in order; the loading process decides each file's fate from what they found. The
+files' results (statuses, problems with their lines and codes) and every stored row must
+be the same for any N, with files of every kind in one run.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from concurrent.futures import Future
+from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cuelog.ingest import load, parallel, rows
+from cuelog.store import connect
+from tests.ingest.conftest import cli, frame, match, snapshot, stroke, write
+
+
+def _mixed_run(folder: Path) -> Path:
+    """One-match logs with every kind of file a run can meet, in sorted order: clean logs,
+    a log with problems, the same bytes twice, a second claim on one match id, a gzipped
+    log and one that is not a log at all."""
+    logs = folder / "logs"
+    logs.mkdir()
+    for i in range(24):
+        strokes = [stroke(k, striker="AB"[k % 2]) for k in range(1, 3 + i % 7)]
+        clock = [{"type": "clock", "frame": 1, "n": 1, "elapsed_s": 12.5 + i}] if i % 4 == 0 else []
+        write(logs / f"m-{i:03d}.jsonl", [match(match=f"m-{i:03d}"), frame(), *strokes, *clock])
+    write(logs / "m-005z-copy.jsonl", [match(match="m-005"), frame(), stroke(1), stroke(2, striker="B")])
+    (logs / "m-005z-copy.jsonl").write_bytes((logs / "m-005.jsonl").read_bytes())
+    write(logs / "m-007z-again.jsonl", [match(match="m-007", event="Again"), frame(), stroke(1)])
+    write(logs / "m-010z-bad.jsonl", [match(match="m-bad"), frame(), stroke(1), stroke(3), "{not json"])
+    with gzip.open(logs / "m-020-zipped.jsonl.gz", "wt", encoding="utf-8") as fh:
+        fh.write("\n".join(json.dumps(r) for r in [match(match="m-zip"), frame(), stroke(1)]) + "\n")
+    (logs / "m-030-notes.jsonl").write_text("not a log\n", encoding="utf-8")
+    return logs
+
+
+def _run(logs: Path, db: Path, workers: int) -> list[dict[str, Any]]:
+    result = cli("ingest", logs, "--db", db, "--json", "--workers", str(workers))
+    assert result.exit_code == 2, result.stderr  # the bad, the second claim and the notes are refused
+    return [{k: v for k, v in f.items()} for f in json.loads(result.stdout)["files"]]
+
+
+def _stored(db: Path) -> dict[str, list[tuple[Any, ...]]]:
+    snap = snapshot(db)
+    snap["ingest_log"] = [row[:4] for row in snap["ingest_log"]]  # not the load times
+    return snap
+
+
+def test_two_workers_give_the_results_and_rows_of_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Small windows and batches, so that files cross window, batch and group boundaries."""
+    logs = _mixed_run(tmp_path)
+    monkeypatch.setattr(load, "WINDOW_BYTES", 700)
+    monkeypatch.setattr(parallel, "BATCH_BYTES", 300)
+    monkeypatch.setattr(load, "GROUP_RECORDS", 25)
+    monkeypatch.setattr(rows, "CHUNK", 9)
+    alone = _run(logs, tmp_path / "one.duckdb", 1)
+    with_workers = _run(logs, tmp_path / "two.duckdb", 2)
+    assert with_workers == alone
+    statuses = {Path(f["path"]).name: (f["status"], [(p["line"], p["code"]) for p in f["problems"]]) for f in alone}
+    assert statuses["m-005z-copy.jsonl"] == ("unchanged", [])
+    assert statuses["m-007z-again.jsonl"] == ("rejected", [(1, "match_exists")])
+    assert statuses["m-010z-bad.jsonl"][0] == "rejected" and (5, "invalid_json") in statuses["m-010z-bad.jsonl"][1]
+    assert statuses["m-020-zipped.jsonl.gz"] == ("loaded", [])
+    assert sum(status == "loaded" for status, _ in statuses.values()) == 25
+    assert _stored(tmp_path / "two.duckdb") == _stored(tmp_path / "one.duckdb")
+
+
+def test_a_second_run_with_workers_finds_every_file_unchanged(tmp_path: Path) -> None:
+    logs = _mixed_run(tmp_path)
+    db = tmp_path / "db.duckdb"
+    first = _run(logs, db, 2)
+    before = _stored(db)
+    again = _run(logs, db, 2)
+    assert [f["status"] for f in again] == [
+        "unchanged" if f["status"] in ("loaded", "unchanged") else "rejected" for f in first
+    ]
+    assert _stored(db) == before
+
+
+def test_a_worker_that_dies_leaves_its_logs_to_the_loading_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A broken pool (a worker killed, say for memory) loses nothing: the loading process
+    reads the logs the workers did not."""
+    logs = _mixed_run(tmp_path)
+
+    def broken(self: parallel.Checker, batch: list[tuple[str, bytes]]) -> Future[parallel.Checked]:
+        failed: Future[parallel.Checked] = Future()
+        failed.set_exception(BrokenProcessPool("a worker died"))
+        return failed
+
+    monkeypatch.setattr(parallel.Checker, "_submit", broken)
+    con = connect(tmp_path / "broken.duckdb")
+    results = load.ingest_paths(con, [logs], workers=2)
+    con.close()
+    assert [r.to_dict() for r in results] == _run(logs, tmp_path / "one.duckdb", 1)
+    assert _stored(tmp_path / "broken.duckdb") == _stored(tmp_path / "one.duckdb")
+
+
+def test_the_default_is_one_process_for_small_runs_and_busy_machines(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    logs = _mixed_run(tmp_path)
+    files = sorted(logs.iterdir())
+    size = sum(f.stat().st_size for f in files)
+    assert parallel.default_workers(files, cores=2, load=0.0) == 1  # a few KB: workers cost more
+    monkeypatch.setattr(parallel, "PARALLEL_BYTES", size)
+    assert parallel.default_workers(files, cores=2, load=0.0) == 2
+    assert parallel.default_workers(files, cores=4, load=1.2) == 3
+    assert parallel.default_workers(files, cores=2, load=1.0) == 1  # one core held by other work
+    monkeypatch.setattr(parallel, "PARALLEL_BYTES", size + 1)
+    assert parallel.default_workers(files, cores=2, load=0.0) == 1
+
+
+def test_workers_must_be_at_least_one(tmp_path: Path) -> None:
+    logs = _mixed_run(tmp_path)
+    result = cli("ingest", logs, "--db", tmp_path / "db.duckdb", "--workers", "0")
+    assert result.exit_code == 2
+    assert "--workers" in result.stderr and "greater than or equal to 1" in result.stderr
