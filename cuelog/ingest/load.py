@@ -23,7 +23,7 @@ import os
 import stat
 import zlib
 from collections.abc import Iterable, Iterator
-from concurrent.futures import Future
+from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -310,63 +310,119 @@ def _ingest_paths(
     progress: Progress | None,
     check: parallel.Checker | None = None,
 ) -> list[FileResult]:
-    results: list[FileResult | None] = [None] * len(files)
-    known: dict[str, tuple[list[str], int]] = {}
-    group = _Group()
+    with _Run(con, len(files), replace) as run:
+        checked = _read_ahead(run.windows(files), run.known, check) if check is not None else None
+        for window in checked or _unchecked(run.windows(files)):
+            for i, src, ahead in window:
+                run.take(i, src, ahead, progress)
+    return run.results()
 
-    def done(i: int, result: FileResult) -> None:
-        results[i] = result
+
+class _Run:
+    """A run's files decided in order, and its groups published by a thread of their own.
+
+    A group is published on its own connection (a cursor of the store's) while this
+    thread decides the next files: DuckDB inserts without Python's lock, so checking and
+    inserting overlap. One group is in flight at most, and everything whose answer a
+    publication could change waits for it first: a copy of a file in it (it must find that
+    file loaded), a refused file's claims (the store names the file holding the match), a
+    large file (loaded on the store's own connection) and the next group's publication
+    (groups are published in order, each seeing the ones before)."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, files: int, replace: bool) -> None:
+        self.con = con
+        self.replace = replace
+        self.known: dict[str, tuple[list[str], int]] = {}
+        self._results: list[FileResult | None] = [None] * files
+        self._group = _Group()
+        self._cursor = con.cursor()
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cuelog-publish")
+        self._in_flight: tuple[_Group, Future[list[tuple[int, FileResult]]]] | None = None
+
+    def __enter__(self) -> _Run:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        try:
+            if exc[0] is None:
+                self.flush(wait=True)
+            else:
+                self._in_flight = None  # a failure: what is in flight finishes, its results unread
+        finally:
+            self._thread.shutdown(wait=True)
+            self._cursor.close()
+
+    def results(self) -> list[FileResult]:
+        return [r for r in self._results if r is not None]
+
+    def done(self, i: int, result: FileResult) -> None:
+        self._results[i] = result
         if result.status == "loaded" and result.file_hash is not None:
-            known[result.file_hash] = (result.matches, result.records)
+            self.known[result.file_hash] = (result.matches, result.records)
 
-    def flush() -> None:
-        nonlocal group
-        if group.files:
-            for i, result in _publish_group(con, group, replace):
-                done(i, result)
-            group = _Group()
+    def settle(self) -> None:
+        """Wait for the group in flight, and take its results."""
+        if self._in_flight is not None:
+            _, future = self._in_flight
+            self._in_flight = None
+            for i, result in future.result():
+                self.done(i, result)
 
-    def windows() -> Iterator[list[tuple[int, _Source]]]:
+    def flush(self, wait: bool = False) -> None:
+        """Publish the group (after the one in flight); with ``wait``, until it is published."""
+        if self._group.files:
+            self.settle()
+            group, self._group = self._group, _Group()
+            self._in_flight = (group, self._thread.submit(_publish_group, self._cursor, group, self.replace))
+        if wait:
+            self.settle()
+
+    def windows(self, files: list[Path]) -> Iterator[list[tuple[int, _Source]]]:
+        """The files in windows, with which of each window's files are loaded already."""
         for window in _windows(files):
-            known.update(loads.loaded_files(con, [src.file_hash for _, src in window if src.file_hash is not None]))
+            hashes = [src.file_hash for _, src in window if src.file_hash is not None]
+            self.known.update(loads.loaded_files(self.con, hashes))
             yield window
 
-    checked = _read_ahead(windows(), known, check) if check is not None else _unchecked(windows())
-    for window in checked:
-        for i, src, ahead in window:
-            name, file_hash = str(src.path), src.file_hash
-            if src.size is None:
-                problem = Problem(name, 0, "", "unreadable", "no such file", "an existing file or directory")
-                results[i] = FileResult(name, None, "rejected", [], 0, [problem])
-                continue
-            if file_hash is not None and file_hash in group.hashes:
-                flush()  # the same bytes twice in one run: the second copy finds the first loaded
-            if file_hash is not None and file_hash in known:
-                if progress is not None:
-                    progress(2 * src.size)  # the bar counts every byte twice: checked, then loaded
-                results[i] = FileResult(name, file_hash, "unchanged", *known[file_hash], [])
-                continue
-            if file_hash is None or src.data is None:
-                flush()
-                done(i, ingest_file(con, src.path, replace=replace, progress=progress))
-                continue
-            if ahead is None:
-                read = read_small(src.path, src.data, progress)
-            else:
-                read = ahead
-                if progress is not None:
-                    progress(2 * src.size)  # checked, then loaded
-            if read.problems:
-                if any(m.match in group.ids for _, m in read.claims):
-                    flush()  # its claims are judged against the files before it, as on its own
-                problems = read.problems + match_conflicts(con, name, read.claims, file_hash, replace)
-                results[i] = FileResult(name, file_hash, "rejected", [], 0, sorted(problems, key=_line))
-                continue
-            if group.full(read.claims):
-                flush()
-            group.add(_Checked(i, name, file_hash, read.matches, read.records, read.claims), read.tables or read.batch)
-    flush()
-    return [r for r in results if r is not None]
+    def _publishing(self, file_hash: str) -> bool:
+        return self._in_flight is not None and file_hash in self._in_flight[0].hashes
+
+    def take(self, i: int, src: _Source, ahead: FileRead | None, progress: Progress | None) -> None:
+        """Decide one file: unchanged, loaded on its own, refused, or added to the group."""
+        name, file_hash = str(src.path), src.file_hash
+        if src.size is None:
+            problem = Problem(name, 0, "", "unreadable", "no such file", "an existing file or directory")
+            self._results[i] = FileResult(name, None, "rejected", [], 0, [problem])
+            return
+        if file_hash is not None and (file_hash in self._group.hashes or self._publishing(file_hash)):
+            self.flush(wait=True)  # the same bytes twice in one run: the second copy finds the first loaded
+        if file_hash is not None and file_hash in self.known:
+            if progress is not None:
+                progress(2 * src.size)  # the bar counts every byte twice: checked, then loaded
+            self._results[i] = FileResult(name, file_hash, "unchanged", *self.known[file_hash], [])
+            return
+        if file_hash is None or src.data is None:
+            self.flush(wait=True)
+            self.done(i, ingest_file(self.con, src.path, replace=self.replace, progress=progress))
+            return
+        if ahead is None:
+            read = read_small(src.path, src.data, progress)
+        else:
+            read = ahead
+            if progress is not None:
+                progress(2 * src.size)  # checked, then loaded
+        if read.problems:
+            # Its claims are judged against the files before it, as on its own.
+            if any(m.match in self._group.ids for _, m in read.claims):
+                self.flush(wait=True)
+            self.settle()
+            problems = read.problems + match_conflicts(self.con, name, read.claims, file_hash, self.replace)
+            self._results[i] = FileResult(name, file_hash, "rejected", [], 0, sorted(problems, key=_line))
+            return
+        if self._group.full(read.claims):
+            self.flush()
+        checked = _Checked(i, name, file_hash, read.matches, read.records, read.claims)
+        self._group.add(checked, read.tables or read.batch)
 
 
 Window = list[tuple[int, "_Source", FileRead | None]]

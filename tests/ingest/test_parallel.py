@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from cuelog.ingest import load, parallel, rows
+from cuelog.ingest.reader import log_files
 from cuelog.store import connect
 from tests.ingest.conftest import cli, frame, match, snapshot, stroke, write
 
@@ -32,10 +33,14 @@ def _mixed_run(folder: Path) -> Path:
         strokes = [stroke(k, striker="AB"[k % 2]) for k in range(1, 3 + i % 7)]
         clock = [{"type": "clock", "frame": 1, "n": 1, "elapsed_s": 12.5 + i}] if i % 4 == 0 else []
         write(logs / f"m-{i:03d}.jsonl", [match(match=f"m-{i:03d}"), frame(), *strokes, *clock])
+    # A file between each and its copy or second claim: the first is being published by then.
+    write(logs / "m-005y.jsonl", [match(match="m-005y"), frame(), stroke(1), stroke(2, striker="B")])
+    write(logs / "m-007y.jsonl", [match(match="m-007y"), frame(), stroke(1), stroke(2, striker="B")])
+    write(logs / "m-010y.jsonl", [match(match="m-010y"), frame(), stroke(1), stroke(2, striker="B")])
     write(logs / "m-005z-copy.jsonl", [match(match="m-005"), frame(), stroke(1), stroke(2, striker="B")])
     (logs / "m-005z-copy.jsonl").write_bytes((logs / "m-005.jsonl").read_bytes())
     write(logs / "m-007z-again.jsonl", [match(match="m-007", event="Again"), frame(), stroke(1)])
-    write(logs / "m-010z-bad.jsonl", [match(match="m-bad"), frame(), stroke(1), stroke(3), "{not json"])
+    write(logs / "m-010z-bad.jsonl", [match(match="m-010"), frame(), stroke(1), stroke(3), "{not json"])
     with gzip.open(logs / "m-020-zipped.jsonl.gz", "wt", encoding="utf-8") as fh:
         fh.write("\n".join(json.dumps(r) for r in [match(match="m-zip"), frame(), stroke(1)]) + "\n")
     (logs / "m-030-notes.jsonl").write_text("not a log\n", encoding="utf-8")
@@ -67,10 +72,29 @@ def test_two_workers_give_the_results_and_rows_of_one(tmp_path: Path, monkeypatc
     statuses = {Path(f["path"]).name: (f["status"], [(p["line"], p["code"]) for p in f["problems"]]) for f in alone}
     assert statuses["m-005z-copy.jsonl"] == ("unchanged", [])
     assert statuses["m-007z-again.jsonl"] == ("rejected", [(1, "match_exists")])
-    assert statuses["m-010z-bad.jsonl"][0] == "rejected" and (5, "invalid_json") in statuses["m-010z-bad.jsonl"][1]
+    bad = statuses["m-010z-bad.jsonl"]
+    assert bad[0] == "rejected" and {(1, "match_exists"), (5, "invalid_json")} <= set(bad[1])
     assert statuses["m-020-zipped.jsonl.gz"] == ("loaded", [])
-    assert sum(status == "loaded" for status, _ in statuses.values()) == 25
+    assert sum(status == "loaded" for status, _ in statuses.values()) == 28
     assert _stored(tmp_path / "two.duckdb") == _stored(tmp_path / "one.duckdb")
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_groups_published_while_the_next_files_are_decided_load_each_file_as_on_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int
+) -> None:
+    """Groups of a few records, so that a group is nearly always being published (by its
+    own thread) when the next file is decided: the copy of a file in it, a second claim on
+    one of its matches, a bad file and a gzipped one are each decided as when every file is
+    loaded on its own, one after another."""
+    logs = _mixed_run(tmp_path)
+    con = connect(tmp_path / "alone.duckdb")
+    alone = [load.ingest_file(con, f).to_dict() for f in log_files([logs])]
+    con.close()
+    monkeypatch.setattr(load, "GROUP_RECORDS", 4)
+    monkeypatch.setattr(load, "WINDOW_BYTES", 900)
+    assert _run(logs, tmp_path / "grouped.duckdb", workers) == alone
+    assert _stored(tmp_path / "grouped.duckdb") == _stored(tmp_path / "alone.duckdb")
 
 
 def test_a_second_run_with_workers_finds_every_file_unchanged(tmp_path: Path) -> None:
