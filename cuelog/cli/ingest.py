@@ -24,7 +24,7 @@ from cuelog.cli.common import (
     out_console,
     print_problems,
 )
-from cuelog.ingest.clock import DEFAULT_TOLERANCE_S, SHOW_UNPLACED, ClockResult, ingest_clocks
+from cuelog.ingest.clock import DEFAULT_TOLERANCE_S, SHOW_UNPLACED, ClockResult, ingest_clocks, pairing_ahead
 from cuelog.ingest.load import FileResult, ingest_paths
 from cuelog.ingest.parallel import PARALLEL_BYTES
 from cuelog.ingest.reader import is_clock_csv, log_files
@@ -95,15 +95,18 @@ def _load(
     except duckdb.Error as exc:
         fail(f"cannot open database {db}: {str(exc).splitlines()[0]}", "bad_database")
     try:
-        with _progress(files, quiet) as bar:
-            task = bar.add_task("loading", total=_total_bytes(files))
-            results = ingest_paths(
-                con, files, replace=replace, progress=lambda n: bar.advance(task, n), workers=workers
-            )
-        if parquet is not None:
-            exported, clocks = _export(con, parquet, partitions, clock, tolerance, replace)
-            return results, clocks, exported
-        return results, ingest_clocks(con, clock, tolerance), None
+        # The clock logs are paired (in memory) while the logs load: only their alignment
+        # needs the strokes. A dataset keeps them apart, so --parquet pairs them after.
+        with pairing_ahead(clock if parquet is None else []) as paired:
+            with _progress(files, quiet) as bar:
+                task = bar.add_task("loading", total=_total_bytes(files))
+                results = ingest_paths(
+                    con, files, replace=replace, progress=lambda n: bar.advance(task, n), workers=workers
+                )
+            if parquet is not None:
+                exported, clocks = _export(con, parquet, partitions, clock, tolerance, replace)
+                return results, clocks, exported
+            return results, ingest_clocks(con, clock, tolerance, paired), None
     finally:
         con.close()
 

@@ -40,7 +40,7 @@ from cuelog.distributed.layout import (
     read_manifest,
 )
 from cuelog.distributed.views import loaded_views
-from cuelog.ingest.clock import ClockResult, Unplaced, batches, pair_batch
+from cuelog.ingest.clock import ClockResult, Unplaced, paired_batches
 from cuelog.store import clocks as store_clocks
 from cuelog.store.loads import SHOT_CLOCK_SCHEMA
 
@@ -179,31 +179,21 @@ class Kept:
 def keep_clocks(storage: Storage, paths: Sequence[Path], tolerance_s: float) -> tuple[list[Kept], list[ClockResult]]:
     """Read and pair each clock log and keep its shots in the dataset; the logs kept, and a
     result for each log rejected (a malformed row: the log is not kept, as with a database).
-    The logs are paired as a database load pairs them (:func:`cuelog.ingest.clock.pair_batch`:
+    The logs are paired as a database load pairs them (:func:`cuelog.ingest.clock.paired_batches`:
     plain logs together in DuckDB, in batches), each log's shots in the order the Python
     pairing gives them (table, stop time, stop line)."""
     kept: list[Kept] = []
     rejected: list[ClockResult] = []
-    con = duckdb.connect()
-    try:
-        for batch in batches([Path(p) for p in paths]):
-            store_clocks.create_shots(con)
-            try:
-                found = pair_batch(con, batch)
-                shots = store_clocks.paired_rows(con)
-            finally:
-                store_clocks.drop_shots(con)
-            by_log = _split_by_log(shots, len(batch))
-            for log_no, f in enumerate(found):
-                if f.problems or f.file_hash is None:
-                    rejected.append(ClockResult(f.name, f.file_hash, "rejected", f.rows, 0, 0, [], f.problems))
-                    continue
-                storage.write_table(
-                    _kept_table(by_log[log_no], f.file_hash, f.name, tolerance_s), CLOCK_SHOTS, _file(f.file_hash)
-                )
-                kept.append(Kept(f.name, f.file_hash, f.rows, f.shots, f.unplaced))
-    finally:
-        con.close()
+    for batch in paired_batches(paths):
+        by_log = _split_by_log(batch.shots, len(batch.found))
+        for log_no, f in enumerate(batch.found):
+            if f.problems or f.file_hash is None:
+                rejected.append(ClockResult(f.name, f.file_hash, "rejected", f.rows, 0, 0, [], f.problems))
+                continue
+            storage.write_table(
+                _kept_table(by_log[log_no], f.file_hash, f.name, tolerance_s), CLOCK_SHOTS, _file(f.file_hash)
+            )
+            kept.append(Kept(f.name, f.file_hash, f.rows, f.shots, f.unplaced))
     return kept, rejected
 
 

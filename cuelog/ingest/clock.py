@@ -22,11 +22,14 @@ the CSV is then rejected whole.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import hashlib
 import io
 import os
-from collections.abc import Sequence
+import queue
+import threading
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -401,26 +404,108 @@ def ingest_clocks(
     con: duckdb.DuckDBPyConnection,
     paths: Sequence[str | os.PathLike[str]],
     tolerance_s: float = DEFAULT_TOLERANCE_S,
+    paired: Iterable[PairedBatch] | None = None,
 ) -> list[ClockResult]:
     """Every device log of a run, each stored on its own as :func:`ingest_clock` says.
 
-    Plain logs are paired together in DuckDB (:mod:`cuelog.ingest.clockdb`), up to
-    :data:`PAIR_BYTES` at a time; any other goes through the Python reader. The shots of a
-    batch are aligned to the loaded strokes and stored by DuckDB (:mod:`cuelog.store.clocks`):
-    no stroke is read into Python.
+    The logs are paired in batches of up to :data:`PAIR_BYTES` (:func:`paired_batches`, or
+    ``paired``: the same batches of ``paths`` paired already, say by :func:`pairing_ahead`
+    while the logs loaded). The shots of a batch are aligned to the loaded strokes and
+    stored by DuckDB (:mod:`cuelog.store.clocks`): no stroke is read into Python.
     """
     from cuelog.store import clocks as store_clocks
 
     out: list[ClockResult] = []
-    for batch in batches([Path(p) for p in paths]):
+    for batch in paired if paired is not None else paired_batches(paths):
         store_clocks.create_shots(con)
         try:
-            found = pair_batch(con, batch)
+            store_clocks.add_shots(con, batch.shots)
             placed = store_clocks.align(con, round(tolerance_s * 1e6))
-            out += _store_all(con, found, placed)
+            out += _store_all(con, batch.found, placed)
         finally:
             store_clocks.drop_shots(con)
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class PairedBatch:
+    """A batch of device logs paired: what each log gave, and the shots of all of them
+    (:data:`cuelog.store.clocks.SHOTS_SCHEMA`, numbered by the log's position in the batch,
+    in the order :func:`cuelog.store.clocks.paired_rows` gives)."""
+
+    found: list[Found]
+    shots: pa.Table
+
+
+def paired_batches(paths: Sequence[str | os.PathLike[str]]) -> Iterator[PairedBatch]:
+    """The logs in batches (:func:`batches`), each paired by :func:`pair_batch` on a DuckDB
+    of its own, in memory: pairing reads nothing of the store, so it may run before the
+    logs are loaded, and beside them."""
+    import duckdb
+
+    from cuelog.store import clocks as store_clocks
+
+    mem = duckdb.connect()
+    try:
+        for batch in batches([Path(p) for p in paths]):
+            store_clocks.create_shots(mem)
+            try:
+                found = pair_batch(mem, batch)
+                shots = store_clocks.paired_rows(mem)
+            finally:
+                store_clocks.drop_shots(mem)
+            yield PairedBatch(found, shots)
+    finally:
+        mem.close()
+
+
+PAIRED_AHEAD = 4
+"""Batches :func:`pairing_ahead` holds paired at most (each of up to :data:`PAIR_BYTES` of
+logs; a batch's shots take a fraction of its bytes)."""
+
+
+@contextlib.contextmanager
+def pairing_ahead(paths: Sequence[str | os.PathLike[str]]) -> Iterator[Iterator[PairedBatch]]:
+    """:func:`paired_batches` run by a thread of its own from the moment this is entered,
+    while the caller does other work (loads the logs the clocks align to): the batches come
+    out in order, at most :data:`PAIRED_AHEAD` held. DuckDB and Arrow pair without holding
+    Python's lock, so on two cores the pairing costs the caller little. An error in the
+    thread is raised where its batch would have come; leaving early stops the thread."""
+    done = object()
+    ready: queue.Queue[Any] = queue.Queue(maxsize=PAIRED_AHEAD)
+    stop = threading.Event()
+
+    def put(item: object) -> bool:
+        while not stop.is_set():
+            try:
+                ready.put(item, timeout=0.05)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def pair() -> None:
+        try:
+            for batch in paired_batches(paths):
+                if not put(batch):
+                    return
+            put(done)
+        except BaseException as exc:  # raised in the caller's thread, where the batch was due
+            put(exc)
+
+    def batches_paired() -> Iterator[PairedBatch]:
+        while (item := ready.get()) is not done:
+            if isinstance(item, BaseException):
+                raise item
+            yield item
+
+    thread = threading.Thread(target=pair, name="cuelog-clock-pairing", daemon=True)
+    thread.start()
+    try:
+        yield batches_paired()
+    finally:
+        stop.set()
+        thread.join()
 
 
 def _read_bytes(path: Path) -> bytes | None:
