@@ -16,7 +16,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from cuelog.cli import COMMANDS, app, load, root
+from cuelog.cli import COMMANDS, app, load, reflowed, root
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 HEAVY = ("polars", "matplotlib", "duckdb", "pyarrow", "numpy")
@@ -59,13 +59,16 @@ def test_help_lists_every_command_without_importing_one() -> None:
 
 def test_help_is_what_the_commands_themselves_would_list() -> None:
     """``--help`` made from :data:`COMMANDS` is the help of a group holding every command
-    (imported), line for line: the same commands, order and words."""
+    (imported, its help reflowed as :func:`cuelog.cli.load` gives it), line for line: the
+    same commands, order and words."""
     eager = typer.Typer(
         name="cuelog", help=app.info.help, no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False
     )
     eager.callback()(root)
     for name in COMMANDS:
         importlib.import_module(f"cuelog.cli.{name}").register(eager)
+    for info in eager.registered_commands:  # each command's help as cuelog.cli.load gives it
+        info.help = reflowed(info.help or inspect.getdoc(info.callback) or "")
     runner = CliRunner()
     lazy_help, eager_help = runner.invoke(app, ["--help"]), runner.invoke(eager, ["--help"])
     assert lazy_help.exit_code == eager_help.exit_code == 0
@@ -118,3 +121,29 @@ def test_the_version_option_needs_no_command() -> None:
     code, modules = loaded("--version")
     assert code == 0
     assert command_modules(modules) == set() and heavy(modules) == set()
+
+
+def test_a_commands_help_is_reflowed_paragraph_by_paragraph_and_examples_kept() -> None:
+    """Typer keeps a docstring's line breaks, which the terminal then wraps again: each
+    prose paragraph is given on one line, examples and lists line by line."""
+    doc = """First line
+    goes on.
+
+    A paragraph written
+    over three
+    lines.
+
+    Examples:
+
+      cuelog ingest a/
+      cuelog ingest b/ --json
+
+    - one item
+    - another
+    """
+    assert reflowed(doc) == (
+        "First line goes on.\n\nA paragraph written over three lines.\n\nExamples:\n\n"
+        "  cuelog ingest a/\n  cuelog ingest b/ --json\n\n- one item\n- another"
+    )
+    result = CliRunner().invoke(app, ["ingest", "--help"], env={"COLUMNS": "200"})
+    assert "and the database is left as it was; the other files still load." in result.stdout

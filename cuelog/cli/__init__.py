@@ -11,6 +11,7 @@ pays for the imports of the others (Polars, matplotlib, DuckDB, the engines).
 from __future__ import annotations
 
 import importlib
+import inspect
 import json
 import sys
 from typing import Any, Final
@@ -28,9 +29,9 @@ from cuelog.cli.common import error_document, json_errors
 # them to the commands' own). Each is defined by the module ``cuelog.cli.<name>``.
 COMMANDS: Final = {
     "demo": (
-        "Simulate a small season of snooker and billiards with officiating errors, load it with\n"
-        "the bundled examples and the shot clocks into DuckDB, replay every stroke through the\n"
-        "rules, and print the audit summary and headline statistics; plots and the audit report\n"
+        "Simulate a small season of snooker and billiards with officiating errors, load it with "
+        "the bundled examples and the shot clocks into DuckDB, replay every stroke through the "
+        "rules, and print the audit summary and headline statistics; plots and the audit report "
         "of the match with the most findings go to --out."
     ),
     "simulate": "Simulate a season of matches with officiating errors injected at a chosen rate.",
@@ -56,10 +57,24 @@ class _Listed(TyperCommand):
 
 
 def load(name: str) -> Command:
-    """The command ``name`` as its module defines it (importing the module)."""
+    """The command ``name`` as its module defines it (importing the module), its help
+    :func:`reflowed`."""
     commands = typer.Typer()
     importlib.import_module(f"cuelog.cli.{name}").register(commands)
-    return typer.main.get_group(commands).commands[name]
+    command = typer.main.get_group(commands).commands[name]
+    command.help = reflowed(command.help or "")
+    return command
+
+
+def reflowed(doc: str) -> str:
+    """A command's help with each paragraph of prose on one line, for the terminal to wrap
+    (Typer keeps a docstring's line breaks, and wrapped again they leave ragged lines);
+    a paragraph with an indented line or a list item (examples, lists) stays line by line."""
+    paragraphs = inspect.cleandoc(doc).split("\n\n")
+    return "\n\n".join(
+        p if any(line.startswith((" ", "- ", "* ", "|")) for line in p.splitlines()) else " ".join(p.split("\n"))
+        for p in paragraphs
+    )
 
 
 class _Commands(TyperGroup):
