@@ -26,7 +26,7 @@ from cuelog.cli.common import (
 )
 from cuelog.ingest.clock import DEFAULT_TOLERANCE_S, SHOW_UNPLACED, ClockResult, ingest_clocks, pairing_ahead
 from cuelog.ingest.load import FileResult, ingest_paths
-from cuelog.ingest.parallel import PARALLEL_BYTES
+from cuelog.ingest.parallel import PARALLEL_BYTES, default_workers
 from cuelog.ingest.reader import is_clock_csv, log_files
 from cuelog.store import DEFAULT_DB, connect
 
@@ -98,6 +98,8 @@ def _load(
         # The clock logs are paired (in memory) while the logs load: only their alignment
         # needs the strokes. A dataset keeps them apart, so --parquet pairs them after.
         with pairing_ahead(clock if parquet is None else []) as paired:
+            if workers is None:
+                workers = default_workers(files)
             with _progress(files, quiet) as bar:
                 task = bar.add_task("loading", total=_total_bytes(files))
                 results = ingest_paths(

@@ -279,7 +279,7 @@ def ingest_paths(
     *,
     replace: bool = False,
     progress: Progress | None = None,
-    workers: int | None = None,
+    workers: int = 1,
 ) -> list[FileResult]:
     """Load every log under ``paths`` (files, .gz, directories in sorted order), each file
     all or nothing.
@@ -292,13 +292,13 @@ def ingest_paths(
     claim the same match never share a transaction, and a group that fails to publish is
     published file by file. Large and gzipped files go through :func:`ingest_file`.
 
-    ``workers`` processes check the small files (:mod:`cuelog.ingest.parallel`) while this
-    one publishes; None chooses by the logs' size and the idle cores. The results and the
-    store are the same whatever the number.
+    With ``workers`` of 2 or more, that many processes check the small files
+    (:mod:`cuelog.ingest.parallel`) while this one publishes (``cuelog ingest`` chooses
+    the number by :func:`cuelog.ingest.parallel.default_workers`; worker processes are
+    spawned, so a script calling this with workers needs the ``if __name__ ==
+    "__main__":`` guard). The results and the store are the same whatever the number.
     """
     files = list(log_files(paths))
-    if workers is None:
-        workers = parallel.default_workers(files)
     with collector_paused(), parallel.checker(workers) as check:
         return _ingest_paths(con, files, replace, progress, check)
 
