@@ -441,6 +441,8 @@ def paired_batches(paths: Sequence[str | os.PathLike[str]]) -> Iterator[PairedBa
     """The logs in batches (:func:`batches`), each paired by :func:`pair_batch` on a DuckDB
     of its own, in memory: pairing reads nothing of the store, so it may run before the
     logs are loaded, and beside them."""
+    if not paths:
+        return
     import duckdb
 
     from cuelog.store import clocks as store_clocks

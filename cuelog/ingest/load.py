@@ -4,9 +4,9 @@ A file is read once: each line is decoded and checked (:mod:`cuelog.ingest.valid
 its rows batched; full batches are streamed into staging tables. Only a file that checks
 clean to its end is published, in one transaction, so a file is either loaded completely
 or not at all, and after a rejected file the database is exactly as before. Memory stays
-flat whatever the file size: one batch of rows (:data:`cuelog.ingest.reading.BATCH` records) is held at a time,
-handed to DuckDB as an Arrow table (see ``docs/validation-benchmark.md`` for the
-measurements).
+flat whatever the file size: one batch of rows (:data:`cuelog.ingest.reading.BATCH`
+records) is held at a time, handed to DuckDB as an Arrow table (see
+``docs/validation-benchmark.md`` for the measurements).
 
 Loading is idempotent: ``ingest_log`` keeps the sha256 of every loaded file's content
 (decompressed for ``.gz``), and the same bytes are never loaded twice. A different file
@@ -128,7 +128,8 @@ def ingest_file(
     replaced, copies the staged rows and the last batch into the store tables and
     records the file in ``ingest_log``. Staging tables are invisible to every reader and
     dropped afterwards, so a rejected or interrupted load leaves the store tables exactly
-    as they were. A file of at most :data:`cuelog.ingest.reading.BATCH` records needs no staging table at all.
+    as they were. A file of at most :data:`cuelog.ingest.reading.BATCH` records needs no
+    staging table at all.
     """
     name = str(path)
     file_hash = content_hash(path)
