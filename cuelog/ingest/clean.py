@@ -68,11 +68,12 @@ def is_clean(path: str | os.PathLike[str]) -> bool:
     return clean_records(data) is not None
 
 
-def lines_of(data: bytes) -> list[tuple[int, str]] | None:
-    """The non-blank lines of a small log's bytes, numbered as the reader numbers them, or
-    None when the bytes hold anything the reader reports (a byte-order mark, CR line
-    ends, bytes that are not UTF-8, an over-long line, no record at all) or a line that
-    does not start with ``{`` and end with ``}``."""
+def lines_of(data: bytes, first: int = 1) -> list[tuple[int, str]] | None:
+    """The non-blank lines of a small log's bytes (or of a part of a log that starts on
+    line ``first``), numbered as the reader numbers them, or None when the bytes hold
+    anything the reader reports (a byte-order mark, CR line ends, bytes that are not UTF-8,
+    an over-long line, no record at all) or a line that does not start with ``{`` and end
+    with ``}``."""
     if data.startswith(BOM) or b"\r" in data or (len(data) >= MAX_LINE and _has_long_line(data)):
         return None
     try:
@@ -80,7 +81,7 @@ def lines_of(data: bytes) -> list[tuple[int, str]] | None:
     except UnicodeDecodeError:
         return None
     out = []
-    for number, raw in enumerate(text.split("\n"), start=1):
+    for number, raw in enumerate(text.split("\n"), start=first):
         line = raw.strip()
         if line[:1] == "{" and line[-1:] == "}":
             out.append((number, line))
@@ -120,11 +121,22 @@ def clean_records(data: bytes) -> list[Line] | None:
 def clean_log(data: bytes) -> CleanLog | None:
     """A log's records, lines, texts and stroke times when the detailed check would find no
     problem in it; None otherwise (or when in doubt)."""
-    numbered = lines_of(data)
+    state = FileState("")
+    log = clean_part(state, data)
+    if log is None or close_frame(state):
+        return None
+    return log
+
+
+def clean_part(state: FileState, data: bytes, first: int = 1) -> CleanLog | None:
+    """:func:`clean_log` for a part of a log: whole lines from line ``first``, checked
+    against ``state`` (what the parts before it left: the match, the open frame, the last
+    stroke), which it updates. The log's end (its last frame closed) is the caller's to
+    check, with :func:`cuelog.ingest.validate.close_frame`."""
+    numbered = lines_of(data, first)
     records = None if numbered is None else _decode_lines(data, len(numbered))
     if numbered is None or records is None:
         return None
-    state = FileState("")
     times: list[int | None] = []
     try:
         for (number, _), record in zip(numbered, records, strict=True):
@@ -133,8 +145,6 @@ def clean_log(data: bytes) -> CleanLog | None:
             elif check_record(state, number, record):
                 return None
     except NotClean:
-        return None
-    if close_frame(state):
         return None
     return CleanLog([n for n, _ in numbered], [t for _, t in numbered], records, times)
 

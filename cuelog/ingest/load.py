@@ -35,7 +35,7 @@ from cuelog.errors import Problem
 from cuelog.ingest import parallel
 from cuelog.ingest.clean import FAST_CHECK_BYTES
 from cuelog.ingest.reader import log_files, open_log
-from cuelog.ingest.reading import FileRead, Progress, collector_paused, read_log, read_small
+from cuelog.ingest.reading import FileRead, Progress, collector_paused, read_large, read_log, read_small
 from cuelog.ingest.rows import GROUP_RECORDS, GroupRows, Rows, Tables
 from cuelog.schemas.records import Match
 from cuelog.store import loads
@@ -149,7 +149,16 @@ def ingest_file(
         loads.insert_rows(con, batch.arrow(), loads.STAGE)
 
     try:
-        read = read_log(path, file_hash is not None, progress, spill)
+        # The fast check first, part by part; a log it cannot call clean is read again by
+        # the detailed check, which names every problem (its rows staged so far dropped,
+        # and the bytes the bar has counted not counted twice).
+        counted = _Counted(progress)
+        read = read_large(path, counted, spill) if file_hash is not None else None
+        if read is None:
+            if staged:
+                loads.drop_stage(con)
+                staged = False
+            read = read_log(path, file_hash is not None, counted.after(), spill)
         problems = read.problems
         if file_hash is not None:
             problems += match_conflicts(con, name, read.claims, file_hash, replace)
@@ -165,6 +174,35 @@ def ingest_file(
         if staged:
             loads.drop_stage(con)
     return FileResult(name, file_hash, "loaded", [m.match for m, _ in read.matches], read.records, [])
+
+
+class _Counted:
+    """A progress callback that remembers how much it was given, so that a second pass over
+    the same bytes can skip what the first one counted."""
+
+    def __init__(self, progress: Progress | None) -> None:
+        self.progress = progress
+        self.given = 0
+
+    def __call__(self, n: int) -> None:
+        self.given += n
+        if self.progress is not None:
+            self.progress(n)
+
+    def after(self) -> Progress | None:
+        """The callback for a second pass: silent until it has passed what this one gave."""
+        if self.progress is None:
+            return None
+        progress, skip = self.progress, self.given
+
+        def counted(n: int) -> None:
+            nonlocal skip
+            shown = max(0, n - skip)
+            skip = max(0, skip - n)
+            if shown:
+                progress(shown)
+
+        return counted
 
 
 def _load_failed(name: str, file_hash: str | None, exc: duckdb.Error) -> FileResult:

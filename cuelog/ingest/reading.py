@@ -12,13 +12,16 @@ from __future__ import annotations
 import contextlib
 import gc
 import os
+import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import IO
 
 from cuelog.errors import Problem
-from cuelog.ingest.clean import clean_log
+from cuelog.ingest.clean import CleanLog, NotClean, clean_log, clean_part
+from cuelog.ingest.reader import MAX_LINE, open_log
 from cuelog.ingest.rows import Rows, Tables
-from cuelog.ingest.validate import check_file, time_us
+from cuelog.ingest.validate import FileState, check_file, close_frame, time_us
 from cuelog.schemas.records import Match, Stroke
 
 BATCH = 20_000
@@ -89,8 +92,75 @@ def read_small(path: str | os.PathLike[str], data: bytes, progress: Progress | N
         return read_log(path, True, progress)
     if progress is not None:
         progress(2 * len(data))  # checked, then loaded
-    out = FileRead(records=len(log.records))
-    match_id, seq = "", 0
+    out = FileRead()
+    _take(out, log, _Place())
+    return out
+
+
+PART_BYTES = 4 << 20
+"""A large log is given the fast check in parts of about this many bytes (whole lines)."""
+
+
+def read_large(
+    path: str | os.PathLike[str], progress: Progress | None, spill: Callable[[Rows], None] | None = None
+) -> FileRead | None:
+    """The fast check of a large or gzipped log, part by part, with its rows (a full batch
+    going to ``spill``), so memory stays flat whatever its size; None when it cannot call
+    the log clean (or cannot read it), for :func:`read_log` to read it again and name every
+    problem. The parts share one state (:func:`cuelog.ingest.clean.clean_part`), so the log
+    is checked as one: a frame, a match, the stroke numbers run on across parts."""
+    out = FileRead()
+    state = FileState("")
+    place = _Place()
+    first = 1
+    try:
+        with open_log(path) as fh:
+            for part in _parts(fh):
+                log = clean_part(state, part, first)
+                if log is None:
+                    return None
+                first += part.count(b"\n")
+                _take(out, log, place)
+                if progress is not None:
+                    progress(2 * len(part))  # checked, then loaded
+                if spill is not None and len(out.batch) >= BATCH:
+                    spill(out.batch)
+    except (OSError, EOFError, zlib.error, NotClean):
+        return None
+    # A log of no record at all is the detailed check's to report (``empty_file``).
+    return None if not out.records or close_frame(state) else out
+
+
+def _parts(fh: IO[bytes]) -> Iterator[bytes]:
+    """A log's bytes in parts of whole lines, about :data:`PART_BYTES` each (the last may
+    end without a line break); :class:`NotClean` when a line runs past the reader's limit."""
+    carry = b""
+    while chunk := fh.read(PART_BYTES):
+        data = carry + chunk
+        cut = data.rfind(b"\n") + 1
+        if not cut:
+            if len(data) >= MAX_LINE:
+                raise NotClean  # the reader reports the over-long line
+            carry = data
+            continue
+        carry = data[cut:]
+        yield data[:cut]
+    if carry:
+        yield carry
+
+
+@dataclass(slots=True)
+class _Place:
+    """Where the records of a log have got to: the match they belong to, the last position."""
+
+    match_id: str = ""
+    seq: int = 0
+
+
+def _take(out: FileRead, log: CleanLog, place: _Place) -> None:
+    """A clean log's (or part's) records into ``out``: their rows, claims and match records."""
+    out.records += len(log.records)
+    match_id, seq = place.match_id, place.seq
     times = iter(log.times)
     add = out.batch.add
     for line, text, record in zip(log.lines, log.texts, log.records, strict=True):
@@ -105,7 +175,7 @@ def read_small(path: str | os.PathLike[str], data: bytes, progress: Progress | N
         else:
             seq += 1
         add(match_id, seq, line, text, record)
-    return out
+    place.match_id, place.seq = match_id, seq
 
 
 @contextlib.contextmanager
