@@ -17,12 +17,15 @@ fuzzed logs).
 from __future__ import annotations
 
 import os
+import zlib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 import msgspec
 
-from cuelog.ingest.reader import BOM, MAX_LINE
+from cuelog.ingest.reader import BOM, MAX_LINE, open_log
 from cuelog.ingest.validate import (
     POCKETS,
     SIDES,
@@ -55,17 +58,61 @@ FAST_CHECK_BYTES = 4 << 20
 
 
 def is_clean(path: str | os.PathLike[str]) -> bool:
-    """A small plain log the fast check calls clean (False: not known, see the detailed check)."""
+    """A log the fast check calls clean (False: not known, see the detailed check): a small
+    plain log read whole, any other part by part (:func:`clean_stream`)."""
     p = Path(path)
-    if p.suffix == ".gz":
-        return False
     try:
-        if p.stat().st_size > FAST_CHECK_BYTES:
-            return False
-        data = p.read_bytes()
-    except OSError:
+        if p.suffix != ".gz" and p.stat().st_size <= FAST_CHECK_BYTES:
+            return clean_records(p.read_bytes()) is not None
+        with open_log(p) as fh:
+            for _ in clean_stream(fh):
+                pass
+    except (OSError, EOFError, zlib.error, NotClean):
         return False
-    return clean_records(data) is not None
+    return True
+
+
+PART_BYTES = 4 << 20
+"""A large log is given the fast check in parts of about this many bytes (whole lines)."""
+
+
+def clean_stream(fh: IO[bytes]) -> Iterator[CleanLog]:
+    """The fast check of a whole log read from ``fh``, part by part (about :data:`PART_BYTES`
+    of whole lines each): each part's records as :func:`clean_part` gives them, one state
+    running across the parts (a match, a frame, the stroke numbers carry on), so memory is
+    bounded by a part. Raises :class:`NotClean` where it cannot call the log clean,
+    at its end too (no record at all; the last frame's checks)."""
+    state = FileState("")
+    first = 1
+    records = 0
+    for part in _parts(fh):
+        log = clean_part(state, part, first)
+        if log is None:
+            raise NotClean
+        first += part.count(b"\n")
+        records += len(log.records)
+        yield log
+    # A log of no record at all is the detailed check's to report (``empty_file``).
+    if not records or close_frame(state):
+        raise NotClean
+
+
+def _parts(fh: IO[bytes]) -> Iterator[bytes]:
+    """A log's bytes in parts of whole lines, about :data:`PART_BYTES` each (the last may
+    end without a line break); :class:`NotClean` when a line runs past the reader's limit."""
+    carry = b""
+    while chunk := fh.read(PART_BYTES):
+        data = carry + chunk
+        cut = data.rfind(b"\n") + 1
+        if not cut:
+            if len(data) >= MAX_LINE:
+                raise NotClean  # the reader reports the over-long line
+            carry = data
+            continue
+        carry = data[cut:]
+        yield data[:cut]
+    if carry:
+        yield carry
 
 
 def lines_of(data: bytes, first: int = 1) -> list[tuple[int, str]] | None:
@@ -109,6 +156,8 @@ class CleanLog:
     texts: list[str]
     records: list[Record]
     times: list[int | None]
+    size: int = 0
+    """The bytes it was read from."""
 
 
 def clean_records(data: bytes) -> list[Line] | None:
@@ -146,7 +195,7 @@ def clean_part(state: FileState, data: bytes, first: int = 1) -> CleanLog | None
                 return None
     except NotClean:
         return None
-    return CleanLog([n for n, _ in numbered], [t for _, t in numbered], records, times)
+    return CleanLog([n for n, _ in numbered], [t for _, t in numbered], records, times, len(data))
 
 
 def _decode_lines(data: bytes, lines: int) -> list[Record] | None:

@@ -15,13 +15,12 @@ import os
 import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import IO
 
 from cuelog.errors import Problem
-from cuelog.ingest.clean import CleanLog, NotClean, clean_log, clean_part
-from cuelog.ingest.reader import MAX_LINE, open_log
+from cuelog.ingest.clean import CleanLog, NotClean, clean_log, clean_stream
+from cuelog.ingest.reader import open_log
 from cuelog.ingest.rows import Rows, Tables
-from cuelog.ingest.validate import FileState, check_file, close_frame, time_us
+from cuelog.ingest.validate import check_file, time_us
 from cuelog.schemas.records import Match, Stroke
 
 BATCH = 20_000
@@ -97,56 +96,27 @@ def read_small(path: str | os.PathLike[str], data: bytes, progress: Progress | N
     return out
 
 
-PART_BYTES = 4 << 20
-"""A large log is given the fast check in parts of about this many bytes (whole lines)."""
-
-
 def read_large(
     path: str | os.PathLike[str], progress: Progress | None, spill: Callable[[Rows], None] | None = None
 ) -> FileRead | None:
-    """The fast check of a large or gzipped log, part by part, with its rows (a full batch
-    going to ``spill``), so memory stays flat whatever its size; None when it cannot call
-    the log clean (or cannot read it), for :func:`read_log` to read it again and name every
-    problem. The parts share one state (:func:`cuelog.ingest.clean.clean_part`), so the log
-    is checked as one: a frame, a match, the stroke numbers run on across parts."""
+    """The fast check of a large or gzipped log, part by part
+    (:func:`cuelog.ingest.clean.clean_stream`), with its rows (a full batch going to
+    ``spill``), so memory stays flat whatever its size; None when it cannot call the log
+    clean (or cannot read it), for :func:`read_log` to read it again and name every
+    problem."""
     out = FileRead()
-    state = FileState("")
     place = _Place()
-    first = 1
     try:
         with open_log(path) as fh:
-            for part in _parts(fh):
-                log = clean_part(state, part, first)
-                if log is None:
-                    return None
-                first += part.count(b"\n")
+            for log in clean_stream(fh):
                 _take(out, log, place)
                 if progress is not None:
-                    progress(2 * len(part))  # checked, then loaded
+                    progress(2 * log.size)  # checked, then loaded
                 if spill is not None and len(out.batch) >= BATCH:
                     spill(out.batch)
     except (OSError, EOFError, zlib.error, NotClean):
         return None
-    # A log of no record at all is the detailed check's to report (``empty_file``).
-    return None if not out.records or close_frame(state) else out
-
-
-def _parts(fh: IO[bytes]) -> Iterator[bytes]:
-    """A log's bytes in parts of whole lines, about :data:`PART_BYTES` each (the last may
-    end without a line break); :class:`NotClean` when a line runs past the reader's limit."""
-    carry = b""
-    while chunk := fh.read(PART_BYTES):
-        data = carry + chunk
-        cut = data.rfind(b"\n") + 1
-        if not cut:
-            if len(data) >= MAX_LINE:
-                raise NotClean  # the reader reports the over-long line
-            carry = data
-            continue
-        carry = data[cut:]
-        yield data[:cut]
-    if carry:
-        yield carry
+    return out
 
 
 @dataclass(slots=True)

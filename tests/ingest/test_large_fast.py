@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cuelog.ingest import load, reading
+from cuelog.ingest import clean, load, reading
 from cuelog.ingest.validate import detailed_problems
 from cuelog.store import connect
 from tests.ingest.conftest import cli, frame, match, snapshot, stroke, write
@@ -65,16 +65,16 @@ def test_a_large_log_checked_in_parts_loads_as_the_detailed_check_loads_it(
     if zipped:
         path = tmp_path / "day.jsonl.gz"
         path.write_bytes(gzip.compress(season_log.read_bytes()))
-    monkeypatch.setattr(reading, "PART_BYTES", 3000)
+    monkeypatch.setattr(clean, "PART_BYTES", 3000)
     monkeypatch.setattr(reading, "BATCH", 300)
     parts = []
-    real = reading.clean_part
+    real = clean.clean_part
 
     def counting(state: Any, data: bytes, first: int = 1) -> Any:
         parts.append(first)
         return real(state, data, first)
 
-    monkeypatch.setattr(reading, "clean_part", counting)
+    monkeypatch.setattr(clean, "clean_part", counting)
     fast, fast_progress = _load(path, tmp_path / "fast.duckdb")
     assert len(parts) > 20 and parts == sorted(parts)  # the fast check ran, part by part
     monkeypatch.setattr(load, "read_large", lambda *args: None)  # the detailed check only
@@ -90,7 +90,7 @@ def test_no_file_of_the_bad_input_corpus_is_called_clean_in_parts(
 ) -> None:
     path = case.make(tmp_path)
     assert detailed_problems(path)
-    monkeypatch.setattr(reading, "PART_BYTES", 64)  # a part every line or two
+    monkeypatch.setattr(clean, "PART_BYTES", 64)  # a part every line or two
     assert reading.read_large(path, None) is None
 
 
@@ -106,7 +106,7 @@ def test_a_problem_in_a_late_part_rejects_the_log_with_every_problem_and_stages_
     lines[late] = json.dumps(record, separators=(",", ":")).encode()
     bad = tmp_path / "bad.jsonl"
     bad.write_bytes(b"\n".join(lines))
-    monkeypatch.setattr(reading, "PART_BYTES", 3000)
+    monkeypatch.setattr(clean, "PART_BYTES", 3000)
     monkeypatch.setattr(reading, "BATCH", 300)
     result, progress = _load(bad, tmp_path / "db.duckdb")
     assert result["status"] == "rejected"
@@ -121,8 +121,8 @@ def test_a_line_longer_than_the_reader_takes_is_left_to_the_detailed_check(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = write(tmp_path / "long.jsonl", [match(), frame(), stroke(1, event="x" * 5000)])
-    monkeypatch.setattr(reading, "PART_BYTES", 512)
-    monkeypatch.setattr(reading, "MAX_LINE", 1024)
+    monkeypatch.setattr(clean, "PART_BYTES", 512)
+    monkeypatch.setattr(clean, "MAX_LINE", 1024)
     assert reading.read_large(path, None) is None
 
 
@@ -136,12 +136,12 @@ def test_the_fast_check_in_parts_agrees_with_the_detailed_check_rule_by_rule(
     path = tmp_path / "varied.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     problems = detailed_problems(path)
-    previous = reading.PART_BYTES
-    reading.PART_BYTES = part
+    previous = clean.PART_BYTES
+    clean.PART_BYTES = part
     try:
         read = reading.read_large(path, None)
     finally:
-        reading.PART_BYTES = previous
+        clean.PART_BYTES = previous
     assert (read is not None) == (not problems), problems
 
 
@@ -153,8 +153,29 @@ def test_a_clock_record_naming_no_stroke_of_the_last_frame_is_found_at_the_end_o
     clock = {"type": "clock", "frame": 1, "n": 9, "elapsed_s": 12.5}
     path = write(tmp_path / "clock.jsonl", [match(), frame(), stroke(1), stroke(2, striker="B"), clock])
     assert [p.code for p in detailed_problems(path)] == ["clock_unknown"]
-    monkeypatch.setattr(reading, "PART_BYTES", 100)
+    monkeypatch.setattr(clean, "PART_BYTES", 100)
     assert reading.read_large(path, None) is None
     clock["n"] = 2
     path = write(tmp_path / "clock-ok.jsonl", [match(), frame(), stroke(1), stroke(2, striker="B"), clock])
     assert detailed_problems(path) == [] and reading.read_large(path, None) is not None
+
+
+def test_cuelog_validate_gives_a_large_log_the_fast_check_in_parts_and_a_bad_one_every_problem(
+    season_log: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(clean, "FAST_CHECK_BYTES", 1000)  # the day's log is a large log here
+    monkeypatch.setattr(clean, "PART_BYTES", 3000)
+    zipped = tmp_path / "day.jsonl.gz"
+    zipped.write_bytes(gzip.compress(season_log.read_bytes()))
+    assert clean.is_clean(season_log) and clean.is_clean(zipped)
+    lines = season_log.read_bytes().split(b"\n")
+    lines.insert(len(lines) // 2, b'{"type": "stroke", "frame": 1}')
+    bad = tmp_path / "bad.jsonl"
+    bad.write_bytes(b"\n".join(lines))
+    assert not clean.is_clean(bad)
+    result = cli("validate", season_log, zipped, bad, "--json")
+    assert result.exit_code == 2
+    found = json.loads(result.stdout)
+    assert [(p["file"], p["line"], p["code"]) for p in found["problems"]] == [
+        (str(bad), p.line, p.code) for p in detailed_problems(bad)
+    ]
