@@ -6,6 +6,7 @@ id order; the summaries are what ``cuelog matches`` and the demo print.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Collection, Generator, Iterator, Sequence
 from dataclasses import dataclass
@@ -156,13 +157,21 @@ def ipc_bytes(table: pa.Table) -> bytes:
     return bytes(sink.getvalue())
 
 
-def _group_table(con: duckdb.DuckDBPyConnection, ids: list[str]) -> pa.Table:
-    """The records of these consecutive matches, in id and file order."""
+@contextlib.contextmanager
+def _group(con: duckdb.DuckDBPyConnection, ids: list[str]) -> Iterator[duckdb.DuckDBPyRelation]:
+    """The records of these consecutive matches, in id and file order, as a relation to read
+    while the matches are registered (``chosen_matches``)."""
     con.register("chosen_matches", pa.table({"match_id": pa.array(ids, type=pa.string())}))
     try:
-        return con.sql(_GROUP, params={"first": min(ids), "last": max(ids)}).to_arrow_table()
+        yield con.sql(_GROUP, params={"first": min(ids), "last": max(ids)})
     finally:
         con.unregister("chosen_matches")
+
+
+def _group_table(con: duckdb.DuckDBPyConnection, ids: list[str]) -> pa.Table:
+    """The records of these consecutive matches, in id and file order."""
+    with _group(con, ids) as relation:
+        return relation.to_arrow_table()
 
 
 def _groups(ids: list[str], counts: dict[str, int], limit: int) -> Iterator[list[str]]:
@@ -207,12 +216,10 @@ def _read_group(
     con: duckdb.DuckDBPyConnection, ids: list[str], batch: int
 ) -> Iterator[tuple[str, tuple[tuple[int, str], ...]]]:
     """``(match id, its (line, json) records)`` of these matches, in id and file order."""
-    con.register("chosen_matches", pa.table({"match_id": pa.array(ids, type=pa.string())}))
-    try:
-        rel = con.sql(_GROUP, params={"first": min(ids), "last": max(ids)})
+    with _group(con, ids) as relation:
         current: str | None = None
         lines: list[tuple[int, str]] = []
-        for chunk in rel.to_arrow_reader(batch):
+        for chunk in relation.to_arrow_reader(batch):
             for match_id, line, body in zip(*(chunk.column(i).to_pylist() for i in range(3)), strict=True):
                 if match_id != current:
                     if current is not None:
@@ -221,8 +228,6 @@ def _read_group(
                 lines.append((line, body))
         if current is not None:
             yield current, tuple(lines)
-    finally:
-        con.unregister("chosen_matches")
 
 
 def record_count(con: duckdb.DuckDBPyConnection, ids: Sequence[str]) -> int:
