@@ -6,12 +6,14 @@ problems of each check. :func:`clean_records` decodes a small file's lines with 
 decoder and answers one question: would the detailed check find nothing? Strokes (nine
 lines in ten) are checked here by one function of plain comparisons; the few other
 records go through the detailed checks themselves, so their rules live in one place.
+A large or gzipped log is read in parts of whole lines (:func:`clean_stream`), one state
+running across them, so its memory is bounded by a part.
 
 The answer errs one way only: ``None`` (not known to be clean) sends the file to the
 detailed check, which reports its problems with their lines, fields and codes exactly as
 before; a file is never called clean when the detailed check would find a problem
 (``tests/ingest/test_clean.py`` holds the two to each other on the bad-input corpus and on
-fuzzed logs).
+fuzzed logs, ``tests/ingest/test_large_fast.py`` the check in parts).
 """
 
 from __future__ import annotations
