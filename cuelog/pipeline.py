@@ -23,16 +23,15 @@ import gc
 import itertools
 import multiprocessing
 import os
-import queue
-import threading
-from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
-from typing import TYPE_CHECKING, Generic, TypeVar, cast
+from typing import TYPE_CHECKING
 
 import msgspec
 import pyarrow as pa
 
 from cuelog.errors import CuelogError, InputError, Problem
+from cuelog.ingest.ahead import ReadAhead
 from cuelog.ingest.cores import idle_cores
 from cuelog.ingest.corrections import Located, apply_corrections
 from cuelog.ingest.reader import decode_problem
@@ -352,7 +351,7 @@ def stream_db(
     n = min(workers if workers is not None else default_workers(total), max(len(chosen), 1))
     # The records stream from a cursor of their own: the writes go on ``con`` meanwhile.
     reader = con.cursor()
-    stored = _ReadAhead(stored_chunks(reader, chosen), READ_AHEAD)
+    stored = ReadAhead(stored_chunks(reader, chosen), READ_AHEAD, name="cuelog-reader")
     try:
         parts = (_corrected(part, by_match) for part in stored)
         store = rules is None
@@ -370,57 +369,6 @@ def stream_db(
 READ_AHEAD = 64
 """Parts (of 8 matches) read ahead of the replay: about one group of records (the reads'
 ``group``), so the next group's query runs while the current one replays."""
-
-T = TypeVar("T")
-
-
-class _ReadAhead(Generic[T]):
-    """The items of a generator, produced by a thread of their own up to ``depth`` items
-    ahead of the caller: DuckDB releases the GIL while it reads and sorts the next group of
-    records, so the read overlaps the replay. :meth:`close` stops and closes the generator
-    (in its thread) and waits for it."""
-
-    def __init__(self, source: Generator[T, None, None], depth: int) -> None:
-        self._source = source
-        self._queue: queue.Queue[tuple[str, object]] = queue.Queue(maxsize=depth)
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="cuelog-reader", daemon=True)
-        self._thread.start()
-
-    def _run(self) -> None:
-        try:
-            for item in self._source:
-                if not self._put(("item", item)):
-                    break
-            self._put(("end", None))
-        except BaseException as exc:  # handed to the caller, raised there
-            self._put(("error", exc))
-        finally:
-            self._source.close()
-
-    def _put(self, message: tuple[str, object]) -> bool:
-        """Queue a message unless the caller stopped reading; whether it was queued."""
-        while not self._stop.is_set():
-            try:
-                self._queue.put(message, timeout=0.05)
-                return True
-            except queue.Full:
-                continue
-        return False
-
-    def __iter__(self) -> Iterator[T]:
-        while True:
-            kind, value = self._queue.get()
-            if kind == "end":
-                return
-            if kind == "error":
-                assert isinstance(value, BaseException)
-                raise value
-            yield cast(T, value)
-
-    def close(self) -> None:
-        self._stop.set()
-        self._thread.join()
 
 
 def _corrected(part: StoredChunk, by_match: dict[str, list[Located]]) -> StoredChunk:

@@ -27,9 +27,7 @@ import csv
 import hashlib
 import io
 import os
-import queue
-import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -437,7 +435,7 @@ class PairedBatch:
     shots: pa.Table
 
 
-def paired_batches(paths: Sequence[str | os.PathLike[str]]) -> Iterator[PairedBatch]:
+def paired_batches(paths: Sequence[str | os.PathLike[str]]) -> Generator[PairedBatch, None, None]:
     """The logs in batches (:func:`batches`), each paired by :func:`pair_batch` on a DuckDB
     of its own, in memory: pairing reads nothing of the store, so it may run before the
     logs are loaded, and beside them."""
@@ -468,46 +466,19 @@ logs; a batch's shots take a fraction of its bytes)."""
 
 @contextlib.contextmanager
 def pairing_ahead(paths: Sequence[str | os.PathLike[str]]) -> Iterator[Iterator[PairedBatch]]:
-    """:func:`paired_batches` run by a thread of its own from the moment this is entered,
-    while the caller does other work (loads the logs the clocks align to): the batches come
-    out in order, at most :data:`PAIRED_AHEAD` held. DuckDB and Arrow pair without holding
-    Python's lock, so on two cores the pairing costs the caller little. An error in the
-    thread is raised where its batch would have come; leaving early stops the thread."""
-    done = object()
-    ready: queue.Queue[Any] = queue.Queue(maxsize=PAIRED_AHEAD)
-    stop = threading.Event()
+    """:func:`paired_batches` run by a thread of its own from the moment this is entered
+    (:class:`cuelog.ingest.ahead.ReadAhead`), while the caller does other work (loads the
+    logs the clocks align to): the batches come out in order, at most :data:`PAIRED_AHEAD`
+    held. DuckDB and Arrow pair without holding Python's lock, so on two cores the pairing
+    costs the caller little. An error in the thread is raised where its batch would have
+    come; leaving early stops the thread."""
+    from cuelog.ingest.ahead import ReadAhead
 
-    def put(item: object) -> bool:
-        while not stop.is_set():
-            try:
-                ready.put(item, timeout=0.05)
-                return True
-            except queue.Full:
-                continue
-        return False
-
-    def pair() -> None:
-        try:
-            for batch in paired_batches(paths):
-                if not put(batch):
-                    return
-            put(done)
-        except BaseException as exc:  # raised in the caller's thread, where the batch was due
-            put(exc)
-
-    def batches_paired() -> Iterator[PairedBatch]:
-        while (item := ready.get()) is not done:
-            if isinstance(item, BaseException):
-                raise item
-            yield item
-
-    thread = threading.Thread(target=pair, name="cuelog-clock-pairing", daemon=True)
-    thread.start()
+    ahead = ReadAhead(paired_batches(paths), PAIRED_AHEAD, name="cuelog-clock-pairing")
     try:
-        yield batches_paired()
+        yield iter(ahead)
     finally:
-        stop.set()
-        thread.join()
+        ahead.close()
 
 
 def _read_bytes(path: Path) -> bytes | None:
