@@ -1,12 +1,12 @@
 """Load cuelog/1 logs into the DuckDB store, one file per transaction.
 
 A file is read once: each line is decoded and checked (:mod:`cuelog.ingest.validate`) and
-its rows batched; full batches are streamed into staging tables. Only a file that checks
-clean to its end is published, in one transaction, so a file is either loaded completely
-or not at all, and after a rejected file the database is exactly as before. Memory stays
-flat whatever the file size: one batch of rows (:data:`cuelog.ingest.reading.BATCH`
-records) is held at a time, handed to DuckDB as an Arrow table (see
-``docs/validation-benchmark.md`` for the measurements).
+its rows batched; a large file's full batches are spooled to disk
+(:mod:`cuelog.ingest.spool`). Only a file that checks clean to its end is published, in
+one transaction, so a file is either loaded completely or not at all, and after a
+rejected file the database is exactly as before. Memory stays flat whatever the file
+size: one batch of rows (:data:`cuelog.ingest.reading.BATCH` records) is held at a time
+(see ``docs/validation-benchmark.md`` for the measurements).
 
 Loading is idempotent: ``ingest_log`` keeps the sha256 of every loaded file's content
 (decompressed for ``.gz``), and the same bytes are never loaded twice. A different file
@@ -18,6 +18,7 @@ transaction.
 from __future__ import annotations
 
 import collections
+import contextlib
 import hashlib
 import os
 import stat
@@ -32,11 +33,12 @@ from typing import Any
 import duckdb
 
 from cuelog.errors import Problem
-from cuelog.ingest import parallel
+from cuelog.ingest import parallel, reading, spool
 from cuelog.ingest.clean import FAST_CHECK_BYTES
 from cuelog.ingest.reader import log_files, open_log
 from cuelog.ingest.reading import FileRead, Progress, collector_paused, read_large, read_log, read_small
 from cuelog.ingest.rows import GROUP_RECORDS, GroupRows, Rows, Tables
+from cuelog.ingest.spool import Spool, Spooled, SpoolFailed
 from cuelog.schemas.records import Match
 from cuelog.store import loads
 
@@ -120,16 +122,14 @@ def ingest_file(
     """Check and load one log file atomically. Never raises for bad input: see ``problems``.
 
     One pass over the file: each line is decoded once, checked, and its rows added to the
-    current batch. Full batches go into staging tables, outside any transaction (DuckDB
-    keeps the rows of an open transaction in memory, so one transaction around the whole
-    file would grow with the file). At the first problem nothing more is staged, but
-    every line is still checked, so that every problem is reported. Only a file that has
-    checked clean to its end is published: one transaction replaces any match being
-    replaced, copies the staged rows and the last batch into the store tables and
-    records the file in ``ingest_log``. Staging tables are invisible to every reader and
-    dropped afterwards, so a rejected or interrupted load leaves the store tables exactly
-    as they were. A file of at most :data:`cuelog.ingest.reading.BATCH` records needs no
-    staging table at all.
+    current batch. Full batches are spooled to files on disk (:mod:`cuelog.ingest.spool`),
+    so memory stays flat whatever the file's size. At the first problem nothing more is
+    kept, but every line is still checked, so that every problem is reported. Only a file
+    that has checked clean to its end is published (:func:`publish_read`): one transaction
+    replaces any match being replaced, inserts the spooled rows and the last batch into
+    the store tables and records the file in ``ingest_log``; a rejected or interrupted
+    load leaves the store tables exactly as they were. A file of at most
+    :data:`cuelog.ingest.reading.BATCH` records is not spooled at all.
     """
     name = str(path)
     file_hash = content_hash(path)
@@ -139,40 +139,51 @@ def ingest_file(
             if progress is not None:
                 progress(2 * _size(path))  # the bar counts every byte twice: checked, then loaded
             return FileResult(name, file_hash, "unchanged", seen[0], seen[1], [])
-    staged = False
+    with spool.folder(loads.database_folder(con)) as folder:
+        rows = Spool(Path(folder) / "log")
+        try:
+            # The fast check first, part by part; a log it cannot call clean is read again by
+            # the detailed check, which names every problem (the rows spooled so far dropped,
+            # and the bytes the bar has counted not counted twice).
+            counted = _Counted(progress)
+            read = read_large(path, counted, rows.write) if file_hash is not None else None
+            if read is None:
+                rows.discard()
+                read = read_log(path, file_hash is not None, counted.after(), rows.write)
+            if rows.files:
+                rows.write(read.batch)  # the last batch beside the others
+            rows.close()
+        except SpoolFailed as exc:
+            rows.discard()
+            problem = Problem(name, 0, "", "load_failed", str(exc), "room for the rows beside the database")
+            return FileResult(name, file_hash, "rejected", [], 0, [problem])
+        try:
+            if file_hash is None:  # unreadable
+                problems = read.problems or [
+                    Problem(name, 0, "", "unreadable", "cannot read the file", "a readable file")
+                ]
+                return FileResult(name, file_hash, "rejected", [], 0, sorted(problems, key=_line))
+            return publish_read(con, name, file_hash, Spooled(read, rows.files, size=0), replace=replace)
+        finally:
+            rows.discard()
 
-    def spill(batch: Rows) -> None:
-        nonlocal staged
-        if not staged:
-            loads.create_stage(con)
-            staged = True
-        loads.insert_rows(con, batch.arrow(), loads.STAGE)
 
+def publish_read(
+    con: duckdb.DuckDBPyConnection, name: str, file_hash: str, spooled: Spooled, *, replace: bool = False
+) -> FileResult:
+    """Load a log read to its end (by this process or a worker: its rows spooled, or held in
+    its read's batch when it has none spooled), unless it had problems or claims a match
+    another file holds: the file's result."""
+    read = spooled.read
+    problems = read.problems + match_conflicts(con, name, read.claims, file_hash, replace)
+    if problems:
+        return FileResult(name, file_hash, "rejected", [], 0, sorted(problems, key=_line))
     try:
-        # The fast check first, part by part; a log it cannot call clean is read again by
-        # the detailed check, which names every problem (its rows staged so far dropped,
-        # and the bytes the bar has counted not counted twice).
-        counted = _Counted(progress)
-        read = read_large(path, counted, spill) if file_hash is not None else None
-        if read is None:
-            if staged:
-                loads.drop_stage(con)
-                staged = False
-            read = read_log(path, file_hash is not None, counted.after(), spill)
-        problems = read.problems
-        if file_hash is not None:
-            problems += match_conflicts(con, name, read.claims, file_hash, replace)
-        if not problems and file_hash is None:  # unreadable, yet no line said so
-            problems.append(Problem(name, 0, "", "unreadable", "cannot read the file", "a readable file"))
-        if problems or file_hash is None:
-            problems.sort(key=lambda p: p.line)
-            return FileResult(name, file_hash, "rejected", [], 0, problems)
-        loads.publish(con, name, file_hash, read.matches, read.records, read.batch.arrow(), staged)
+        with spooled.readers() as readers:
+            rows = readers if spooled.files else read.batch.arrow()
+            loads.publish(con, name, file_hash, read.matches, read.records, rows)
     except duckdb.Error as exc:
         return _load_failed(name, file_hash, exc)
-    finally:
-        if staged:
-            loads.drop_stage(con)
     return FileResult(name, file_hash, "loaded", [m.match for m, _ in read.matches], read.records, [])
 
 
@@ -223,7 +234,7 @@ GROUP_FILES = 2048
 
 ON_ITS_OWN_BYTES = FAST_CHECK_BYTES
 """A file larger than this (or gzipped, whose size says little) is loaded on its own,
-streamed through staging tables, so memory stays flat whatever its size."""
+its rows spooled to disk, so memory stays flat whatever its size."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -338,7 +349,7 @@ def ingest_paths(
     "__main__":`` guard). The results and the store are the same whatever the number.
     """
     files = list(log_files(paths))
-    with collector_paused(), parallel.checker(workers) as check:
+    with collector_paused(), parallel.checker(workers, loads.database_folder(con)) as check:
         return _ingest_paths(con, files, replace, progress, check)
 
 
@@ -426,8 +437,15 @@ class _Run:
     def _publishing(self, file_hash: str) -> bool:
         return self._in_flight is not None and file_hash in self._in_flight[0].hashes
 
-    def take(self, i: int, src: _Source, ahead: FileRead | None, progress: Progress | None) -> None:
+    def take(self, i: int, src: _Source, ahead: FileRead | Spooled | None, progress: Progress | None) -> None:
         """Decide one file: unchanged, loaded on its own, refused, or added to the group."""
+        try:
+            self._take(i, src, ahead, progress)
+        finally:
+            if isinstance(ahead, Spooled):
+                ahead.remove()  # loaded, refused or a copy: its spooled rows are done with
+
+    def _take(self, i: int, src: _Source, ahead: FileRead | Spooled | None, progress: Progress | None) -> None:
         name, file_hash = str(src.path), src.file_hash
         if src.size is None:
             problem = Problem(name, 0, "", "unreadable", "no such file", "an existing file or directory")
@@ -442,9 +460,14 @@ class _Run:
             return
         if file_hash is None or src.data is None:
             self.flush(wait=True)
-            self.done(i, ingest_file(self.con, src.path, replace=self.replace, progress=progress))
+            if file_hash is not None and isinstance(ahead, Spooled):
+                if progress is not None:
+                    progress(2 * ahead.size)  # checked, then loaded
+                self.done(i, publish_read(self.con, name, file_hash, ahead, replace=self.replace))
+            else:
+                self.done(i, ingest_file(self.con, src.path, replace=self.replace, progress=progress))
             return
-        if ahead is None:
+        if ahead is None or isinstance(ahead, Spooled):
             read = read_small(src.path, src.data, progress)
         else:
             read = ahead
@@ -464,8 +487,9 @@ class _Run:
         self._group.add(checked, read.tables or read.batch)
 
 
-Window = list[tuple[int, "_Source", FileRead | None]]
-"""A window's files with their positions and, when a worker checked one already, its read."""
+Window = list[tuple[int, "_Source", FileRead | Spooled | None]]
+"""A window's files with their positions and, when a worker checked one already, its read
+(a large log's with its rows spooled)."""
 
 AHEAD = 6
 """Windows whose files the workers check while the loading process publishes the one before."""
@@ -479,34 +503,50 @@ def _unchecked(windows: Iterator[list[tuple[int, _Source]]]) -> Iterator[Window]
 def _read_ahead(
     windows: Iterator[list[tuple[int, _Source]]], known: dict[str, tuple[list[str], int]], check: parallel.Checker
 ) -> Iterator[Window]:
-    """The windows in order, each small log not known loaded already read by the workers,
-    while up to :data:`AHEAD` windows after it are being read. (A log that turns out
-    loaded by the time its window is published, a copy of one before it, was read for
-    nothing: the loading process decides as it would alone.)"""
-    pending: collections.deque[tuple[list[tuple[int, _Source]], list[int], list[Future[parallel.Checked]]]]
-    pending = collections.deque()
-
-    def joined(window: list[tuple[int, _Source]], todo: list[int], futures: list[Future[parallel.Checked]]) -> Window:
-        try:
-            reads = [read for future in futures for read in parallel.with_rows(future.result())]
-        except BrokenProcessPool:
-            return [(i, src, None) for i, src in window]  # a worker died (memory?): this process reads them
-        ahead = dict(zip(todo, reads, strict=True))
-        return [(i, src, ahead.get(i)) for i, src in window]
-
+    """The windows in order, each log not known loaded already read by the workers (small
+    logs in batches, a large one alone, its rows spooled), while up to :data:`AHEAD`
+    windows after it are being read. (A log that turns out loaded by the time its window
+    is published, a copy of one before it, was read for nothing: the loading process
+    decides as it would alone.)"""
+    pending: collections.deque[_Ahead] = collections.deque()
     for window in windows:
-        todo = [(i, src) for i, src in window if src.data is not None and src.file_hash not in known]
-        futures = check.submit([(str(src.path), src.data) for _, src in todo if src.data is not None])
-        pending.append((window, [i for i, _ in todo], futures))
+        todo = [(i, src) for i, src in window if src.file_hash is not None and src.file_hash not in known]
+        small = [(i, str(src.path), src.data) for i, src in todo if src.data is not None]
+        futures = check.submit([(name, data) for _, name, data in small])
+        large = {i: check.submit_large(str(src.path), reading.BATCH) for i, src in todo if src.data is None}
+        pending.append(_Ahead(window, [i for i, _, _ in small], futures, large))
         if len(pending) > AHEAD:
-            yield joined(*pending.popleft())
+            yield pending.popleft().joined()
     while pending:
-        yield joined(*pending.popleft())
+        yield pending.popleft().joined()
+
+
+@dataclass(frozen=True, slots=True)
+class _Ahead:
+    """A window being read by the workers: its small logs' batches and its large logs."""
+
+    window: list[tuple[int, _Source]]
+    small: list[int]
+    batches: list[Future[parallel.Checked]]
+    large: dict[int, Future[Spooled | None]]
+
+    def joined(self) -> Window:
+        """The window with what the workers read (None where a worker died: the loading
+        process reads that log itself)."""
+        ahead: dict[int, FileRead | Spooled | None] = {}
+        with contextlib.suppress(BrokenProcessPool):  # a worker died (memory?)
+            reads = [read for future in self.batches for read in parallel.with_rows(future.result())]
+            ahead.update(zip(self.small, reads, strict=True))
+        for i, future in self.large.items():
+            with contextlib.suppress(BrokenProcessPool, SpoolFailed):  # or the disk full: read here
+                ahead[i] = future.result()
+        return [(i, src, ahead.get(i)) for i, src in self.window]
 
 
 WINDOW_BYTES = 4 << 20
-"""Small logs read ahead at most: each is read once (hashed, then checked), and which of a
-window's files are loaded already is one query."""
+"""Logs in a window at most: a small log is read once (hashed, then checked), a large one
+counts its size (the workers spool its rows), and which of a window's files are loaded
+already is one query."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -521,14 +561,15 @@ class _Source:
 
 
 def _windows(files: list[Path]) -> Iterator[list[tuple[int, _Source]]]:
-    """The files (with their positions) in runs of at most :data:`WINDOW_BYTES` of small
-    logs' content or :data:`GROUP_FILES` files."""
+    """The files (with their positions) in runs of at most :data:`WINDOW_BYTES` of logs or
+    :data:`GROUP_FILES` files. A large log counts its size (it is not held, but the workers
+    spool its rows while its window is read ahead), so it ends its window."""
     window: list[tuple[int, _Source]] = []
     held = 0
     for i, path in enumerate(files):
         src = _source(path)
         window.append((i, src))
-        held += 0 if src.data is None else len(src.data)
+        held += len(src.data) if src.data is not None else src.size or 0
         if held >= WINDOW_BYTES or len(window) >= GROUP_FILES:
             yield window
             window, held = [], 0

@@ -7,11 +7,19 @@ order, and the loading process only hashes, publishes and decides each file's fa
 what the workers found (:func:`cuelog.ingest.load.ingest_paths`): the same decisions, in
 the same order, from the same reads, so the results and the store are the same whatever
 the number of workers (``tests/ingest/test_parallel.py``).
+
+A large or gzipped log goes to a worker whole (:func:`check_large`): it is given the fast
+check part by part as the loading process would give it, and its rows are spooled batch
+by batch to files in a folder of the run's own (:mod:`cuelog.ingest.spool`), so neither
+process holds more than a batch of them whatever the log's size; the loading process
+publishes the log from there, as it publishes a large log it read itself. A run of
+several day-logs is checked on as many cores.
 """
 
 from __future__ import annotations
 
 import contextlib
+import itertools
 import multiprocessing
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -20,8 +28,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cuelog.ingest.cores import idle_cores
-from cuelog.ingest.reading import FileRead, collector_paused, read_small
+from cuelog.ingest.reading import FileRead, collector_paused, read_large, read_small
 from cuelog.ingest.rows import Rows, Tables
+from cuelog.ingest.spool import Spool, Spooled, folder
 
 BATCH_BYTES = 1 << 20
 """A worker's batch of small logs, in bytes: enough records (some 4,000) that sending the
@@ -90,11 +99,41 @@ def with_rows(checked: Checked) -> list[FileRead]:
     return out
 
 
-class Checker:
-    """Worker processes that check batches of small logs."""
+def check_large(name: str, stem: str, batch: int) -> Spooled | None:
+    """Read a large or gzipped log as the loading process would
+    (:func:`cuelog.ingest.reading.read_large`), its rows spooled to files named from
+    ``stem`` every ``batch`` records: runs in a worker. None when the fast check cannot
+    call it clean (or cannot read it): the loading process then loads it itself, and the
+    detailed check names every problem."""
+    spool = Spool(stem)
+    size = 0
 
-    def __init__(self, pool: ProcessPoolExecutor) -> None:
+    def counted(n: int) -> None:
+        nonlocal size
+        size += n // 2  # the progress callback counts each byte twice
+
+    with collector_paused():
+        try:
+            read = read_large(name, counted, spool.write, batch)
+            if read is not None:
+                spool.write(read.batch)  # the last batch
+            spool.close()
+        except BaseException:
+            spool.discard()
+            raise
+    if read is None:
+        spool.discard()
+        return None
+    return Spooled(read, spool.files, size)
+
+
+class Checker:
+    """Worker processes that check batches of small logs, and large logs one by one."""
+
+    def __init__(self, pool: ProcessPoolExecutor, spool: Path) -> None:
         self._pool = pool
+        self._spool = spool
+        self._named = itertools.count()
 
     def submit(self, logs: list[tuple[str, bytes]]) -> list[Future[Checked]]:
         """The logs (name, content) in batches of about :data:`BATCH_BYTES`, in order."""
@@ -119,13 +158,28 @@ class Checker:
             failed.set_exception(exc)
             return failed
 
+    def submit_large(self, name: str, batch: int) -> Future[Spooled | None]:
+        """A large or gzipped log, its rows spooled every ``batch`` records."""
+        stem = str(self._spool / f"log-{next(self._named)}")
+        try:
+            return self._pool.submit(check_large, name, stem, batch)
+        except BrokenProcessPool as exc:
+            failed: Future[Spooled | None] = Future()
+            failed.set_exception(exc)
+            return failed
+
 
 @contextlib.contextmanager
-def checker(workers: int) -> Iterator[Checker | None]:
-    """``workers`` checking processes (None for one: the loading process checks)."""
+def checker(workers: int, beside: Path | None = None) -> Iterator[Checker | None]:
+    """``workers`` checking processes (None for one: the loading process checks), spooling
+    large logs' rows in a folder of their own in ``beside`` (:func:`cuelog.ingest.spool.folder`)."""
     if workers <= 1:
         yield None
         return
-    # spawn, not fork: the loading process holds an open DuckDB connection.
-    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-        yield Checker(pool)
+    # spawn, not fork: the loading process holds an open DuckDB connection. The spool folder
+    # goes last, once every worker has stopped writing to it.
+    with (
+        folder(beside) as spool,
+        ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool,
+    ):
+        yield Checker(pool, Path(spool))

@@ -97,13 +97,17 @@ def read_small(path: str | os.PathLike[str], data: bytes, progress: Progress | N
 
 
 def read_large(
-    path: str | os.PathLike[str], progress: Progress | None, spill: Callable[[Rows], None] | None = None
+    path: str | os.PathLike[str],
+    progress: Progress | None,
+    spill: Callable[[Rows], None] | None = None,
+    batch: int | None = None,
 ) -> FileRead | None:
     """The fast check of a large or gzipped log, part by part
-    (:func:`cuelog.ingest.clean.clean_stream`), with its rows (a full batch going to
-    ``spill``), so memory stays flat whatever its size; None when it cannot call the log
-    clean (or cannot read it), for :func:`read_log` to read it again and name every
-    problem."""
+    (:func:`cuelog.ingest.clean.clean_stream`), with its rows (a batch of ``batch`` records,
+    :data:`BATCH` by default, going to ``spill``), so memory stays flat whatever its size;
+    None when it cannot call the log clean (or cannot read it), for :func:`read_log` to
+    read it again and name every problem."""
+    limit = BATCH if batch is None else batch
     out = FileRead()
     place = _Place()
     try:
@@ -112,7 +116,7 @@ def read_large(
                 _take(out, log, place)
                 if progress is not None:
                     progress(2 * log.size)  # checked, then loaded
-                if spill is not None and len(out.batch) >= BATCH:
+                if spill is not None and len(out.batch) >= limit:
                     spill(out.batch)
     except (OSError, EOFError, zlib.error, NotClean):
         return None

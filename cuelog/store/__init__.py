@@ -3,7 +3,7 @@
 One embedded file (default ``./cuelog.duckdb``). The tables are defined once, in
 ``cuelog/schemas/ddl.sql``; :func:`connect` opens a file and creates them.
 
-- :mod:`cuelog.store.loads`: ingest's writes (logs staged per file and published in one
+- :mod:`cuelog.store.loads`: ingest's writes (each file's rows published in one
   transaction, shot-clock rows, the ``ingest_log`` of loaded files);
 - :mod:`cuelog.store.clocks`: device shot clocks aligned to the strokes and stored, in DuckDB;
 - :mod:`cuelog.store.results`: the replay results (``replay_*`` tables) and their writes;
@@ -31,6 +31,9 @@ def ddl() -> str:
     return resources.files("cuelog.schemas").joinpath("ddl.sql").read_text(encoding="utf-8")
 
 
+_OLD_STAGING = ("cuelog_stage_records", "cuelog_stage_strokes", "cuelog_stage_shot_clock")
+
+
 def connect(path: str | os.PathLike[str] = DEFAULT_DB, *, read_only: bool = False) -> duckdb.DuckDBPyConnection:
     """Open (creating if needed) a cuelog database and make sure its tables exist."""
     import duckdb
@@ -45,6 +48,10 @@ def connect(path: str | os.PathLike[str] = DEFAULT_DB, *, read_only: bool = Fals
             moved = set_aside_single_generation(con)
             con.execute(ddl())
             adopt_single_generation(con, moved)
+            # Staging tables an interrupted load of an older cuelog left (large logs are
+            # spooled outside the store now): nothing reads them.
+            for table in _OLD_STAGING:
+                con.execute(f"DROP TABLE IF EXISTS {table}")
             con.execute("COMMIT")
         except BaseException:
             con.execute("ROLLBACK")

@@ -1,15 +1,16 @@
-"""Ingest's writes: a file's rows staged, then published in one transaction; shot-clock rows.
+"""Ingest's writes: a file's rows published in one transaction; shot-clock rows.
 
-A file's rows are streamed into staging tables (invisible to readers, outside any
-transaction, so memory stays flat) and published with the file's ``matches`` rows and its
-``ingest_log`` entry in one transaction: a file is loaded completely or not at all. A
-replaced match's rows go in the same transaction.
+A file's rows (Arrow tables, or for a large log readers streaming them from the files
+they were spooled to while it was read: :mod:`cuelog.ingest.spool`) are published with
+the file's ``matches`` rows and its ``ingest_log`` entry in one transaction: a file is
+loaded completely or not at all. A replaced match's rows go in the same transaction.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import duckdb
@@ -86,8 +87,8 @@ def first_row(con: duckdb.DuckDBPyConnection, sql: str, params: list[Any]) -> tu
     return rows[0] if rows else None
 
 
-def insert_arrow(con: duckdb.DuckDBPyConnection, table: str, data: pa.Table) -> None:
-    """Append an Arrow table to a store table, by column name."""
+def insert_arrow(con: duckdb.DuckDBPyConnection, table: str, data: pa.Table | pa.RecordBatchReader) -> None:
+    """Append an Arrow table (or the batches a reader streams) to a store table, by column name."""
     cols = ", ".join(data.schema.names)
     con.register("cuelog_batch", data)
     try:
@@ -151,31 +152,16 @@ def insert_matches(con: duckdb.DuckDBPyConnection, matches: list[tuple[Match, st
     _insert_match_rows(con, [_match_row(m, text, file_hash) for m, text in matches])
 
 
-STAGE = {"records": "cuelog_stage_records", "strokes": "cuelog_stage_strokes", "shot_clock": "cuelog_stage_shot_clock"}
-"""Staging tables a file's rows are streamed into before they are published in one transaction."""
-
-
-def drop_stage(con: duckdb.DuckDBPyConnection) -> None:
-    for stage in STAGE.values():
-        con.execute(f"DROP TABLE IF EXISTS {stage}")
-
-
-def create_stage(con: duckdb.DuckDBPyConnection) -> None:
-    drop_stage(con)  # left over from an interrupted load
-    for table, stage in STAGE.items():
-        con.execute(f"CREATE TABLE {stage} AS SELECT * FROM {table} LIMIT 0")
-
-
 def publish(
     con: duckdb.DuckDBPyConnection,
     name: str,
     file_hash: str,
     matches: list[tuple[Match, str]],
     records: int,
-    last: Mapping[str, pa.Table],
-    staged: bool,
+    rows: Mapping[str, pa.Table | pa.RecordBatchReader],
 ) -> None:
-    """Move a file's staged rows and its last batch into the store in one transaction."""
+    """Put a file's rows (Arrow tables, or readers streaming them from a spool) into the
+    store in one transaction, with its ``matches`` rows and its ``ingest_log`` entry."""
     con.begin()
     try:
         ids = [m.match for m, _ in matches]
@@ -188,10 +174,7 @@ def publish(
             delete_match(con, match_id)
         if matches:
             insert_matches(con, matches, file_hash)
-        if staged:
-            for table, stage in STAGE.items():
-                con.execute(f"INSERT INTO {table} SELECT * FROM {stage}")
-        insert_rows(con, last, {table: table for table in STAGE})
+        insert_rows(con, rows)
         con.execute(
             "INSERT INTO ingest_log VALUES (?, ?, ?, ?, now())",
             [file_hash, name, [m.match for m, _ in matches], records],
@@ -210,13 +193,18 @@ ROW_SCHEMAS: dict[str, pa.Schema] = {
 """The columns of the rows ingest builds for each table it fills, in order."""
 
 
-def insert_rows(con: duckdb.DuckDBPyConnection, rows: Mapping[str, pa.Table], tables: Mapping[str, str]) -> None:
-    """Insert the rows of each store table (Arrow, in :data:`ROW_SCHEMAS` column order) into
-    ``tables[table]`` (the table itself, or its staging table)."""
+def insert_rows(con: duckdb.DuckDBPyConnection, rows: Mapping[str, pa.Table | pa.RecordBatchReader]) -> None:
+    """Insert the rows of each store table (Arrow, in :data:`ROW_SCHEMAS` column order)."""
     for table in ROW_SCHEMAS:
         data = rows.get(table)
-        if data is not None and data.num_rows:
-            insert_arrow(con, tables[table], data)
+        if data is not None and (isinstance(data, pa.RecordBatchReader) or data.num_rows):
+            insert_arrow(con, table, data)
+
+
+def database_folder(con: duckdb.DuckDBPyConnection) -> Path | None:
+    """The folder of the connection's database file (None for a database in memory)."""
+    row = first_row(con, "SELECT path FROM duckdb_databases() WHERE database_name = current_database()", [])
+    return Path(row[0]).resolve().parent if row is not None and row[0] else None
 
 
 def loaded_file(con: duckdb.DuckDBPyConnection, file_hash: str) -> tuple[list[str], int] | None:
@@ -304,7 +292,7 @@ def publish_files(con: duckdb.DuckDBPyConnection, files: Sequence[FileRows]) -> 
         ).fetchall():
             delete_match(con, match_id)
         _insert_match_rows(con, [_match_row(m, text, f.file_hash) for f in files for m, text in f.matches])
-        insert_rows(con, _merged(files), {table: table for table in ROW_SCHEMAS})
+        insert_rows(con, _merged(files))
         log_files(con, [(f.file_hash, f.name, [m.match for m, _ in f.matches], f.records) for f in files])
         con.commit()
     except BaseException:
