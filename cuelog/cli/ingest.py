@@ -57,7 +57,7 @@ def print_summary(files: list[FileResult], clocks: list[ClockResult], console: C
     per clock log with rows placed on no stroke, a warning with the count by reason and the
     first few rows (``--json`` has the count by reason as well)."""
     if files:
-        logs = ((f.status, ", ".join(f.matches), f.records, f.path) for f in files)
+        logs = ((f.status, matches_shown(f.matches), f.records, f.path) for f in files)
         console.file.write(plain.table(("status", "matches", "records", "file"), logs, title="logs"))
     if clocks:
         columns = ("status", "rows", "shots", "aligned", "unplaced", "clock log")
@@ -74,6 +74,17 @@ def print_summary(files: list[FileResult], clocks: list[ClockResult], console: C
                 highlight=False,
                 soft_wrap=True,
             )
+
+
+SHOW_MATCHES = 3
+"""A file's match ids shown in full up to this many; a day's log shows its first two, its
+last and how many (``--json`` and ``cuelog matches`` list every one)."""
+
+
+def matches_shown(matches: list[str]) -> str:
+    if len(matches) <= SHOW_MATCHES:
+        return ", ".join(matches)
+    return f"{matches[0]}, {matches[1]} ... {matches[-1]} ({len(matches)} matches)"
 
 
 def _load(

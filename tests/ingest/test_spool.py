@@ -5,7 +5,8 @@ batch at a time (``reading.BATCH``, made small here so that a log spans many bat
 rows go to Arrow IPC files in a temporary folder and are published in one transaction
 (cuelog.ingest.spool). With ``--workers`` a worker reads such a log and spools it; the
 loading process publishes it. Either way a log loads exactly the rows it would load were it
-small, all or nothing, and no spool file outlives the run.
+small, all or nothing, and no spool file outlives the run. (And a day-log's line in the
+summary names a few of its matches, not all.)
 """
 
 from __future__ import annotations
@@ -238,3 +239,19 @@ def test_rows_that_cannot_be_spooled_refuse_the_log_naming_why_and_change_nothin
     assert problem["code"] == "load_failed" and "No space left on device" in problem["found"]
     assert _stored(tmp_path / "db.duckdb") == before
     assert _spools(spool_dir) == []
+
+
+def test_a_day_log_shows_its_first_matches_its_last_and_how_many(tmp_path: Path) -> None:
+    """One plain line a file: a day's log of 12 matches does not print 12 ids (--json does)."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    write(logs / "day.jsonl", _day([f"d-{i:02d}" for i in range(12)]))
+    write(logs / "one.jsonl", _day(["s-1", "s-2"]))
+    result = cli("ingest", logs, "--db", tmp_path / "db.duckdb")
+    assert result.exit_code == 0, result.stderr
+    (day,) = [line for line in result.stdout.splitlines() if "day.jsonl" in line]
+    assert "d-00, d-01 ... d-11 (12 matches)" in day and "d-05" not in day
+    (one,) = [line for line in result.stdout.splitlines() if "one.jsonl" in line]
+    assert "s-1, s-2" in one
+    listed = cli("ingest", logs, "--db", tmp_path / "again.duckdb", "--json")
+    assert json.loads(listed.stdout)["files"][0]["matches"] == [f"d-{i:02d}" for i in range(12)]
