@@ -8,12 +8,13 @@ what the workers found (:func:`cuelog.ingest.load.ingest_paths`): the same decis
 the same order, from the same reads, so the results and the store are the same whatever
 the number of workers (``tests/ingest/test_parallel.py``).
 
-A large or gzipped log goes to a worker whole (:func:`check_large`): it is given the fast
-check part by part as the loading process would give it, and its rows are spooled batch
-by batch to files in a folder of the run's own (:mod:`cuelog.ingest.spool`), so neither
-process holds more than a batch of them whatever the log's size; the loading process
-publishes the log from there, as it publishes a large log it read itself. A run of
-several day-logs is checked on as many cores.
+A large log (plain, or gzipped holding more than a small log) goes to a worker whole
+(:func:`check_large`): it is given the fast check part by part as the loading process
+would give it, and its rows are spooled batch by batch to files in a folder of the run's
+own (:mod:`cuelog.ingest.spool`), so neither process holds more than a batch of them
+whatever the log's size; the loading process publishes the log from there, as it
+publishes a large log it read itself. A run of several day-logs is checked on as many
+cores.
 """
 
 from __future__ import annotations
@@ -100,7 +101,7 @@ def with_rows(checked: Checked) -> list[FileRead]:
 
 
 def check_large(name: str, stem: str, batch: int) -> Spooled | None:
-    """Read a large or gzipped log as the loading process would
+    """Read a large log (or a large gzipped one) as the loading process would
     (:func:`cuelog.ingest.reading.read_large`), its rows spooled to files named from
     ``stem`` every ``batch`` records: runs in a worker. None when the fast check cannot
     call it clean (or cannot read it): the loading process then loads it itself, and the
@@ -159,7 +160,7 @@ class Checker:
             return failed
 
     def submit_large(self, name: str, batch: int) -> Future[Spooled | None]:
-        """A large or gzipped log, its rows spooled every ``batch`` records."""
+        """A large log (plain or gzipped), its rows spooled every ``batch`` records."""
         stem = str(self._spool / f"log-{next(self._named)}")
         try:
             return self._pool.submit(check_large, name, stem, batch)

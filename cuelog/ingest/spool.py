@@ -1,7 +1,7 @@
 """A large log's rows spooled to disk while it is read, and published from there.
 
-A log too large to hold whole (more than :data:`cuelog.ingest.load.ON_ITS_OWN_BYTES`, or
-gzipped) is read a batch at a time (:data:`cuelog.ingest.reading.BATCH` records), and each
+A log too large to hold whole (more than :data:`cuelog.ingest.load.ON_ITS_OWN_BYTES`,
+gzipped or not) is read a batch at a time (:data:`cuelog.ingest.reading.BATCH` records), and each
 batch's rows are appended to an Arrow IPC stream file per store table (:class:`Spool`) in
 a temporary folder beside the database (:func:`folder`), so memory holds one batch
 whatever the log's size. Only

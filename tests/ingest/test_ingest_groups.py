@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
 from typing import Any
@@ -180,3 +181,47 @@ def test_a_refused_file_of_a_group_of_chunks_leaves_the_others_whole(
     con.close()
     assert [r.status for r in results] == ["loaded"] * 4 + ["rejected"] + ["loaded"] * 7
     assert _without_load_times(db) == _without_load_times(expected)
+
+
+def test_a_season_of_gzipped_logs_is_published_in_groups_like_plain_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A gzipped one-match log is a small log (what counts is what it holds): it joins a
+    group instead of a transaction of its own, and loads what the same log loads plain. A
+    gzipped log holding more than ON_ITS_OWN_BYTES, or a broken one, is loaded on its own,
+    with the result it gets alone."""
+    plain = _season(tmp_path / "plain", 30)
+    zipped = tmp_path / "zipped"
+    zipped.mkdir()
+    for f in plain:
+        with gzip.open(zipped / f"{f.name}.gz", "wb") as fh:
+            fh.write(f.read_bytes())
+    big = [match(match="big"), frame(), *(stroke(n, striker="AB"[n % 2]) for n in range(1, 40))]
+    with gzip.open(zipped / "z-big.jsonl.gz", "wt", encoding="utf-8") as fh:
+        fh.write("".join(json.dumps(r) + "\n" for r in big))
+    (zipped / "z-broken.jsonl.gz").write_bytes(gzip.compress(plain[0].read_bytes())[:-9])
+    monkeypatch.setattr(load, "ON_ITS_OWN_BYTES", 3000)
+    on_their_own: list[str] = []
+    alone = load.ingest_file
+
+    def spied(con: duckdb.DuckDBPyConnection, path: Path, **kwargs: Any) -> load.FileResult:
+        on_their_own.append(Path(path).name)
+        return alone(con, path, **kwargs)
+
+    con = connect(tmp_path / "single.duckdb")
+    expected = [alone(con, f).to_dict() for f in sorted(zipped.iterdir())]
+    con.close()
+    monkeypatch.setattr(load, "ingest_file", spied)
+    con = connect(tmp_path / "grouped.duckdb")
+    results = [r.to_dict() for r in load.ingest_paths(con, [zipped])]
+    con.close()
+    assert results == expected
+    assert on_their_own == ["z-big.jsonl.gz", "z-broken.jsonl.gz"]
+    assert [r["status"] for r in results] == ["loaded"] * 31 + ["rejected"]
+    assert _without_load_times(tmp_path / "grouped.duckdb") == _without_load_times(tmp_path / "single.duckdb")
+    result = cli("ingest", tmp_path / "plain", "--db", tmp_path / "plain.duckdb", "--json")
+    assert result.exit_code == 0, result.stderr
+    zipped_rows = _without_load_times(tmp_path / "grouped.duckdb")
+    plain_rows = _without_load_times(tmp_path / "plain.duckdb")
+    for table in ("records", "strokes"):
+        assert [r for r in zipped_rows[table] if r[0] != "big"] == plain_rows[table]
