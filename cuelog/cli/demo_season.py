@@ -59,7 +59,7 @@ def examples_dir() -> Path | None:
 
 def run_demo(db: Path, out: Path, seed: int = 2026, workers: int | None = None, step: Step | None = None) -> DemoResult:
     """Run the whole pipeline; ``out`` receives the season's files and the plots."""
-    from cuelog.ingest.clock import ingest_clocks
+    from cuelog.ingest.clock import ingest_clocks, pairing_ahead
     from cuelog.ingest.load import ingest_paths
     from cuelog.pipeline import replay_db
     from cuelog.store import connect
@@ -87,14 +87,17 @@ def run_demo(db: Path, out: Path, seed: int = 2026, workers: int | None = None, 
         examples = examples_dir()
         if examples is not None:
             sources.append(examples)
-        loaded = ingest_paths(con, sources)
-        rejected = [p for r in loaded for p in r.problems]
-        if rejected:
-            from cuelog.errors import InputError
+        clock_logs = sorted(season.glob(f"*/{CLOCKS_DIR}/*.csv"))
+        # The shot clocks paired by a thread while the logs load, as `cuelog ingest` does.
+        with pairing_ahead(clock_logs) as paired:
+            loaded = ingest_paths(con, sources)
+            rejected = [p for r in loaded for p in r.problems]
+            if rejected:
+                from cuelog.errors import InputError
 
-            raise InputError(rejected)
-        result.files = len(loaded)
-        clocks = ingest_clocks(con, sorted(season.glob(f"*/{CLOCKS_DIR}/*.csv")))
+                raise InputError(rejected)
+            result.files = len(loaded)
+            clocks = ingest_clocks(con, clock_logs, paired=paired)
         result.shots_aligned = sum(c.aligned for c in clocks)
         say("replaying every stroke", 0.55)
         results = replay_db(con, None, workers)
