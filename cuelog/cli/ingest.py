@@ -24,9 +24,10 @@ from cuelog.cli.common import (
     out_console,
     print_problems,
 )
+from cuelog.ingest.clean import FAST_CHECK_BYTES
 from cuelog.ingest.clock import DEFAULT_TOLERANCE_S, SHOW_UNPLACED, ClockResult, ingest_clocks, pairing_ahead
 from cuelog.ingest.load import FileResult, ingest_paths
-from cuelog.ingest.parallel import PARALLEL_BYTES, default_workers
+from cuelog.ingest.parallel import PARALLEL_BYTES, PARALLEL_LARGE_LOGS, default_workers
 from cuelog.ingest.reader import is_clock_csv, log_files
 from cuelog.store import DEFAULT_DB, connect
 
@@ -182,9 +183,9 @@ def ingest(
         None,
         "--workers",
         min=1,
-        help="Processes that check the logs while this one loads them (default: 1 for under "
-        f"{PARALLEL_BYTES >> 20} MB of logs or without two idle cores, else one per idle core). The result is the "
-        "same whatever the number.",
+        help="Processes that check the logs while this one loads them (default: 1 without two idle cores, or for "
+        f"under {PARALLEL_BYTES >> 20} MB of logs and fewer than {PARALLEL_LARGE_LOGS} logs over "
+        f"{FAST_CHECK_BYTES >> 20} MB; else one per idle core). The result is the same whatever the number.",
     ),
     as_json: bool = typer.Option(False, "--json", help="Print what happened to each file as JSON on stdout."),
 ) -> None:

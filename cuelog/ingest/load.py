@@ -36,7 +36,7 @@ import duckdb
 from cuelog.errors import Problem
 from cuelog.ingest import parallel, reading, spool
 from cuelog.ingest.clean import FAST_CHECK_BYTES
-from cuelog.ingest.reader import log_files, open_log
+from cuelog.ingest.reader import gz_size, log_files, open_log
 from cuelog.ingest.reading import FileRead, Progress, collector_paused, read_large, read_log, read_small
 from cuelog.ingest.rows import GROUP_RECORDS, GroupRows, Rows, Tables
 from cuelog.ingest.spool import Spool, Spooled, SpoolFailed
@@ -588,7 +588,7 @@ def _source(path: Path) -> _Source:
     if not stat.S_ISREG(info.st_mode):
         return _Source(path, None, None, None)
     if path.suffix == ".gz":
-        data = _small_gz(path, info.st_size)
+        data = _small_gz(path)
         if data is not None:
             return _Source(path, len(data), data, hashlib.sha256(data).hexdigest())
     if path.suffix == ".gz" or info.st_size > ON_ITS_OWN_BYTES:
@@ -600,18 +600,16 @@ def _source(path: Path) -> _Source:
     return _Source(path, info.st_size, data, hashlib.sha256(data).hexdigest())
 
 
-def _small_gz(path: Path, size: int) -> bytes | None:
+def _small_gz(path: Path) -> bytes | None:
     """A gzipped log's content when it holds at most :data:`ON_ITS_OWN_BYTES` (a season of
     gzipped one-match logs is published in groups, as plain ones are: one transaction a
     file made such a season load six times slower); None for a larger one, or one that
     cannot be read here (:func:`ingest_file` then says why). The size gzip records at the
     end (modulo 4 GiB, of the last member) only spares reading a log that is plainly large."""
+    held = gz_size(path)
+    if held is not None and held > ON_ITS_OWN_BYTES:
+        return None
     try:
-        with path.open("rb") as fh:
-            if size >= 4:
-                fh.seek(-4, os.SEEK_END)
-                if int.from_bytes(fh.read(4), "little") > ON_ITS_OWN_BYTES:
-                    return None
         with gzip.open(path, "rb") as gz:
             data = gz.read(ON_ITS_OWN_BYTES + 1)
     except (OSError, EOFError, zlib.error):

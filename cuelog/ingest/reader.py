@@ -45,6 +45,17 @@ def open_log(path: str | os.PathLike[str]) -> IO[bytes]:
     return p.open("rb")
 
 
+def gz_size(path: str | os.PathLike[str]) -> int | None:
+    """The size a gzipped file records for what it holds (its last four bytes: modulo 4 GiB,
+    of its last member, so a hint, not a promise), or None when it cannot be read."""
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(-4, os.SEEK_END)
+            return int.from_bytes(fh.read(4), "little")
+    except OSError:
+        return None
+
+
 def decode_problem(file: str, line: int, exc: Exception) -> Problem:
     """Turn a msgspec decoding error into a Problem naming the field."""
     text = str(exc)
