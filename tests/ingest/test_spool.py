@@ -255,3 +255,54 @@ def test_a_day_log_shows_its_first_matches_its_last_and_how_many(tmp_path: Path)
     assert "s-1, s-2" in one
     listed = cli("ingest", logs, "--db", tmp_path / "again.duckdb", "--json")
     assert json.loads(listed.stdout)["files"][0]["matches"] == [f"d-{i:02d}" for i in range(12)]
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_the_progress_bar_counts_every_byte_of_day_logs_twice_whoever_reads_them(
+    tmp_path: Path, spool_dir: Path, workers: int
+) -> None:
+    """The bar's total is twice the bytes of the plain logs (checked, then loaded): a
+    day-log a worker read counts its bytes when the loading process publishes it, and a
+    bad one's bytes are not counted twice when it is read again."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    write(logs / "a-day.jsonl", _day([f"a-{i}" for i in range(12)]))
+    write(logs / "b-day-bad.jsonl", _day([f"b-{i}" for i in range(10)], bad_in="b-8"))
+    write(logs / "c-day.jsonl", _day([f"c-{i}" for i in range(9)]))
+    write(logs / "d-single.jsonl", [match(match="s-1"), frame(), stroke(1)])
+    seen: list[int] = []
+    con = connect(tmp_path / "db.duckdb")
+    results = load.ingest_paths(con, [logs], progress=seen.append, workers=workers)
+    con.close()
+    assert [r.status for r in results] == ["loaded", "rejected", "loaded", "loaded"]
+    assert sum(seen) == 2 * sum(p.stat().st_size for p in logs.iterdir())
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_corrected_day_log_replaces_its_matches_with_replace_whoever_reads_it(
+    tmp_path: Path, spool_dir: Path, workers: int
+) -> None:
+    """The recorder sends the day again with one match's strokes corrected: refused without
+    --replace (match_exists on every match), and with it the day's matches hold the new
+    log's rows only."""
+    first, second = tmp_path / "first", tmp_path / "second"
+    first.mkdir()
+    second.mkdir()
+    ids = [f"d-{i}" for i in range(12)]
+    write(first / "day.jsonl", _day(ids))
+    corrected = _day(ids)
+    corrected[-3] = {**corrected[-3], "potted": ["red"], "score": [1, 0]}  # a stroke of the last match
+    write(second / "day.jsonl", corrected)
+    db = tmp_path / "db.duckdb"
+    assert cli("ingest", first, "--db", db, "--workers", str(workers)).exit_code == 0
+    refused = cli("ingest", second, "--db", db, "--json", "--workers", str(workers))
+    assert refused.exit_code == 2
+    assert {p["code"] for p in json.loads(refused.stdout)["files"][0]["problems"]} == {"match_exists"}
+    replaced = cli("ingest", second, "--db", db, "--json", "--replace", "--workers", str(workers))
+    assert replaced.exit_code == 0, replaced.stderr
+    fresh = cli("ingest", second, "--db", tmp_path / "fresh.duckdb", "--json")
+    assert fresh.exit_code == 0
+    stored, only_second = _stored(db), _stored(tmp_path / "fresh.duckdb")
+    for table in ("records", "strokes", "matches", "shot_clock"):
+        assert stored[table] == only_second[table], table
+    assert _spools(spool_dir) == []
