@@ -1,21 +1,20 @@
 """A large log's rows spooled to disk while it is read, and published from there.
 
 A log too large to hold whole (more than :data:`cuelog.ingest.load.ON_ITS_OWN_BYTES`,
-gzipped or not) is read a batch at a time (:data:`cuelog.ingest.reading.BATCH` records), and each
-batch's rows are appended to an Arrow IPC stream file per store table (:class:`Spool`) in
-a temporary folder beside the database (:func:`folder`), so memory holds one batch
-whatever the log's size. Only
-a log that checked clean to its end is published: one transaction inserts each table's
-rows straight from its file (DuckDB scans the stream), with the log's ``matches`` rows and
-its ``ingest_log`` entry, so it is loaded completely or not at all; the files are removed
-whatever happens.
+gzipped or not) is read a batch at a time (:data:`cuelog.ingest.reading.BATCH` records),
+and each batch's rows are appended to an Arrow IPC stream file per store table
+(:class:`Spool`) in a temporary folder beside the database (:func:`folder`), so memory
+holds one batch whatever the log's size. Only a log that checked clean to its end is
+published: one transaction inserts each table's rows straight from its file (DuckDB scans
+the stream), with the log's ``matches`` rows and its ``ingest_log`` entry, so it is loaded
+completely or not at all; the files are removed whatever happens.
 
 The rows used to be inserted into staging tables of the store as they came, outside any
 transaction, then copied into the store tables: every row written three times (the
 staging table, the copy, the checkpoint) and the database file left with the staging
 tables' free blocks. From the spool: 2.3x faster to publish at 257k records and 3.5x at
-1M, the database half the size, peak memory no higher (benchmarks/README.md, "Large logs:
-rows spooled to disk").
+1M, the database half the size, peak memory no higher (docs/validation-benchmark.md,
+"Large logs: rows spooled to disk instead of staged").
 """
 
 from __future__ import annotations
