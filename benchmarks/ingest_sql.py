@@ -44,6 +44,7 @@ import duckdb  # noqa: E402
 import pyarrow as pa  # noqa: E402
 
 from cuelog.ingest import reading  # noqa: E402
+from cuelog.ingest.collector import collector_paused  # noqa: E402
 from cuelog.ingest.validate import FileState, check_record, close_frame  # noqa: E402
 from cuelog.schemas.bounds import INT_BOUNDS, MAX_POINTS  # noqa: E402
 from cuelog.schemas.records import Match, decode  # noqa: E402
@@ -237,7 +238,7 @@ def run_floor(db: Path, files: list[str]) -> None:
 def run_python(db: Path, files: list[str]) -> None:
     con = connect(db)
     rows = []
-    with reading.collector_paused():  # as ingest_paths runs it
+    with collector_paused():  # as ingest_paths runs it
         for f in files:
             read = reading.read_small(f, Path(f).read_bytes(), None)
             rows.append(loads.FileRows(f, f, read.matches, read.records, read.batch.arrow()))

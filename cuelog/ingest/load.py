@@ -36,8 +36,9 @@ import duckdb
 from cuelog.errors import Problem
 from cuelog.ingest import parallel, reading, spool
 from cuelog.ingest.clean import FAST_CHECK_BYTES
+from cuelog.ingest.collector import collector_paused
 from cuelog.ingest.reader import gz_size, log_files, open_log
-from cuelog.ingest.reading import FileRead, Progress, collector_paused, read_large, read_log, read_small
+from cuelog.ingest.reading import FileRead, Progress, read_large, read_log, read_small
 from cuelog.ingest.rows import GROUP_RECORDS, GroupRows, Rows, Tables
 from cuelog.ingest.spool import Spool, Spooled, SpoolFailed
 from cuelog.schemas.records import Match
@@ -140,7 +141,7 @@ def ingest_file(
             if progress is not None:
                 progress(2 * _size(path))  # the bar counts every byte twice: checked, then loaded
             return FileResult(name, file_hash, "unchanged", seen[0], seen[1], [])
-    with spool.folder(loads.database_folder(con)) as folder:
+    with collector_paused(), spool.folder(loads.database_folder(con)) as folder:
         rows = Spool(Path(folder) / "log")
         try:
             # The fast check first, part by part; a log it cannot call clean is read again by

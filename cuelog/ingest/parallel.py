@@ -29,9 +29,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cuelog.ingest.clean import FAST_CHECK_BYTES
+from cuelog.ingest.collector import collector_paused
 from cuelog.ingest.cores import idle_cores
 from cuelog.ingest.reader import gz_size
-from cuelog.ingest.reading import FileRead, collector_paused, read_large, read_small
+from cuelog.ingest.reading import FileRead, read_large, read_small
 from cuelog.ingest.rows import Rows, Tables
 from cuelog.ingest.spool import Spool, Spooled, folder
 

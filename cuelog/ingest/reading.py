@@ -9,11 +9,9 @@ Both report every problem with its line, field and code, and neither touches the
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import os
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from cuelog.errors import Problem
@@ -150,24 +148,3 @@ def _take(out: FileRead, log: CleanLog, place: _Place) -> None:
             seq += 1
         add(match_id, seq, line, text, record)
     place.match_id, place.seq = match_id, seq
-
-
-@contextlib.contextmanager
-def collector_paused() -> Iterator[None]:
-    """Python's cyclic garbage collector off while loading, back as it was after.
-
-    A group of files holds up to 20,000 records as rows of tuples, with the decoded records
-    (structs and lists, tracked by the collector) they refer to, before they become Arrow
-    columns, and the collector, triggered by allocations, walks all of them again and
-    again: with it paused the logs load 1.65x faster (benchmarks/README.md, "Ingest of the
-    logs: less Python per record"). Loading makes no reference cycles of its own: what it
-    allocates is freed by reference counting as each chunk and group is done, so memory stays
-    as flat as before, and anything cyclic is collected once the collector is back.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()

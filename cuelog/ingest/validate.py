@@ -58,6 +58,7 @@ from typing import Any
 import msgspec
 
 from cuelog.errors import Problem
+from cuelog.ingest.collector import collector_paused
 from cuelog.ingest.reader import log_files, scan
 from cuelog.schemas.bounds import INT_BOUNDS, MAX_NAME, MAX_POINTS, NAME_FIELDS, Bound
 from cuelog.schemas.records import (
@@ -655,9 +656,12 @@ def detailed_problems(path: str | os.PathLike[str]) -> list[Problem]:
 def validate_paths(paths: Iterable[str | os.PathLike[str]]) -> list[Problem]:
     """Every problem of every log under ``paths`` (files, .gz, directories, sorted)."""
     problems: list[Problem] = []
-    for path in log_files(paths):
-        if not path.exists():
-            problems.append(Problem(str(path), 0, "", "unreadable", "no such file", "an existing file or directory"))
-            continue
-        problems.extend(validate_file(path))
+    with collector_paused():
+        for path in log_files(paths):
+            if not path.exists():
+                problems.append(
+                    Problem(str(path), 0, "", "unreadable", "no such file", "an existing file or directory")
+                )
+                continue
+            problems.extend(validate_file(path))
     return problems
