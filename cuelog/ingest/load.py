@@ -142,21 +142,21 @@ def ingest_file(
                 progress(2 * _size(path))  # the bar counts every byte twice: checked, then loaded
             return FileResult(name, file_hash, "unchanged", seen[0], seen[1], [])
     with collector_paused(), spool.folder(loads.database_folder(con)) as folder:
-        rows = Spool(Path(folder) / "log")
+        to_disk = Spool(Path(folder) / "log")
         try:
             # The fast check first, part by part; a log it cannot call clean is read again by
             # the detailed check, which names every problem (the rows spooled so far dropped,
             # and the bytes the bar has counted not counted twice).
             counted = _Counted(progress)
-            read = read_large(path, counted, rows.write) if file_hash is not None else None
+            read = read_large(path, counted, to_disk.write) if file_hash is not None else None
             if read is None:
-                rows.discard()
-                read = read_log(path, file_hash is not None, counted.after(), rows.write)
-            if rows.files:
-                rows.write(read.batch)  # the last batch beside the others
-            rows.close()
+                to_disk.discard()
+                read = read_log(path, file_hash is not None, counted.after(), to_disk.write)
+            if to_disk.files:
+                to_disk.write(read.batch)  # the last batch beside the others
+            to_disk.close()
         except SpoolFailed as exc:
-            rows.discard()
+            to_disk.discard()
             problem = Problem(name, 0, "", "load_failed", str(exc), "room for the rows beside the database")
             return FileResult(name, file_hash, "rejected", [], 0, [problem])
         try:
@@ -165,24 +165,29 @@ def ingest_file(
                     Problem(name, 0, "", "unreadable", "cannot read the file", "a readable file")
                 ]
                 return FileResult(name, file_hash, "rejected", [], 0, sorted(problems, key=_line))
-            return publish_read(con, name, file_hash, Spooled(read, rows.files, size=0), replace=replace)
+            return publish_read(con, name, file_hash, read, to_disk.files, replace=replace)
         finally:
-            rows.discard()
+            to_disk.discard()
 
 
 def publish_read(
-    con: duckdb.DuckDBPyConnection, name: str, file_hash: str, spooled: Spooled, *, replace: bool = False
+    con: duckdb.DuckDBPyConnection,
+    name: str,
+    file_hash: str,
+    read: FileRead,
+    spooled: dict[str, str],
+    *,
+    replace: bool = False,
 ) -> FileResult:
-    """Load a log read to its end (by this process or a worker: its rows spooled, or held in
-    its read's batch when it has none spooled), unless it had problems or claims a match
-    another file holds: the file's result."""
-    read = spooled.read
+    """Load a log read to its end (by this process or a worker), its rows in the ``spooled``
+    files by store table (or, with none, in its read's batch), unless it had problems or
+    claims a match another file holds: the file's result."""
     problems = read.problems + match_conflicts(con, name, read.claims, file_hash, replace)
     if problems:
         return FileResult(name, file_hash, "rejected", [], 0, sorted(problems, key=_line))
     try:
-        with spooled.readers() as readers:
-            rows = readers if spooled.files else read.batch.arrow()
+        with spool.readers(spooled) as readers:
+            rows = readers if spooled else read.batch.arrow()
             loads.publish(con, name, file_hash, read.matches, read.records, rows)
     except duckdb.Error as exc:
         return _load_failed(name, file_hash, exc)
@@ -465,7 +470,7 @@ class _Run:
             if file_hash is not None and isinstance(ahead, Spooled):
                 if progress is not None:
                     progress(2 * ahead.size)  # checked, then loaded
-                self.done(i, publish_read(self.con, name, file_hash, ahead, replace=self.replace))
+                self.done(i, publish_read(self.con, name, file_hash, ahead.read, ahead.files, replace=self.replace))
             else:
                 self.done(i, ingest_file(self.con, src.path, replace=self.replace, progress=progress))
             return

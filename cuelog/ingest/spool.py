@@ -68,7 +68,7 @@ class Spool:
             raise SpoolFailed(f"cannot write the rows to {self._stem}: {exc}") from exc
 
     def close(self) -> None:
-        """Finish the files (they stay, for :meth:`Spooled.readers`)."""
+        """Finish the files (they stay, for :func:`readers`)."""
         writers, self._writers = self._writers, {}
         try:
             for writer in writers.values():
@@ -94,17 +94,18 @@ class Spooled:
     files: dict[str, str]
     size: int
 
-    @contextlib.contextmanager
-    def readers(self) -> Iterator[dict[str, pa.RecordBatchReader]]:
-        """A reader streaming each table's rows from its file (a batch in memory at a time)."""
-        with contextlib.ExitStack() as stack:
-            yield {
-                table: stack.enter_context(pa.ipc.open_stream(stack.enter_context(pa.OSFile(name))))
-                for table, name in sorted(self.files.items())
-            }
-
     def remove(self) -> None:
         remove(self.files)
+
+
+@contextlib.contextmanager
+def readers(files: dict[str, str]) -> Iterator[dict[str, pa.RecordBatchReader]]:
+    """A reader streaming each table's rows from its spool file (a batch in memory at a time)."""
+    with contextlib.ExitStack() as stack:
+        yield {
+            table: stack.enter_context(pa.ipc.open_stream(stack.enter_context(pa.OSFile(name))))
+            for table, name in sorted(files.items())
+        }
 
 
 def remove(files: dict[str, str]) -> None:
