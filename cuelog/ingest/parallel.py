@@ -22,11 +22,12 @@ from __future__ import annotations
 import contextlib
 import itertools
 import multiprocessing
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar
 
 from cuelog.ingest.clean import FAST_CHECK_BYTES
 from cuelog.ingest.collector import collector_paused
@@ -35,6 +36,8 @@ from cuelog.ingest.reader import gz_size
 from cuelog.ingest.reading import FileRead, read_large, read_small
 from cuelog.ingest.rows import Rows, Tables
 from cuelog.ingest.spool import Spool, Spooled, folder
+
+T = TypeVar("T")
 
 BATCH_BYTES = 1 << 20
 """A worker's batch of small logs, in bytes: enough records (some 4,000) that sending the
@@ -172,22 +175,23 @@ class Checker:
         return futures
 
     def _submit(self, batch: list[tuple[str, bytes]]) -> Future[Checked]:
-        try:
-            return self._pool.submit(check_batch, batch)
-        except BrokenProcessPool as exc:  # a worker died before: the caller reads the batch itself
-            failed: Future[Checked] = Future()
-            failed.set_exception(exc)
-            return failed
+        return _sent(self._pool, check_batch, batch)
 
     def submit_large(self, name: str, batch: int) -> Future[Spooled | None]:
         """A large log (plain or gzipped), its rows spooled every ``batch`` records."""
         stem = str(self._spool / f"log-{next(self._named)}")
-        try:
-            return self._pool.submit(check_large, name, stem, batch)
-        except BrokenProcessPool as exc:
-            failed: Future[Spooled | None] = Future()
-            failed.set_exception(exc)
-            return failed
+        return _sent(self._pool, check_large, name, stem, batch)
+
+
+def _sent(pool: ProcessPoolExecutor, fn: Callable[..., T], *args: Any) -> Future[T]:
+    """``fn(*args)`` submitted to the pool; a future holding the error when a worker died
+    before (the caller then reads those logs itself)."""
+    try:
+        return pool.submit(fn, *args)
+    except BrokenProcessPool as exc:
+        failed: Future[T] = Future()
+        failed.set_exception(exc)
+        return failed
 
 
 @contextlib.contextmanager
