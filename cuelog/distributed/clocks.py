@@ -16,15 +16,16 @@ the same bytes whatever order its batches came in.
 
 The cost grows with the kept clocks: every write that keeps clocks aligns all of them again,
 reading (in DuckDB, never into Python) the strokes of the tables and the time they reach,
-and rewrites the ``clocks.parquet`` files.
+and rewrites the ``clocks.parquet`` files, streamed from DuckDB a partition at a time (the
+readings never pass through Python either).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import groupby, pairwise
 from pathlib import Path
-from typing import Any
 
 import duckdb
 import pyarrow as pa
@@ -86,81 +87,124 @@ def _strokes(storage: Storage) -> duckdb.DuckDBPyConnection | None:
     return loaded_views(storage.url, ("matches", "strokes"), unfinished_ok=True)
 
 
-def _align_all(storage: Storage) -> tuple[dict[tuple[str, int, int], tuple[object, ...]], dict[str, Placed]]:
-    """Every kept clock log aligned with every stroke of the dataset, in digest order: the
-    readings by stroke (a later log's replacing an earlier's) and what each log placed."""
-    kept = [storage.read_table(CLOCK_SHOTS, n) for n in sorted(storage.listdir(CLOCK_SHOTS)) if n.endswith(".parquet")]
-    kept = [k for k in kept if k.num_rows]
-    con = _strokes(storage)
-    try:
-        aligned = _aligned(con, kept) if con is not None else {}
-    finally:
-        if con is not None:
-            con.close()
-    readings: dict[tuple[str, int, int], tuple[object, ...]] = {}
-    placed: dict[str, Placed] = {}
-    for i, table in enumerate(kept):
-        source = table.column("source")[0].as_py()
-        if i not in aligned:  # no stroke in the dataset yet
-            rows = zip(*(table.column(c).to_pylist() for c in ("stop_line", "table", "stop_text")), strict=True)
-            placed[source] = Placed(0, [Unplaced(line, t, text, "stop", "no_stroke") for line, t, text in rows])
-            continue
-        got, readings_of_log = aligned[i]
-        for reading in readings_of_log:
-            readings[reading[:3]] = (*reading, source)
-        left = [Unplaced(line, t, text, "stop", reason) for line, t, text, reason in got.left_over]
-        placed[source] = Placed(got.aligned, left)
-    return readings, placed
+_READINGS = "cuelog_clock_readings"
+"""The temporary table of every placed shot of every kept log, by the log's position."""
+
+_BY_PART = "cuelog_clock_parts"
+"""The registered table of the partition of each match with a reading."""
+
+_SOURCES = "cuelog_clock_sources"
+"""The registered table of each kept log's position and content hash."""
+
+# One reading per stroke: the latest log's in digest order (its position), as a later
+# clock load replaces an earlier reading in a database; by partition, then match, frame
+# and stroke, the order of each partition's file.
+_WINNERS = f"""
+SELECT r.match_id, r.frame, r.n, r.shot_s, r.paused_s, r.limit_s, s.source, p.part
+FROM {_READINGS} r JOIN {_SOURCES} s USING (log_no) JOIN {_BY_PART} p USING (match_id)
+QUALIFY row_number() OVER (PARTITION BY r.match_id, r.frame, r.n ORDER BY r.log_no DESC) = 1
+ORDER BY p.part, r.match_id, r.frame, r.n
+"""
 
 
-def _aligned(
-    con: duckdb.DuckDBPyConnection, kept: list[pa.Table]
-) -> dict[int, tuple[store_clocks.Placed, list[tuple[Any, ...]]]]:
-    """The kept logs (by position) aligned in DuckDB over the dataset's views
+def _align_all(con: duckdb.DuckDBPyConnection, kept: list[pa.Table]) -> dict[str, Placed]:
+    """Every kept clock log (in digest order) aligned in DuckDB over the dataset's views
     (:mod:`cuelog.store.clocks`, the rule of a database load), the logs of one tolerance at
-    a time: what each placed, and its readings ``(match_id, frame, n, shot_s, paused_s,
-    limit_s)`` in match, frame and stroke order."""
+    a time, their placed shots left in :data:`_READINGS`: what each log placed, by its
+    content hash."""
     by_tolerance: dict[float, list[int]] = {}
     for i, table in enumerate(kept):
         by_tolerance.setdefault(table.column("tolerance_s")[0].as_py(), []).append(i)
-    out: dict[int, tuple[store_clocks.Placed, list[tuple[Any, ...]]]] = {}
+    got: dict[int, store_clocks.Placed] = {}
     for tolerance, logs in sorted(by_tolerance.items()):
         store_clocks.create_shots(con)
         try:
             for i in logs:
                 shots = kept[i].rename_columns({"stop_ts": "ts"})
                 store_clocks.add_shots(con, shots.append_column("log_no", pa.array([i] * shots.num_rows, pa.int32())))
-            got = store_clocks.align(con, round(tolerance * 1e6))
-            rows = store_clocks.placed_rows(con)
+            got.update(store_clocks.align(con, round(tolerance * 1e6)))
+            store_clocks.keep_placed(con, _READINGS)
         finally:
             store_clocks.drop_shots(con)
-        readings: dict[int, list[tuple[Any, ...]]] = {i: [] for i in logs}
-        for i, *reading in zip(*(rows.column(c).to_pylist() for c in rows.column_names), strict=True):
-            readings[i].append(tuple(reading))
-        for i in logs:
-            out[i] = (got.get(i) or store_clocks.Placed(aligned=0, matches=[], left_over=[]), readings[i])
-    return out
+    placed: dict[str, Placed] = {}
+    for i, table in enumerate(kept):
+        log = got.get(i) or store_clocks.Placed(aligned=0, matches=[], left_over=[])
+        left = [Unplaced(line, t, text, "stop", reason) for line, t, text, reason in log.left_over]
+        placed[_source(table)] = Placed(log.aligned, left)
+    return placed
+
+
+def _source(kept: pa.Table) -> str:
+    return str(kept.column("source")[0].as_py())
+
+
+def _no_stroke(kept: pa.Table) -> Placed:
+    """A kept log's shots when the dataset has no stroke yet: none placed."""
+    rows = zip(*(kept.column(c).to_pylist() for c in ("stop_line", "table", "stop_text")), strict=True)
+    return Placed(0, [Unplaced(line, t, text, "stop", "no_stroke") for line, t, text in rows])
+
+
+def _write_readings(
+    con: duckdb.DuckDBPyConnection, storage: Storage, kept: list[pa.Table], partitions: int
+) -> set[int]:
+    """Write each partition's ``clocks.parquet`` from :data:`_READINGS` (one reading per
+    stroke), streamed from DuckDB a partition at a time; the partitions written."""
+    ids = [row[0] for row in con.execute(f"SELECT DISTINCT match_id FROM {_READINGS}").fetchall()]
+    # The partition of a match is a hash Python computes (layout.partition_of): once a match.
+    parts = pa.array([partition_of(m, partitions) for m in ids], pa.int32())
+    con.register(_BY_PART, pa.table({"match_id": pa.array(ids, pa.string()), "part": parts}))
+    sources = [_source(k) for k in kept]
+    con.register(_SOURCES, pa.table({"log_no": pa.array(range(len(kept)), pa.int32()), "source": sources}))
+    try:
+        reader = con.sql(_WINNERS).to_arrow_reader(65_536)
+        pieces = (piece for batch in reader for piece in _by_partition(batch))
+        return {_write_part(storage, part, list(group)) for part, group in groupby(pieces, key=_part)}
+    finally:
+        con.unregister(_BY_PART)
+        con.unregister(_SOURCES)
+
+
+def _part(batch: pa.RecordBatch) -> int:
+    return int(batch.column("part")[0].as_py())
+
+
+def _by_partition(batch: pa.RecordBatch) -> list[pa.RecordBatch]:
+    """A batch of readings (in partition order) cut where the partition changes."""
+    parts = batch.column("part")
+    if not len(parts):
+        return []
+    changes = pc.indices_nonzero(pc.not_equal(parts.slice(1), parts.slice(0, len(parts) - 1))).to_pylist()
+    cuts = [0, *(i + 1 for i in changes), len(parts)]
+    return [batch.slice(lo, hi - lo) for lo, hi in pairwise(cuts)]
+
+
+def _write_part(storage: Storage, part: int, batches: list[pa.RecordBatch]) -> int:
+    table = pa.Table.from_batches(batches).drop_columns(["part"]).combine_chunks()
+    storage.write_table(table.cast(ALIGNED_SCHEMA), "shot_clock", part_name(part), CLOCKS_FILE)
+    return part
 
 
 def realign(storage: Storage) -> dict[str, Placed]:
     """Align the dataset's kept clock logs with all its strokes and write each partition's
     ``clocks.parquet`` (removed where no reading falls); what each log placed, by content hash.
-    Nothing to do (and nothing read) when the dataset keeps no clock log."""
+    Nothing to do (and nothing read) when the dataset keeps no clock log. The readings stay
+    in DuckDB and are written a partition at a time: no reading is held in Python."""
     if not storage.listdir(CLOCK_SHOTS):  # (``--overwrite`` removes the aligned files with the kept logs)
         return {}
     partitions = read_manifest(storage, LOADED, unfinished_ok=True)
-    readings, placed = _align_all(storage)
-    by_part: dict[int, list[tuple[object, ...]]] = {}
-    for key in sorted(readings):
-        by_part.setdefault(partition_of(key[0], partitions), []).append(readings[key])
-    for part, rows in by_part.items():
-        columns = list(zip(*rows, strict=True))
-        table = pa.table(
-            [pa.array(c, type=f.type) for c, f in zip(columns, ALIGNED_SCHEMA, strict=True)], schema=ALIGNED_SCHEMA
-        )
-        storage.write_table(table, "shot_clock", part_name(part), CLOCKS_FILE)
+    kept = [storage.read_table(CLOCK_SHOTS, n) for n in sorted(storage.listdir(CLOCK_SHOTS)) if n.endswith(".parquet")]
+    kept = [k for k in kept if k.num_rows]
+    con = _strokes(storage) if kept else None
+    if con is None:  # no stroke in the dataset yet (or no shot kept)
+        placed, written = {_source(k): _no_stroke(k) for k in kept}, set()
+    else:
+        try:
+            placed = _align_all(con, kept)
+            written = _write_readings(con, storage, kept, partitions)
+        finally:
+            con.close()
     for part in partitions_present(storage, "shot_clock"):
-        if part not in by_part:
+        if part not in written:
             storage.delete_file("shot_clock", part_name(part), CLOCKS_FILE)
     return placed
 

@@ -175,14 +175,14 @@ def align(con: duckdb.DuckDBPyConnection, tolerance_us: int) -> dict[int, Placed
     return placed
 
 
-def placed_rows(con: duckdb.DuckDBPyConnection) -> pa.Table:
-    """Every shot :func:`align` placed: ``log_no, match_id, frame, n, shot_s, paused_s,
-    limit_s``, by log number then match, frame and stroke (a Parquet dataset's alignment,
-    which writes its own files)."""
-    return con.sql(
-        f"SELECT log_no, match_id, frame, n, shot_s, paused_s, limit_s FROM {_ALIGNED}"
-        " WHERE reason IS NULL ORDER BY log_no, match_id, frame, n"
-    ).to_arrow_table()
+def keep_placed(con: duckdb.DuckDBPyConnection, table: str) -> None:
+    """Add every shot :func:`align` placed, ``log_no, match_id, frame, n, shot_s, paused_s,
+    limit_s``, to the temporary table ``table`` (created when missing), so that a Parquet
+    dataset's alignment, which writes its own files, keeps the readings of several runs in
+    DuckDB instead of in Python."""
+    placed = f"SELECT log_no, match_id, frame, n, shot_s, paused_s, limit_s FROM {_ALIGNED} WHERE reason IS NULL"
+    con.execute(f"CREATE TEMP TABLE IF NOT EXISTS {table} AS {placed} LIMIT 0")
+    con.execute(f"INSERT INTO {table} {placed}")
 
 
 def paired_rows(con: duckdb.DuckDBPyConnection) -> pa.Table:

@@ -6,8 +6,10 @@ every stroke of the dataset, whichever batch brought the clock or the strokes.""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -313,3 +315,50 @@ def test_a_dataset_keeps_each_clock_log_s_shots_as_the_python_pairing_gives_them
             (s.table, s.start_line, s.stop_line, s.stop_ts, s.stop_text, s.shot_s, s.paused_s, s.limit_s) for s in shots
         ]
     assert [u.reason for u in kept[0].unplaced] == ["stop_without_start", "no_stop"]
+
+
+def _started_earlier(source: Path, dest: Path, seconds: int) -> Path:
+    """A copy of a clock log whose shots start ``seconds`` earlier: the same stops, so the
+    same strokes, with other shot times."""
+    out = [source.read_text(encoding="utf-8").splitlines()[0]]
+    for line in source.read_text(encoding="utf-8").splitlines()[1:]:
+        table, ts, event = line.split(",")
+        if event == "start":
+            ts = (datetime.fromisoformat(ts) - timedelta(seconds=seconds)).isoformat(timespec="milliseconds")
+            ts = ts.replace("+00:00", "Z")
+        out.append(f"{table},{ts},{event}")
+    dest.write_text("\n".join(out) + "\n", encoding="utf-8")
+    return dest
+
+
+def test_two_clock_logs_of_the_same_strokes_the_last_by_content_digest_gives_the_reading(
+    clocked: Path, tmp_path: Path
+) -> None:
+    # A later clock load replaces an earlier reading of a stroke in a database; a dataset
+    # takes its logs in the order of their content digests, whatever batch brought them.
+    logs = sorted((clocked / "logs").glob("*.jsonl"))
+    first = sorted((clocked / "clocks").glob("*.csv"))[0]
+    second = _started_earlier(first, tmp_path / "again.csv", 1)
+    by_digest = sorted([first, second], key=lambda p: hashlib.sha256(p.read_bytes()).hexdigest())
+    db = tmp_path / "in-digest-order.duckdb"
+    ingest(db, *logs)
+    for clock in by_digest:
+        ingest(db, clock)
+    con = connect(db, read_only=True)
+    try:
+        expected = sorted(con.execute("SELECT * FROM shot_clock WHERE source <> 'record'").fetchall(), key=repr)
+    finally:
+        con.close()
+    last = hashlib.sha256(by_digest[-1].read_bytes()).hexdigest()
+    assert len(expected) > 20 and {r[6] for r in expected} == {last}
+
+    one, other = tmp_path / "one", tmp_path / "other"
+    ingest_parquet(one, *logs, clocks=(by_digest[0],))
+    ingest_parquet(one, clocks=(by_digest[1],))
+    ingest_parquet(other, *logs, clocks=(by_digest[1],))
+    ingest_parquet(other, clocks=(by_digest[0],))
+    assert clock_rows(one) == clock_rows(other) == expected
+    clocks_files = [
+        {k: v for k, v in tree(d, ("shot_clock",)).items() if k.endswith(CLOCKS_FILE)} for d in (one, other)
+    ]
+    assert clocks_files[0] == clocks_files[1]
