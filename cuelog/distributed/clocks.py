@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import groupby, pairwise
 from pathlib import Path
 
 import duckdb
@@ -35,6 +34,7 @@ from cuelog.distributed.layout import (
     CLOCKS_FILE,
     LOADED,
     Storage,
+    by_partition,
     part_name,
     partition_of,
     partitions_present,
@@ -157,30 +157,14 @@ def _write_readings(
     con.register(_SOURCES, pa.table({"log_no": pa.array(range(len(kept)), pa.int32()), "source": sources}))
     try:
         reader = con.sql(_WINNERS).to_arrow_reader(65_536)
-        pieces = (piece for batch in reader for piece in _by_partition(batch))
-        return {_write_part(storage, part, list(group)) for part, group in groupby(pieces, key=_part)}
+        return {_write_part(storage, part, readings) for part, readings in by_partition(reader)}
     finally:
         con.unregister(_BY_PART)
         con.unregister(_SOURCES)
 
 
-def _part(batch: pa.RecordBatch) -> int:
-    return int(batch.column("part")[0].as_py())
-
-
-def _by_partition(batch: pa.RecordBatch) -> list[pa.RecordBatch]:
-    """A batch of readings (in partition order) cut where the partition changes."""
-    parts = batch.column("part")
-    if not len(parts):
-        return []
-    changes = pc.indices_nonzero(pc.not_equal(parts.slice(1), parts.slice(0, len(parts) - 1))).to_pylist()
-    cuts = [0, *(i + 1 for i in changes), len(parts)]
-    return [batch.slice(lo, hi - lo) for lo, hi in pairwise(cuts)]
-
-
-def _write_part(storage: Storage, part: int, batches: list[pa.RecordBatch]) -> int:
-    table = pa.Table.from_batches(batches).drop_columns(["part"]).combine_chunks()
-    storage.write_table(table.cast(ALIGNED_SCHEMA), "shot_clock", part_name(part), CLOCKS_FILE)
+def _write_part(storage: Storage, part: int, readings: pa.Table) -> int:
+    storage.write_table(readings.combine_chunks().cast(ALIGNED_SCHEMA), "shot_clock", part_name(part), CLOCKS_FILE)
     return part
 
 

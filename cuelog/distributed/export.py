@@ -10,7 +10,7 @@ rewritten without it), never duplicated; ``overwrite`` replaces the dataset whol
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,6 +26,7 @@ from cuelog.distributed.layout import (
     MAX_PARTITIONS,
     DatasetError,
     Storage,
+    by_partition,
     parse_part,
     part_name,
     partition_of,
@@ -177,27 +178,6 @@ def _sweep(storage: Storage, names: dict[int, str]) -> None:
     storage.delete_dir(CLOCK_SHOTS)
 
 
-def _by_partition(con: duckdb.DuckDBPyConnection, sql: str) -> Iterator[tuple[int, pa.Table]]:
-    """The rows of a query ordered by partition, one Arrow table per partition (streamed)."""
-    current: int | None = None
-    batches: list[pa.RecordBatch] = []
-    schema: pa.Schema | None = None
-    for batch in con.sql(sql).to_arrow_reader(65_536):
-        schema = batch.schema
-        parts = batch.column(0).to_pylist()
-        start = 0
-        for i in range(1, len(parts) + 1):
-            if i == len(parts) or parts[i] != parts[start]:
-                if current is not None and parts[start] != current:
-                    yield current, pa.Table.from_batches(batches, schema).drop_columns(["part"])
-                    batches = []
-                current = parts[start]
-                batches.append(batch.slice(start, i - start))
-                start = i
-    if current is not None and schema is not None:
-        yield current, pa.Table.from_batches(batches, schema).drop_columns(["part"])
-
-
 def _check_target(storage: Storage, partitions: int, overwrite: bool) -> None:
     """An export goes into an empty directory or a cuelog loaded dataset, never anything else
     (``--overwrite`` deletes only a dataset's own files)."""
@@ -219,7 +199,7 @@ def _write_tables(con: duckdb.DuckDBPyConnection, storage: Storage, names: dict[
     written: set[int] = set()
     for table in LOADED_TABLES:
         done: set[int] = set()
-        for part, rows in _by_partition(con, _QUERIES[table]):
+        for part, rows in by_partition(con.sql(_QUERIES[table]).to_arrow_reader(65_536)):
             storage.write_table(rows, table, part_name(part), names[part])
             done.add(part)
         # A table with no rows now (no shot clock this time) keeps no file of an earlier export.

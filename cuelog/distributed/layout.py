@@ -18,11 +18,13 @@ import contextlib
 import hashlib
 import json
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import groupby, pairwise
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.fs as pafs
 import pyarrow.parquet as pq
 
@@ -51,6 +53,24 @@ def partition_of(match_id: str, partitions: int) -> int:
     """The partition of a match: a stable hash of its id, the same on every machine."""
     digest = hashlib.sha1(match_id.encode("utf-8")).digest()
     return int.from_bytes(digest[:8], "big") % partitions
+
+
+def by_partition(batches: Iterable[pa.RecordBatch]) -> Iterator[tuple[int, pa.Table]]:
+    """Rows in partition order (a ``part`` column, as a query ordered by it streams them),
+    one table per partition without that column, a partition at a time."""
+    pieces = (piece for batch in batches for piece in _cut_by_part(batch))
+    for part, group in groupby(pieces, key=lambda b: int(b.column("part")[0].as_py())):
+        yield part, pa.Table.from_batches(list(group)).drop_columns(["part"])
+
+
+def _cut_by_part(batch: pa.RecordBatch) -> list[pa.RecordBatch]:
+    """A batch in partition order cut where the partition changes."""
+    parts = batch.column("part")
+    if not len(parts):
+        return []
+    changes = pc.indices_nonzero(pc.not_equal(parts.slice(1), parts.slice(0, len(parts) - 1))).to_pylist()
+    cuts = [0, *(i + 1 for i in changes), len(parts)]
+    return [batch.slice(lo, hi - lo) for lo, hi in pairwise(cuts)]
 
 
 def part_name(part: int) -> str:
