@@ -14,6 +14,13 @@ one DuckDB query reading every stroke's table and time through the dataset's vie
 any alignment over the whole dataset reads). Peak memory is the process's after the runs.
 A digest of the ``clocks.parquet`` files checks that both trees write the same bytes.
 
+With ``--weekly`` it also writes the season into a new dataset week by week, as an archive
+grows (``cuelog ingest WEEK_LOGS --clock WEEK_CSVS --parquet DIR``, a fresh process a week,
+each tree in turn), each table's clock log cut into one log a week (a device's log of the
+days it ran; a log spanning the whole season would make every week align it again), and
+prints the time of the first and the last weeks and of them all: what a batch costs as the
+archive grows.
+
 Timings are wall clock, medians of ``--repeat`` runs per process, then of the rounds, with
 their spread. Never assert them in tests.
 """
@@ -23,10 +30,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
+import time
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -81,6 +91,50 @@ def build(work: Path, snooker: int, billiards: int) -> tuple[Path, int]:
     return data, strokes
 
 
+def weeks(work: Path) -> list[tuple[list[str], list[str]]]:
+    """The season's logs by the week of their match's date, with each table's clock log cut
+    into weeks the same way: (logs, clock CSVs) a week."""
+    logs: dict[int, list[str]] = {}
+    first: date | None = None
+    for path in sorted((work / "logs").glob("*.jsonl")):
+        with path.open(encoding="utf-8") as fh:
+            day = date.fromisoformat(json.loads(fh.readline())["date"])
+        first = day if first is None else min(first, day)
+        logs.setdefault(day.toordinal(), []).append(str(path))
+    assert first is not None
+    by_week: dict[int, list[str]] = {}
+    for ordinal, paths in logs.items():
+        by_week.setdefault((ordinal - first.toordinal()) // 7, []).extend(paths)
+    clocks: dict[int, list[str]] = {}
+    for csv in sorted((work / "clocks").glob("*.csv")):
+        header, *rows = csv.read_text(encoding="utf-8").splitlines()
+        cut: dict[int, list[str]] = {}
+        for row in rows:
+            day = date.fromisoformat(row.split(",")[1][:10])
+            cut.setdefault((day.toordinal() - first.toordinal()) // 7, []).append(row)
+        for week, lines in cut.items():
+            out = work / "weekly" / f"{week:03d}" / csv.name
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_text("\n".join([header, *lines]) + "\n", encoding="utf-8")
+            clocks.setdefault(week, []).append(str(out))
+    return [(sorted(by_week.get(w, [])), clocks.get(w, [])) for w in sorted(set(by_week) | set(clocks))]
+
+
+def weekly(tree: Path, work: Path, batches: list[tuple[list[str], list[str]]], name: str) -> list[float]:
+    """Each week written into a new dataset by ``cuelog ingest`` of ``tree``: its seconds."""
+    data = work / f"weekly-{name}"
+    shutil.rmtree(data, ignore_errors=True)
+    out = []
+    for logs, clocks in batches:
+        args = ["ingest", *logs, *(["--clock", *clocks] if clocks else []), "--parquet", str(data), "--json"]
+        start = time.perf_counter()
+        ran = subprocess.run([sys.executable, "-m", "cuelog", *args], capture_output=True, text=True, cwd=tree)
+        out.append(time.perf_counter() - start)
+        if ran.returncode != 0:
+            sys.exit(f"{tree}: {ran.stderr}")
+    return out
+
+
 def measure(tree: Path, script: Path, data: Path, repeat: int) -> dict[str, Any]:
     ran = subprocess.run(
         [sys.executable, str(script), str(tree), str(data), str(repeat)], capture_output=True, text=True, cwd=tree
@@ -101,6 +155,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3, help="timed runs within each process")
     ap.add_argument("--snooker", type=int, default=400, help="snooker matches in the season")
     ap.add_argument("--billiards", type=int, default=100, help="billiards matches in the season")
+    ap.add_argument("--weekly", action="store_true", help="also write the season week by week, as an archive grows")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="cuelog-dataset-clocks-") as tmp:
@@ -115,7 +170,19 @@ def main() -> None:
         for _ in range(args.rounds):
             for name, tree in trees:
                 runs[name].append(measure(tree, script, data, args.repeat))
+        batches = weeks(work) if args.weekly else []
+        by_week = {name: [weekly(tree, work, batches, name) for _ in range(args.rounds)] for name, tree in trees}
     doc: dict[str, Any] = {"strokes": strokes, "load": [round(x, 2) for x in os.getloadavg()], "trees": {}}
+    if batches:
+        doc["weekly"] = {
+            name: {
+                "weeks": len(batches),
+                "first_week_s": spread([r[0] for r in got]),
+                "last_week_s": spread([r[-1] for r in got]),
+                "all_weeks_s": spread([sum(r) for r in got]),
+            }
+            for name, got in by_week.items()
+        }
     for name, got in runs.items():
         medians = {key: [statistics.median(r[key]) for r in got] for key in ("realign_s", "floor_s")}
         doc["trees"][name] = {
@@ -149,6 +216,12 @@ def main() -> None:
     if args.base:
         s = doc["speed_up"]
         print(f"  base / tree: {s['median']}x (rounds {s['rounds']}); same bytes: {doc['same_bytes']}")
+    for name, w in doc.get("weekly", {}).items():
+        first, last, every = w["first_week_s"], w["last_week_s"], w["all_weeks_s"]
+        print(
+            f"  {name:<5} written in {w['weeks']} weeks: first week {first['median']} s, last week {last['median']} s"
+            f" ({last['low']}-{last['high']}), all {every['median']} s ({every['low']}-{every['high']})"
+        )
 
 
 if __name__ == "__main__":

@@ -14,10 +14,16 @@ replaces an earlier reading in a database. Logs are aligned in the order of thei
 digests, a later one replacing an earlier one's reading of a stroke: the same dataset gives
 the same bytes whatever order its batches came in.
 
-The cost grows with the kept clocks: every write that keeps clocks aligns all of them again,
-reading (in DuckDB, never into Python) the strokes of the tables and the time they reach,
-and rewrites the ``clocks.parquet`` files, streamed from DuckDB a partition at a time (the
-readings never pass through Python either).
+What each log placed, aligned on its own, is kept too (``clock_placed/<digest>.parquet``):
+a log's placements depend only on its shots and the strokes near them, and which log's
+reading a stroke keeps is decided after, over every log's placements. So a write aligns
+again only the logs it keeps and those it can change (its strokes near their shots, or a
+match it replaces that held a shot of theirs: :func:`_to_align`), reads the others'
+placements back, and rewrites the ``clocks.parquet`` files, streamed from DuckDB a
+partition at a time (no stroke and no reading passes through Python). A dataset aligned
+this way, write by write, is the one aligning every log from scratch gives
+(``tests/distributed/test_dataset_writes.py``). A log spanning the whole archive is aligned
+again by every write whose strokes fall in its span.
 """
 
 from __future__ import annotations
@@ -40,13 +46,30 @@ from cuelog.distributed.layout import (
     partitions_present,
     read_manifest,
 )
-from cuelog.distributed.views import loaded_views
+from cuelog.distributed.views import duck_path, loaded_views
 from cuelog.ingest.clock import ClockResult, Unplaced, paired_batches
 from cuelog.store import clocks as store_clocks
 from cuelog.store.loads import SHOT_CLOCK_SCHEMA
 
 CLOCK_SHOTS = "clock_shots"
 """The directory of the kept clock logs' shots, one file per log."""
+
+CLOCK_PLACED = "clock_placed"
+"""The directory of what each kept clock log placed, aligned on its own over the dataset's
+strokes (one file per log, named as its shots' file): a later write aligns again only the
+logs it can change (:func:`_to_align`)."""
+
+PLACED_SCHEMA = pa.schema(
+    [
+        ("match_id", pa.string()),
+        ("frame", pa.int32()),
+        ("n", pa.int32()),
+        ("shot_s", pa.float64()),
+        ("paused_s", pa.float64()),
+        ("limit_s", pa.float64()),
+    ]
+)
+"""A log's placed shots, one a stroke, in match, frame and stroke order."""
 
 SHOTS_SCHEMA = pa.schema(
     [
@@ -90,6 +113,9 @@ def _strokes(storage: Storage) -> duckdb.DuckDBPyConnection | None:
 _READINGS = "cuelog_clock_readings"
 """The temporary table of every placed shot of every kept log, by the log's position."""
 
+_CREATE_READINGS = f"""CREATE TEMP TABLE {_READINGS} (log_no INTEGER, match_id VARCHAR, frame INTEGER, n INTEGER,
+    shot_s DOUBLE, paused_s DOUBLE, limit_s DOUBLE)"""
+
 _BY_PART = "cuelog_clock_parts"
 """The registered table of the partition of each match with a reading."""
 
@@ -107,14 +133,16 @@ ORDER BY p.part, r.match_id, r.frame, r.n
 """
 
 
-def _align_all(con: duckdb.DuckDBPyConnection, kept: list[pa.Table]) -> dict[str, Placed]:
-    """Every kept clock log (in digest order) aligned in DuckDB over the dataset's views
-    (:mod:`cuelog.store.clocks`, the rule of a database load), the logs of one tolerance at
-    a time, their placed shots left in :data:`_READINGS`: what each log placed, by its
-    content hash."""
+def _align_all(con: duckdb.DuckDBPyConnection, kept: list[pa.Table], only: list[int]) -> dict[str, Placed]:
+    """The kept clock logs at positions ``only`` (in digest order) aligned in DuckDB over
+    the dataset's views (:mod:`cuelog.store.clocks`, the rule of a database load), the logs
+    of one tolerance at a time, their placed shots left in :data:`_READINGS`: what each log
+    placed, by its content hash. A log's placements depend on its own shots and on the
+    strokes near them only: of two shots of one log on one stroke the nearer keeps it, and
+    which log's reading a stroke keeps is decided after (:data:`_WINNERS`)."""
     by_tolerance: dict[float, list[int]] = {}
-    for i, table in enumerate(kept):
-        by_tolerance.setdefault(table.column("tolerance_s")[0].as_py(), []).append(i)
+    for i in only:
+        by_tolerance.setdefault(kept[i].column("tolerance_s")[0].as_py(), []).append(i)
     got: dict[int, store_clocks.Placed] = {}
     for tolerance, logs in sorted(by_tolerance.items()):
         store_clocks.create_shots(con)
@@ -127,11 +155,108 @@ def _align_all(con: duckdb.DuckDBPyConnection, kept: list[pa.Table]) -> dict[str
         finally:
             store_clocks.drop_shots(con)
     placed: dict[str, Placed] = {}
-    for i, table in enumerate(kept):
+    for i in only:
         log = got.get(i) or store_clocks.Placed(aligned=0, matches=[], left_over=[])
         left = [Unplaced(line, t, text, "stop", reason) for line, t, text, reason in log.left_over]
-        placed[_source(table)] = Placed(log.aligned, left)
+        placed[_source(kept[i])] = Placed(log.aligned, left)
     return placed
+
+
+_STROKES_NEAR = """
+SELECT DISTINCT sp.log_no FROM cuelog_clock_spans sp JOIN cuelog_clock_batch_strokes b
+    ON b."table" = sp."table" AND b.t BETWEEN sp.lo AND sp.hi
+UNION
+SELECT DISTINCT f.log_no FROM read_parquet($files, filename = true) p JOIN cuelog_clock_saved f USING (filename)
+WHERE p.match_id IN (SELECT match_id FROM cuelog_clock_batch_matches)
+"""
+
+
+def _to_align(
+    con: duckdb.DuckDBPyConnection,
+    storage: Storage,
+    kept: list[pa.Table],
+    batch: duckdb.DuckDBPyConnection | None,
+    fresh: set[str],
+) -> list[int]:
+    """The positions of the kept logs to align again: every one without ``batch`` (the
+    connection holding the matches this write brings, new or replacing the dataset's);
+    else the logs kept in this write (``fresh``: their results are reported), those with
+    no placements saved, and those the write can change: a stroke of it on one of their
+    tables within the time their shots there span, widened by their tolerance and a second
+    (as :func:`cuelog.store.clocks.align` reads the strokes; a stroke farther from every
+    shot of a log is neither any shot's stroke nor nearer than it), or a placed shot of
+    theirs on a match it replaces (its strokes are gone: a shot may now take another, and
+    one a shot of theirs kept from another may now be free). Any other log's placements
+    are the same as before."""
+    everything = list(range(len(kept)))
+    if batch is None:
+        return everything
+    saved = set(storage.listdir(CLOCK_PLACED))
+    again = {i for i in everything if _source(kept[i]) in fresh or _file(_source(kept[i])) not in saved}
+    rest = [i for i in everything if i not in again]
+    if not rest:
+        return everything
+    strokes = batch.sql(
+        'SELECT m.table_no AS "table", epoch_us(s.t) AS t FROM strokes s JOIN matches m USING (match_id)'
+        " WHERE s.t IS NOT NULL"
+    ).to_arrow_table()
+    files = [duck_path(storage, CLOCK_PLACED, _file(_source(kept[i]))) for i in rest]
+    registered = {
+        "cuelog_clock_batch_strokes": strokes,
+        "cuelog_clock_batch_matches": batch.sql("SELECT match_id FROM matches").to_arrow_table(),
+        "cuelog_clock_spans": pa.concat_tables([_spans(kept[i], i) for i in rest]),
+        "cuelog_clock_saved": pa.table({"filename": files, "log_no": pa.array(rest, pa.int32())}),
+    }
+    for name, table in registered.items():
+        con.register(name, table)
+    try:
+        reached = {int(row[0]) for row in con.execute(_STROKES_NEAR, {"files": files}).fetchall()}
+    finally:
+        for name in registered:
+            con.unregister(name)
+    return sorted(again | reached)
+
+
+def _spans(kept: pa.Table, log_no: int) -> pa.Table:
+    """Per table, the time a log's shots span (epoch microseconds), widened by its tolerance
+    and a second each way: the strokes its alignment reads."""
+    margin = round(kept.column("tolerance_s")[0].as_py() * 1e6) + 1_000_000
+    spans = kept.group_by("table").aggregate([("stop_ts", "min"), ("stop_ts", "max")])
+    return pa.table(
+        {
+            "log_no": pa.array([log_no] * spans.num_rows, pa.int32()),
+            "table": spans.column("table"),
+            "lo": pc.subtract(spans.column("stop_ts_min"), margin),
+            "hi": pc.add(spans.column("stop_ts_max"), margin),
+        }
+    )
+
+
+def _save_placements(con: duckdb.DuckDBPyConnection, storage: Storage, kept: list[pa.Table], logs: list[int]) -> None:
+    """Save what each of these logs placed (from :data:`_READINGS`) in :data:`CLOCK_PLACED`."""
+    for i in logs:
+        rows = con.sql(
+            f"SELECT {', '.join(PLACED_SCHEMA.names)} FROM {_READINGS} WHERE log_no = $log ORDER BY match_id, frame, n",
+            params={"log": i},
+        ).to_arrow_table()
+        storage.write_table(rows.cast(PLACED_SCHEMA), CLOCK_PLACED, _file(_source(kept[i])))
+
+
+def _add_saved(con: duckdb.DuckDBPyConnection, storage: Storage, kept: list[pa.Table], logs: list[int]) -> None:
+    """Add the saved placements of these logs to :data:`_READINGS`, under their positions."""
+    if not logs:
+        return
+    files = [duck_path(storage, CLOCK_PLACED, _file(_source(kept[i]))) for i in logs]
+    con.register("cuelog_clock_saved", pa.table({"filename": files, "log_no": pa.array(logs, pa.int32())}))
+    try:
+        cols = ", ".join(f"p.{name}" for name in PLACED_SCHEMA.names)
+        con.execute(
+            f"INSERT INTO {_READINGS} SELECT f.log_no, {cols} FROM read_parquet($files, filename = true) p"
+            " JOIN cuelog_clock_saved f USING (filename)",
+            {"files": files},
+        )
+    finally:
+        con.unregister("cuelog_clock_saved")
 
 
 def _source(kept: pa.Table) -> str:
@@ -168,22 +293,34 @@ def _write_part(storage: Storage, part: int, readings: pa.Table) -> int:
     return part
 
 
-def realign(storage: Storage) -> dict[str, Placed]:
+def realign(
+    storage: Storage, batch: duckdb.DuckDBPyConnection | None = None, fresh: Sequence[str] = ()
+) -> dict[str, Placed]:
     """Align the dataset's kept clock logs with all its strokes and write each partition's
-    ``clocks.parquet`` (removed where no reading falls); what each log placed, by content hash.
-    Nothing to do (and nothing read) when the dataset keeps no clock log. The readings stay
-    in DuckDB and are written a partition at a time: no reading is held in Python."""
+    ``clocks.parquet`` (removed where no reading falls); what each log aligned now placed,
+    by content hash. Nothing to do (and nothing read) when the dataset keeps no clock log.
+
+    ``batch`` is the connection holding the matches this write brought and ``fresh`` the
+    content hashes of the logs it kept: only the logs the write can change are aligned
+    again (:func:`_to_align`), the others' placements are read from their saved files;
+    without ``batch``, every log is. The readings stay in DuckDB and are written a
+    partition at a time: no reading is held in Python."""
     if not storage.listdir(CLOCK_SHOTS):  # (``--overwrite`` removes the aligned files with the kept logs)
         return {}
     partitions = read_manifest(storage, LOADED, unfinished_ok=True)
     kept = [storage.read_table(CLOCK_SHOTS, n) for n in sorted(storage.listdir(CLOCK_SHOTS)) if n.endswith(".parquet")]
     kept = [k for k in kept if k.num_rows]
     con = _strokes(storage) if kept else None
-    if con is None:  # no stroke in the dataset yet (or no shot kept)
+    if con is None:  # no stroke in the dataset yet (or no shot kept): nothing placed
+        storage.delete_dir(CLOCK_PLACED)
         placed, written = {_source(k): _no_stroke(k) for k in kept}, set()
     else:
         try:
-            placed = _align_all(con, kept)
+            con.execute(_CREATE_READINGS)
+            again = _to_align(con, storage, kept, batch, set(fresh))
+            placed = _align_all(con, kept, again)
+            _save_placements(con, storage, kept, again)
+            _add_saved(con, storage, kept, [i for i in range(len(kept)) if i not in set(again)])
             written = _write_readings(con, storage, kept, partitions)
         finally:
             con.close()

@@ -18,7 +18,7 @@ import duckdb
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from cuelog.distributed.clocks import CLOCK_SHOTS, keep_clocks, realign
+from cuelog.distributed.clocks import CLOCK_PLACED, CLOCK_SHOTS, keep_clocks, realign
 from cuelog.distributed.clocks import results as clock_results
 from cuelog.distributed.layout import (
     LOADED,
@@ -166,7 +166,8 @@ def _rewrite_stale(storage: Storage, part: int, old: str, replaced: frozenset[st
 
 
 def _sweep(storage: Storage, names: dict[int, str]) -> None:
-    """Remove every loaded file this export did not write (``--overwrite``), and the kept clocks."""
+    """Remove every loaded file this export did not write (``--overwrite``), and the kept
+    clocks with what they placed."""
     for table in LOADED_TABLES:
         for directory in storage.listdir(table):
             part = parse_part(directory)
@@ -176,6 +177,7 @@ def _sweep(storage: Storage, names: dict[int, str]) -> None:
             if not storage.listdir(table, directory):
                 storage.delete_dir(table, directory)
     storage.delete_dir(CLOCK_SHOTS)
+    storage.delete_dir(CLOCK_PLACED)
 
 
 def _check_target(storage: Storage, partitions: int, overwrite: bool) -> None:
@@ -243,7 +245,7 @@ def export_db(
             if overwrite:
                 _sweep(storage, plan.names)
             kept, rejected = keep_clocks(storage, clock_logs, tolerance_s)
-            placed = realign(storage)
+            placed = realign(storage, con, [k.file_hash for k in kept])
         records = con.execute("SELECT count(*) FROM records r SEMI JOIN export_chosen c USING (match_id)").fetchall()
     finally:
         con.unregister("export_chosen")

@@ -36,7 +36,6 @@ def _views(url: str, kind: str, tables: Sequence[str], unfinished_ok: bool = Fal
         import fsspec
 
         con.register_filesystem(fsspec.core.url_to_fs(url)[0])
-    base = url.rstrip("/") if "://" in url else storage.root
     for table in tables:
         if not partitions_present(storage, table):
             con.close()
@@ -44,9 +43,16 @@ def _views(url: str, kind: str, tables: Sequence[str], unfinished_ok: bool = Fal
                 "replay into it with `cuelog replay --parquet`" if kind == RESULTS else "write it with `cuelog export`"
             )
             raise DatasetError(f"{url}: no {table} files; {how}")
-        glob = f"{base}/{table}/*/*.parquet"
+        glob = duck_path(storage, table, "*", "*.parquet")
         con.execute(f"CREATE VIEW {table} AS SELECT * FROM read_parquet({_quote(glob)}, hive_partitioning = false)")
     return con
+
+
+def duck_path(storage: Storage, *parts: str) -> str:
+    """A path in the dataset as DuckDB reads it: under the URL's own name when the dataset is
+    not local (the connection has the URL's file system registered, as the views do)."""
+    base = storage.url.rstrip("/") if "://" in storage.url else storage.root
+    return "/".join([base, *parts])
 
 
 def open_results(url: str) -> duckdb.DuckDBPyConnection:

@@ -8,14 +8,17 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import shutil
 from datetime import datetime, timedelta
 from pathlib import Path
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from cuelog.distributed.clocks import CLOCK_SHOTS, keep_clocks
+from cuelog.distributed import clocks as distributed_clocks
+from cuelog.distributed.clocks import CLOCK_PLACED, CLOCK_SHOTS, keep_clocks, realign
 from cuelog.distributed.export import export_db
 from cuelog.distributed.layout import CLOCKS_FILE, Storage, partitions_present, read_clock
 from cuelog.ingest.clock import pair_shots, read_clock_csv
@@ -362,3 +365,73 @@ def test_two_clock_logs_of_the_same_strokes_the_last_by_content_digest_gives_the
         {k: v for k, v in tree(d, ("shot_clock",)).items() if k.endswith(CLOCKS_FILE)} for d in (one, other)
     ]
     assert clocks_files[0] == clocks_files[1]
+
+
+def _later(log: Path, dest: Path, seconds: int) -> Path:
+    """A correction of a match log: every time in it ``seconds`` later (the same match id)."""
+    text = re.sub(
+        r'"t": ?"([^"]+)"',
+        lambda m: (
+            '"t":"'
+            + (datetime.fromisoformat(m.group(1)) + timedelta(seconds=seconds)).isoformat(timespec="milliseconds")
+            + '"'
+        ),
+        log.read_text(encoding="utf-8"),
+    )
+    dest.write_text(text.replace("+00:00", "Z"), encoding="utf-8")
+    return dest
+
+
+def _aligned_from_scratch(data: Path, scratch: Path) -> dict[str, bytes]:
+    """The shot clock and the saved placements of a copy of the dataset whose every kept log
+    is aligned again (none saved)."""
+    shutil.copytree(data, scratch)
+    shutil.rmtree(scratch / CLOCK_PLACED, ignore_errors=True)
+    realign(Storage.open(str(scratch)))
+    return tree(scratch, ("shot_clock", CLOCK_PLACED))
+
+
+def test_a_write_aligns_again_only_the_clock_logs_it_can_change_and_gives_what_aligning_all_gives(
+    clocked: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Six matches on four tables over two days (tables 1 and 2 play both days), a clock log
+    # a table spanning its days. A write aligns again the logs it keeps, and the logs whose
+    # shots its strokes come near or that placed a shot on a match it replaces; the others'
+    # placements are read back. Whatever it aligned, the dataset must be what aligning every
+    # log from scratch gives.
+    logs = sorted((clocked / "logs").glob("*.jsonl"))
+    clocks = tuple(sorted((clocked / "clocks").glob("*.csv")))
+    assert [c.name for c in clocks] == ["snooker-1.csv", "snooker-2.csv", "snooker-3.csv", "snooker-4.csv"]
+    aligned: list[list[str]] = []
+    align_all = distributed_clocks._align_all
+
+    def spy(con: object, kept: list[pa.Table], only: list[int]) -> object:
+        aligned.append(sorted(Path(kept[i].column("path")[0].as_py()).name for i in only))
+        return align_all(con, kept, only)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(distributed_clocks, "_align_all", spy)
+    again = _started_earlier(clocks[0], tmp_path / "again.csv", 1)
+    (tmp_path / "corrected").mkdir()
+    corrected = _later(logs[4], tmp_path / "corrected" / logs[4].name, 2 * 86_400)
+    data = tmp_path / "data"
+    batches: list[tuple[list[str], list[str]]] = [
+        ([*map(str, logs[:4]), *map(str, clocks)], []),  # day 1's matches and every log
+        (list(map(str, logs[4:])), []),  # day 2's matches: tables 1 and 2
+        ([str(again)], []),  # another log of table 1
+        # A match of table 1 replaced, played two days later: no log's shots are near its strokes
+        # now, but two logs placed shots on its old ones.
+        ([str(corrected)], ["--replace"]),
+    ]
+    expected = [
+        sorted(c.name for c in clocks),
+        ["snooker-1.csv", "snooker-2.csv"],
+        ["again.csv"],
+        ["again.csv", "snooker-1.csv"],
+    ]
+    for number, ((paths, extra), want) in enumerate(zip(batches, expected, strict=True)):
+        aligned.clear()
+        ran = cuelog("ingest", *paths, "--parquet", str(data), "--partitions", "3", "--json", *extra)
+        assert ran.exit_code == 0, ran.stdout + ran.stderr
+        assert aligned == [want], number
+        assert tree(data, ("shot_clock", CLOCK_PLACED)) == _aligned_from_scratch(data, tmp_path / f"scratch{number}")
+    assert clock_rows(data) != []
