@@ -59,17 +59,9 @@ CLOCK_PLACED = "clock_placed"
 strokes (one file per log, named as its shots' file): a later write aligns again only the
 logs it can change (:func:`_to_align`)."""
 
-PLACED_SCHEMA = pa.schema(
-    [
-        ("match_id", pa.string()),
-        ("frame", pa.int32()),
-        ("n", pa.int32()),
-        ("shot_s", pa.float64()),
-        ("paused_s", pa.float64()),
-        ("limit_s", pa.float64()),
-    ]
-)
-"""A log's placed shots, one a stroke, in match, frame and stroke order."""
+PLACED_SCHEMA = pa.schema([f for f in SHOT_CLOCK_SCHEMA if f.name != "source"])
+"""A log's placed shots, one a stroke, in match, frame and stroke order: the store's shot
+clock rows without their source (the log is the file)."""
 
 SHOTS_SCHEMA = pa.schema(
     [
