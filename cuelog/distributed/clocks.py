@@ -28,6 +28,7 @@ again by every write whose strokes fall in its span.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -125,7 +126,64 @@ ORDER BY p.part, r.match_id, r.frame, r.n
 """
 
 
-def _align_all(con: duckdb.DuckDBPyConnection, kept: list[pa.Table], only: list[int]) -> dict[str, Placed]:
+@dataclass(slots=True)
+class _Log:
+    """A kept clock log as a realignment needs it: its file in :data:`CLOCK_SHOTS`, content
+    hash and tolerance, the first and last stop of its shots on each table (epoch
+    microseconds), and its shots when it is to be aligned (read then: the other logs' facts
+    come from the file of their saved placements, whose size is theirs, not their shots')."""
+
+    name: str
+    source: str
+    tolerance_s: float
+    spans: list[tuple[str, int, int]]
+    shots: pa.Table | None = None
+
+
+_LOG_KEY = b"cuelog_clock_log"
+"""The key, in the metadata of a log's saved placements, of its source, tolerance and spans."""
+
+
+def _read_log(storage: Storage, name: str) -> _Log | None:
+    """A kept log with its shots (None when it kept none)."""
+    shots = storage.read_table(CLOCK_SHOTS, name)
+    if not shots.num_rows:
+        return None
+    spans = shots.group_by("table").aggregate([("stop_ts", "min"), ("stop_ts", "max")]).sort_by("table")
+    rows = zip(*(spans.column(c).to_pylist() for c in ("table", "stop_ts_min", "stop_ts_max")), strict=True)
+    source, tolerance = shots.column("source")[0].as_py(), shots.column("tolerance_s")[0].as_py()
+    return _Log(name, str(source), float(tolerance), [(str(t), int(lo), int(hi)) for t, lo, hi in rows], shots)
+
+
+def _saved_log(storage: Storage, name: str) -> _Log:
+    """A kept log as its saved placements describe it, without its shots."""
+    meta = json.loads(storage.read_schema(CLOCK_PLACED, name).metadata[_LOG_KEY])
+    return _Log(name, meta["source"], meta["tolerance_s"], [(t, lo, hi) for t, lo, hi in meta["spans"]])
+
+
+def _logs(storage: Storage, saved_ok: bool, fresh: set[str]) -> list[_Log]:
+    """The kept logs in digest order (each log's position is its ``log_no``): with
+    ``saved_ok``, those with saved placements and not kept by this write (``fresh``) as their
+    saved placements describe them, the others with their shots."""
+    names = sorted(n for n in storage.listdir(CLOCK_SHOTS) if n.endswith(".parquet"))
+    saved = set(storage.listdir(CLOCK_PLACED)) if saved_ok else set()
+    fresh_names = {_file(h) for h in fresh}
+    logs = [_saved_log(storage, n) if n in saved and n not in fresh_names else _read_log(storage, n) for n in names]
+    return [log for log in logs if log is not None]
+
+
+def _shots(storage: Storage, log: _Log) -> pa.Table:
+    if log.shots is None:
+        read = _read_log(storage, log.name)
+        assert read is not None  # a log with saved placements kept shots
+        log.shots = read.shots
+    assert log.shots is not None
+    return log.shots
+
+
+def _align_all(
+    con: duckdb.DuckDBPyConnection, storage: Storage, logs: list[_Log], only: list[int]
+) -> dict[str, Placed]:
     """The kept clock logs at positions ``only`` (in digest order) aligned in DuckDB over
     the dataset's views (:mod:`cuelog.store.clocks`, the rule of a database load), the logs
     of one tolerance at a time, their placed shots left in :data:`_READINGS`: what each log
@@ -134,13 +192,13 @@ def _align_all(con: duckdb.DuckDBPyConnection, kept: list[pa.Table], only: list[
     which log's reading a stroke keeps is decided after (:data:`_WINNERS`)."""
     by_tolerance: dict[float, list[int]] = {}
     for i in only:
-        by_tolerance.setdefault(kept[i].column("tolerance_s")[0].as_py(), []).append(i)
+        by_tolerance.setdefault(logs[i].tolerance_s, []).append(i)
     got: dict[int, store_clocks.Placed] = {}
-    for tolerance, logs in sorted(by_tolerance.items()):
+    for tolerance, group in sorted(by_tolerance.items()):
         store_clocks.create_shots(con)
         try:
-            for i in logs:
-                shots = kept[i].rename_columns({"stop_ts": "ts"})
+            for i in group:
+                shots = _shots(storage, logs[i]).rename_columns({"stop_ts": "ts"})
                 store_clocks.add_shots(con, shots.append_column("log_no", pa.array([i] * shots.num_rows, pa.int32())))
             got.update(store_clocks.align(con, round(tolerance * 1e6)))
             store_clocks.keep_placed(con, _READINGS)
@@ -150,7 +208,7 @@ def _align_all(con: duckdb.DuckDBPyConnection, kept: list[pa.Table], only: list[
     for i in only:
         log = got.get(i) or store_clocks.Placed(aligned=0, matches=[], left_over=[])
         left = [Unplaced(line, t, text, "stop", reason) for line, t, text, reason in log.left_over]
-        placed[_source(kept[i])] = Placed(log.aligned, left)
+        placed[logs[i].source] = Placed(log.aligned, left)
     return placed
 
 
@@ -164,39 +222,44 @@ WHERE p.match_id IN (SELECT match_id FROM cuelog_clock_batch_matches)
 
 
 def _to_align(
-    con: duckdb.DuckDBPyConnection,
-    storage: Storage,
-    kept: list[pa.Table],
-    batch: duckdb.DuckDBPyConnection | None,
-    fresh: set[str],
+    con: duckdb.DuckDBPyConnection, storage: Storage, logs: list[_Log], batch: duckdb.DuckDBPyConnection | None
 ) -> list[int]:
     """The positions of the kept logs to align again: every one without ``batch`` (the
     connection holding the matches this write brings, new or replacing the dataset's);
-    else the logs kept in this write (``fresh``: their results are reported), those with
-    no placements saved, and those the write can change: a stroke of it on one of their
-    tables within the time their shots there span, widened by their tolerance and a second
-    (as :func:`cuelog.store.clocks.align` reads the strokes; a stroke farther from every
-    shot of a log is neither any shot's stroke nor nearer than it), or a placed shot of
-    theirs on a match it replaces (its strokes are gone: a shot may now take another, and
-    one a shot of theirs kept from another may now be free). Any other log's placements
-    are the same as before."""
-    everything = list(range(len(kept)))
-    if batch is None:
-        return everything
-    saved = set(storage.listdir(CLOCK_PLACED))
-    again = {i for i in everything if _source(kept[i]) in fresh or _file(_source(kept[i])) not in saved}
+    else the logs read with their shots (kept by this write, whose results are reported,
+    or with no placements saved), and those the write can change: a stroke of it on one of
+    their tables within the time their shots there span, widened by their tolerance and a
+    second (as :func:`cuelog.store.clocks.align` reads the strokes; a stroke farther from
+    every shot of a log is neither any shot's stroke nor nearer than it), or a placed shot
+    of theirs on a match it replaces (its strokes are gone: a shot may now take another,
+    and one a shot of theirs kept from another may now be free). Any other log's
+    placements are the same as before."""
+    everything = list(range(len(logs)))
+    again = {i for i in everything if logs[i].shots is not None}
     rest = [i for i in everything if i not in again]
-    if not rest:
+    if batch is None or not rest:
         return everything
     strokes = batch.sql(
         'SELECT m.table_no AS "table", epoch_us(s.t) AS t FROM strokes s JOIN matches m USING (match_id)'
         " WHERE s.t IS NOT NULL"
     ).to_arrow_table()
-    files = [duck_path(storage, CLOCK_PLACED, _file(_source(kept[i]))) for i in rest]
+    spans = [
+        (i, table, lo, hi, round(logs[i].tolerance_s * 1e6) + 1_000_000)
+        for i in rest
+        for table, lo, hi in logs[i].spans
+    ]
+    files = [duck_path(storage, CLOCK_PLACED, logs[i].name) for i in rest]
     registered = {
         "cuelog_clock_batch_strokes": strokes,
         "cuelog_clock_batch_matches": batch.sql("SELECT match_id FROM matches").to_arrow_table(),
-        "cuelog_clock_spans": pa.concat_tables([_spans(kept[i], i) for i in rest]),
+        "cuelog_clock_spans": pa.table(
+            {
+                "log_no": pa.array([i for i, *_ in spans], pa.int32()),
+                "table": pa.array([table for _, table, *_ in spans], pa.string()),
+                "lo": pa.array([lo - margin for _, _, lo, _, margin in spans], pa.int64()),
+                "hi": pa.array([hi + margin for _, _, _, hi, margin in spans], pa.int64()),
+            }
+        ),
         "cuelog_clock_saved": pa.table({"filename": files, "log_no": pa.array(rest, pa.int32())}),
     }
     for name, table in registered.items():
@@ -209,37 +272,26 @@ def _to_align(
     return sorted(again | reached)
 
 
-def _spans(kept: pa.Table, log_no: int) -> pa.Table:
-    """Per table, the time a log's shots span (epoch microseconds), widened by its tolerance
-    and a second each way: the strokes its alignment reads."""
-    margin = round(kept.column("tolerance_s")[0].as_py() * 1e6) + 1_000_000
-    spans = kept.group_by("table").aggregate([("stop_ts", "min"), ("stop_ts", "max")])
-    return pa.table(
-        {
-            "log_no": pa.array([log_no] * spans.num_rows, pa.int32()),
-            "table": spans.column("table"),
-            "lo": pc.subtract(spans.column("stop_ts_min"), margin),
-            "hi": pc.add(spans.column("stop_ts_max"), margin),
-        }
-    )
-
-
-def _save_placements(con: duckdb.DuckDBPyConnection, storage: Storage, kept: list[pa.Table], logs: list[int]) -> None:
-    """Save what each of these logs placed (from :data:`_READINGS`) in :data:`CLOCK_PLACED`."""
-    for i in logs:
+def _save_placements(con: duckdb.DuckDBPyConnection, storage: Storage, logs: list[_Log], only: list[int]) -> None:
+    """Save what each of these logs placed (from :data:`_READINGS`) in :data:`CLOCK_PLACED`,
+    with the log's source, tolerance and spans in the file's metadata."""
+    for i in only:
+        log = logs[i]
         rows = con.sql(
             f"SELECT {', '.join(PLACED_SCHEMA.names)} FROM {_READINGS} WHERE log_no = $log ORDER BY match_id, frame, n",
             params={"log": i},
         ).to_arrow_table()
-        storage.write_table(rows.cast(PLACED_SCHEMA), CLOCK_PLACED, _file(_source(kept[i])))
+        meta = {"source": log.source, "tolerance_s": log.tolerance_s, "spans": log.spans}
+        rows = rows.cast(PLACED_SCHEMA).replace_schema_metadata({_LOG_KEY: json.dumps(meta, sort_keys=True)})
+        storage.write_table(rows, CLOCK_PLACED, log.name)
 
 
-def _add_saved(con: duckdb.DuckDBPyConnection, storage: Storage, kept: list[pa.Table], logs: list[int]) -> None:
+def _add_saved(con: duckdb.DuckDBPyConnection, storage: Storage, logs: list[_Log], only: list[int]) -> None:
     """Add the saved placements of these logs to :data:`_READINGS`, under their positions."""
-    if not logs:
+    if not only:
         return
-    files = [duck_path(storage, CLOCK_PLACED, _file(_source(kept[i]))) for i in logs]
-    con.register("cuelog_clock_saved", pa.table({"filename": files, "log_no": pa.array(logs, pa.int32())}))
+    files = [duck_path(storage, CLOCK_PLACED, logs[i].name) for i in only]
+    con.register("cuelog_clock_saved", pa.table({"filename": files, "log_no": pa.array(only, pa.int32())}))
     try:
         cols = ", ".join(f"p.{name}" for name in PLACED_SCHEMA.names)
         con.execute(
@@ -251,27 +303,21 @@ def _add_saved(con: duckdb.DuckDBPyConnection, storage: Storage, kept: list[pa.T
         con.unregister("cuelog_clock_saved")
 
 
-def _source(kept: pa.Table) -> str:
-    return str(kept.column("source")[0].as_py())
-
-
-def _no_stroke(kept: pa.Table) -> Placed:
+def _no_stroke(shots: pa.Table) -> Placed:
     """A kept log's shots when the dataset has no stroke yet: none placed."""
-    rows = zip(*(kept.column(c).to_pylist() for c in ("stop_line", "table", "stop_text")), strict=True)
+    rows = zip(*(shots.column(c).to_pylist() for c in ("stop_line", "table", "stop_text")), strict=True)
     return Placed(0, [Unplaced(line, t, text, "stop", "no_stroke") for line, t, text in rows])
 
 
-def _write_readings(
-    con: duckdb.DuckDBPyConnection, storage: Storage, kept: list[pa.Table], partitions: int
-) -> set[int]:
+def _write_readings(con: duckdb.DuckDBPyConnection, storage: Storage, logs: list[_Log], partitions: int) -> set[int]:
     """Write each partition's ``clocks.parquet`` from :data:`_READINGS` (one reading per
     stroke), streamed from DuckDB a partition at a time; the partitions written."""
     ids = [row[0] for row in con.execute(f"SELECT DISTINCT match_id FROM {_READINGS}").fetchall()]
     # The partition of a match is a hash Python computes (layout.partition_of): once a match.
     parts = pa.array([partition_of(m, partitions) for m in ids], pa.int32())
     con.register(_BY_PART, pa.table({"match_id": pa.array(ids, pa.string()), "part": parts}))
-    sources = [_source(k) for k in kept]
-    con.register(_SOURCES, pa.table({"log_no": pa.array(range(len(kept)), pa.int32()), "source": sources}))
+    sources = [log.source for log in logs]
+    con.register(_SOURCES, pa.table({"log_no": pa.array(range(len(logs)), pa.int32()), "source": sources}))
     try:
         reader = con.sql(_WINNERS).to_arrow_reader(65_536)
         return {_write_part(storage, part, readings) for part, readings in by_partition(reader)}
@@ -300,20 +346,19 @@ def realign(
     if not storage.listdir(CLOCK_SHOTS):  # (``--overwrite`` removes the aligned files with the kept logs)
         return {}
     partitions = read_manifest(storage, LOADED, unfinished_ok=True)
-    kept = [storage.read_table(CLOCK_SHOTS, n) for n in sorted(storage.listdir(CLOCK_SHOTS)) if n.endswith(".parquet")]
-    kept = [k for k in kept if k.num_rows]
-    con = _strokes(storage) if kept else None
+    logs = _logs(storage, batch is not None, set(fresh))
+    con = _strokes(storage) if logs else None
     if con is None:  # no stroke in the dataset yet (or no shot kept): nothing placed
         storage.delete_dir(CLOCK_PLACED)
-        placed, written = {_source(k): _no_stroke(k) for k in kept}, set()
+        placed, written = {log.source: _no_stroke(_shots(storage, log)) for log in logs}, set()
     else:
         try:
             con.execute(_CREATE_READINGS)
-            again = _to_align(con, storage, kept, batch, set(fresh))
-            placed = _align_all(con, kept, again)
-            _save_placements(con, storage, kept, again)
-            _add_saved(con, storage, kept, [i for i in range(len(kept)) if i not in set(again)])
-            written = _write_readings(con, storage, kept, partitions)
+            again = _to_align(con, storage, logs, batch)
+            placed = _align_all(con, storage, logs, again)
+            _save_placements(con, storage, logs, again)
+            _add_saved(con, storage, logs, [i for i in range(len(logs)) if i not in set(again)])
+            written = _write_readings(con, storage, logs, partitions)
         finally:
             con.close()
     for part in partitions_present(storage, "shot_clock"):

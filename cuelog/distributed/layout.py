@@ -152,6 +152,10 @@ class Storage:
     def read_table(self, *parts: str) -> pa.Table:
         return pq.read_table(self.path(*parts), filesystem=self.fs)
 
+    def read_schema(self, *parts: str) -> pa.Schema:
+        """A Parquet file's schema with its metadata, from its footer alone."""
+        return pq.read_schema(self.path(*parts), filesystem=self.fs)
+
     def delete_file(self, *parts: str) -> None:
         if self.exists(*parts):
             self.fs.delete_file(self.path(*parts))

@@ -13,7 +13,6 @@ import shutil
 from datetime import datetime, timedelta
 from pathlib import Path
 
-import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
@@ -405,9 +404,10 @@ def test_a_write_aligns_again_only_the_clock_logs_it_can_change_and_gives_what_a
     aligned: list[list[str]] = []
     align_all = distributed_clocks._align_all
 
-    def spy(con: object, kept: list[pa.Table], only: list[int]) -> object:
-        aligned.append(sorted(Path(kept[i].column("path")[0].as_py()).name for i in only))
-        return align_all(con, kept, only)  # type: ignore[arg-type]
+    def spy(con: object, storage: Storage, logs: list[object], only: list[int]) -> object:
+        shots = [distributed_clocks._shots(storage, logs[i]) for i in only]  # type: ignore[arg-type]
+        aligned.append(sorted(Path(table.column("path")[0].as_py()).name for table in shots))
+        return align_all(con, storage, logs, only)  # type: ignore[arg-type]
 
     monkeypatch.setattr(distributed_clocks, "_align_all", spy)
     again = _started_earlier(clocks[0], tmp_path / "again.csv", 1)
