@@ -155,9 +155,17 @@ def _read_log(storage: Storage, name: str) -> _Log | None:
     return _Log(name, str(source), float(tolerance), [(str(t), int(lo), int(hi)) for t, lo, hi in rows], shots)
 
 
-def _saved_log(storage: Storage, name: str) -> _Log:
-    """A kept log as its saved placements describe it, without its shots."""
-    meta = json.loads(storage.read_schema(CLOCK_PLACED, name).metadata[_LOG_KEY])
+_SAVED_VERSION = 1
+"""The version of the saved placements: files of another (or none) are aligned again."""
+
+
+def _saved_log(storage: Storage, name: str) -> _Log | None:
+    """A kept log as its saved placements describe it, without its shots; None when they
+    do not say (an older file: the log is read and aligned again)."""
+    metadata = storage.read_schema(CLOCK_PLACED, name).metadata or {}
+    meta = json.loads(metadata.get(_LOG_KEY, b"{}"))
+    if meta.get("version") != _SAVED_VERSION:
+        return None
     return _Log(name, meta["source"], meta["tolerance_s"], [(t, lo, hi) for t, lo, hi in meta["spans"]])
 
 
@@ -168,7 +176,10 @@ def _logs(storage: Storage, saved_ok: bool, fresh: set[str]) -> list[_Log]:
     names = sorted(n for n in storage.listdir(CLOCK_SHOTS) if n.endswith(".parquet"))
     saved = set(storage.listdir(CLOCK_PLACED)) if saved_ok else set()
     fresh_names = {_file(h) for h in fresh}
-    logs = [_saved_log(storage, n) if n in saved and n not in fresh_names else _read_log(storage, n) for n in names]
+    logs = [
+        (_saved_log(storage, n) if n in saved and n not in fresh_names else None) or _read_log(storage, n)
+        for n in names
+    ]
     return [log for log in logs if log is not None]
 
 
@@ -281,7 +292,7 @@ def _save_placements(con: duckdb.DuckDBPyConnection, storage: Storage, logs: lis
             f"SELECT {', '.join(PLACED_SCHEMA.names)} FROM {_READINGS} WHERE log_no = $log ORDER BY match_id, frame, n",
             params={"log": i},
         ).to_arrow_table()
-        meta = {"source": log.source, "tolerance_s": log.tolerance_s, "spans": log.spans}
+        meta = {"version": _SAVED_VERSION, "source": log.source, "tolerance_s": log.tolerance_s, "spans": log.spans}
         rows = rows.cast(PLACED_SCHEMA).replace_schema_metadata({_LOG_KEY: json.dumps(meta, sort_keys=True)})
         storage.write_table(rows, CLOCK_PLACED, log.name)
 

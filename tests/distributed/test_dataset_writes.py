@@ -435,3 +435,31 @@ def test_a_write_aligns_again_only_the_clock_logs_it_can_change_and_gives_what_a
         assert aligned == [want], number
         assert tree(data, ("shot_clock", CLOCK_PLACED)) == _aligned_from_scratch(data, tmp_path / f"scratch{number}")
     assert clock_rows(data) != []
+
+
+def test_saved_placements_that_do_not_describe_their_log_are_aligned_again(
+    clocked: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A placements file of another version (or written before the version was kept) is not
+    # trusted: its log is read and aligned again by the next write.
+    logs = sorted((clocked / "logs").glob("*.jsonl"))
+    clocks = tuple(sorted((clocked / "clocks").glob("*.csv")))
+    data = tmp_path / "data"
+    ingest_parquet(data, *logs, clocks=clocks)
+    (placements,) = [p for p in (data / CLOCK_PLACED).iterdir() if p.name == f"{_digest(clocks[3])[:16]}.parquet"]
+    pq.write_table(pq.read_table(placements).replace_schema_metadata(None), placements)
+    aligned: list[int] = []
+    align_all = distributed_clocks._align_all
+
+    def spy(con: object, storage: Storage, logs: list[object], only: list[int]) -> object:
+        aligned.append(len(only))
+        return align_all(con, storage, logs, only)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(distributed_clocks, "_align_all", spy)
+    ingest_parquet(data, clocks=(_started_earlier(clocks[0], tmp_path / "again.csv", 1),))
+    assert aligned == [2]  # the new log, and the one whose placements said nothing
+    assert tree(data, ("shot_clock", CLOCK_PLACED)) == _aligned_from_scratch(data, tmp_path / "scratch")
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
