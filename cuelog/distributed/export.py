@@ -10,13 +10,14 @@ rewritten without it), never duplicated; ``overwrite`` replaces the dataset whol
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
 import pyarrow as pa
 import pyarrow.compute as pc
+import pyarrow.dataset as ds
 
 from cuelog.distributed.clocks import CLOCK_PLACED, CLOCK_SHOTS, keep_clocks, realign
 from cuelog.distributed.clocks import results as clock_results
@@ -78,14 +79,29 @@ def _file_name(rows: list[tuple[str, str]]) -> str:
     return hashlib.sha1(text.encode("utf-8")).hexdigest()[:16] + ".parquet"
 
 
-def _existing(storage: Storage, part: int) -> dict[str, list[str]]:
-    """Match id -> the files that hold it, in a partition already written (more than one
-    only after an export that stopped midway)."""
-    held: dict[str, list[str]] = {}
-    for name in storage.listdir("matches", part_name(part)):
-        if name.endswith(".parquet"):
-            for match_id in storage.read_table("matches", part_name(part), name).column("match_id").to_pylist():
-                held.setdefault(match_id, []).append(name)
+def _existing(storage: Storage, parts: Iterable[int]) -> dict[int, dict[str, list[str]]]:
+    """For each of these partitions already written: match id -> the files that hold it
+    (more than one only after an export that stopped midway). One scan of the match ids of
+    every file, by Arrow's threads: a dataset written batch by batch holds a file per batch
+    and partition, which read one by one cost a write more the larger the archive."""
+    files = [
+        storage.path("matches", part_name(part), name)
+        for part in parts
+        for name in storage.listdir("matches", part_name(part))
+        if name.endswith(".parquet")
+    ]
+    held: dict[int, dict[str, list[str]]] = {}
+    if not files:
+        return held
+    for tagged in (
+        ds.dataset(files, filesystem=storage.fs, format="parquet").scanner(columns=["match_id"]).scan_batches()
+    ):
+        directory, name = tagged.fragment.path.rsplit("/", 2)[-2:]
+        part = parse_part(directory)
+        assert part is not None  # the files listed are in partition directories
+        by_match = held.setdefault(part, {})
+        for match_id in tagged.record_batch.column(0).to_pylist():
+            by_match.setdefault(match_id, []).append(name)
     return held
 
 
@@ -117,8 +133,9 @@ def _plan(
         by_part.setdefault(partition_of(match_id, partitions), []).append((match_id, file_hash))
     names = {part: _file_name(items) for part, items in by_part.items()}
     stale: dict[tuple[int, str], set[str]] = {}
+    existing = {} if fresh else _existing(storage, by_part)
     for part, items in ({} if fresh else by_part).items():
-        held = _existing(storage, part)
+        held = existing.get(part, {})
         for m, _ in items:
             for name in held.get(m, ()):
                 if name != names[part]:
