@@ -368,7 +368,8 @@ def realign(
             again = _to_align(con, storage, logs, batch)
             placed = _align_all(con, storage, logs, again)
             _save_placements(con, storage, logs, again)
-            _add_saved(con, storage, logs, [i for i in range(len(logs)) if i not in set(again)])
+            aligned = set(again)
+            _add_saved(con, storage, logs, [i for i in range(len(logs)) if i not in aligned])
             written = _write_readings(con, storage, logs, partitions)
         finally:
             con.close()

@@ -177,12 +177,13 @@ def align(con: duckdb.DuckDBPyConnection, tolerance_us: int) -> dict[int, Placed
 
 def keep_placed(con: duckdb.DuckDBPyConnection, table: str) -> None:
     """Add every shot :func:`align` placed, ``log_no, match_id, frame, n, shot_s, paused_s,
-    limit_s``, to the temporary table ``table`` (created when missing), so that a Parquet
-    dataset's alignment, which writes its own files, keeps the readings of several runs in
-    DuckDB instead of in Python."""
-    placed = f"SELECT log_no, match_id, frame, n, shot_s, paused_s, limit_s FROM {_ALIGNED} WHERE reason IS NULL"
-    con.execute(f"CREATE TEMP TABLE IF NOT EXISTS {table} AS {placed} LIMIT 0")
-    con.execute(f"INSERT INTO {table} {placed}")
+    limit_s``, to the caller's table ``table`` (those columns, in that order), so that a
+    Parquet dataset's alignment, which writes its own files, keeps the readings of several
+    runs in DuckDB instead of in Python."""
+    con.execute(
+        f"INSERT INTO {table} SELECT log_no, match_id, frame, n, shot_s, paused_s, limit_s FROM {_ALIGNED}"
+        " WHERE reason IS NULL"
+    )
 
 
 def paired_rows(con: duckdb.DuckDBPyConnection) -> pa.Table:
