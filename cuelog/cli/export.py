@@ -62,7 +62,8 @@ def export(
     else:
         out_console().print(
             f"wrote {done.matches} match(es), {done.records} record(s) to {parquet} "
-            f"({done.written} of {done.partitions} partitions)",
+            f"({done.written} of {done.partitions} partitions)"
+            + (f"; {done.unchanged} match(es) unchanged (held already, from the same log)" if done.unchanged else ""),
             soft_wrap=True,
             markup=False,
         )

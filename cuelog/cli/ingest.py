@@ -249,7 +249,12 @@ def ingest(
         if exported is not None:
             out_console().print(
                 f"wrote {exported['matches']} match(es) to {parquet} "
-                f"({exported['partitions_written']} of {partitions} partitions)",
+                f"({exported['partitions_written']} of {partitions} partitions)"
+                + (
+                    f"; {exported['unchanged']} unchanged (held already, from the same log)"
+                    if exported["unchanged"]
+                    else ""
+                ),
                 soft_wrap=True,
                 markup=False,
             )

@@ -28,6 +28,7 @@ from cuelog.distributed.layout import (
     DatasetError,
     Storage,
     by_partition,
+    finished,
     parse_part,
     part_name,
     partition_of,
@@ -62,6 +63,8 @@ class Exported:
     url: str
     clocks: tuple[ClockResult, ...] = ()
     """The shot-clock logs kept, each as aligned over the whole dataset."""
+    unchanged: int = 0
+    """Matches the dataset held already, loaded from the same log: not written again."""
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -70,6 +73,7 @@ class Exported:
             "records": self.records,
             "partitions": self.partitions,
             "partitions_written": self.written,
+            "unchanged": self.unchanged,
         }
 
 
@@ -79,39 +83,42 @@ def _file_name(rows: list[tuple[str, str]]) -> str:
     return hashlib.sha1(text.encode("utf-8")).hexdigest()[:16] + ".parquet"
 
 
-def _existing(storage: Storage, parts: Iterable[int]) -> dict[int, dict[str, list[str]]]:
-    """For each of these partitions already written: match id -> the files that hold it
-    (more than one only after an export that stopped midway). One scan of the match ids of
-    every file, by Arrow's threads: a dataset written batch by batch holds a file per batch
-    and partition, which read one by one cost a write more the larger the archive."""
+def _existing(storage: Storage, parts: Iterable[int]) -> dict[int, dict[str, list[tuple[str, str]]]]:
+    """For each of these partitions already written: match id -> the files that hold it, each
+    with the content hash of the log the match was loaded from (more than one file only
+    after an export that stopped midway). One scan of every file's match ids, by Arrow's
+    threads: a dataset written batch by batch holds a file per batch and partition, which
+    read one by one cost a write more the larger the archive."""
     files = [
         storage.path("matches", part_name(part), name)
         for part in parts
         for name in storage.listdir("matches", part_name(part))
         if name.endswith(".parquet")
     ]
-    held: dict[int, dict[str, list[str]]] = {}
+    held: dict[int, dict[str, list[tuple[str, str]]]] = {}
     if not files:
         return held
-    for tagged in (
-        ds.dataset(files, filesystem=storage.fs, format="parquet").scanner(columns=["match_id"]).scan_batches()
-    ):
+    scanner = ds.dataset(files, filesystem=storage.fs, format="parquet").scanner(columns=["match_id", "file_hash"])
+    for tagged in scanner.scan_batches():
         directory, name = tagged.fragment.path.rsplit("/", 2)[-2:]
         part = parse_part(directory)
         assert part is not None  # the files listed are in partition directories
         by_match = held.setdefault(part, {})
-        for match_id in tagged.record_batch.column(0).to_pylist():
-            by_match.setdefault(match_id, []).append(name)
+        ids, hashes = (tagged.record_batch.column(c).to_pylist() for c in ("match_id", "file_hash"))
+        for match_id, file_hash in zip(ids, hashes, strict=True):
+            by_match.setdefault(match_id, []).append((name, file_hash))
     return held
 
 
 @dataclass(frozen=True, slots=True)
 class Plan:
-    """Where an export writes: this export's file in each partition, and the older files that
-    hold matches it replaces (rewritten without them)."""
+    """Where an export writes: this export's file in each partition, the older files that
+    hold matches it replaces (rewritten without them), and the matches it leaves as they
+    are (held already, loaded from the same log)."""
 
     names: dict[int, str]
     stale: dict[tuple[int, str], frozenset[str]]
+    unchanged: frozenset[str] = frozenset()
 
 
 def _plan(
@@ -128,16 +135,31 @@ def _plan(
     ).fetchall()
     if not rows and not empty_ok:
         raise DatasetError("the database has no loaded matches; load logs first with `cuelog ingest LOGS --db FILE`")
+    existing = {} if fresh else _existing(storage, {partition_of(r[0], partitions) for r in rows})
+    # A match the dataset holds from the same log is left as it is: the same bytes loaded
+    # again change nothing, whichever batch brings them (as a database finds them unchanged).
+    # Not after a write that stopped midway: its match files may lack their other tables,
+    # and running it again must write them.
+    unchanged = (
+        {
+            match_id
+            for match_id, file_hash, _ in rows
+            if (held := existing.get(partition_of(match_id, partitions), {}).get(match_id))
+            and all(h == file_hash for _, h in held)
+        }
+        if finished(storage)
+        else set()
+    )
+    rows = [r for r in rows if r[0] not in unchanged]
     by_part: dict[int, list[tuple[str, str]]] = {}
     for match_id, file_hash, _ in rows:
         by_part.setdefault(partition_of(match_id, partitions), []).append((match_id, file_hash))
     names = {part: _file_name(items) for part, items in by_part.items()}
     stale: dict[tuple[int, str], set[str]] = {}
-    existing = {} if fresh else _existing(storage, by_part)
-    for part, items in ({} if fresh else by_part).items():
-        held = existing.get(part, {})
+    for part, items in by_part.items():
+        held_here = existing.get(part, {})
         for m, _ in items:
-            for name in held.get(m, ()):
+            for name, _ in held_here.get(m, ()):
                 if name != names[part]:
                     stale.setdefault((part, name), set()).add(m)
     if keep_other and stale:
@@ -154,7 +176,7 @@ def _plan(
         }
     )
     con.register("export_chosen", chosen)
-    return Plan(names, {key: frozenset(ids) for key, ids in stale.items()})
+    return Plan(names, {key: frozenset(ids) for key, ids in stale.items()}, frozenset(unchanged))
 
 
 def _rewrite_stale(storage: Storage, part: int, old: str, replaced: frozenset[str]) -> None:
@@ -266,6 +288,7 @@ def export_db(
         records = con.execute("SELECT count(*) FROM records r SEMI JOIN export_chosen c USING (match_id)").fetchall()
     finally:
         con.unregister("export_chosen")
-    matches = int(con.execute("SELECT count(*) FROM matches").fetchall()[0][0])
+    matches = int(con.execute("SELECT count(*) FROM matches").fetchall()[0][0]) - len(plan.unchanged)
     done = {c.path: c for c in [*rejected, *clock_results(kept, placed)]}
-    return Exported(matches, int(records[0][0]), partitions, written, url, tuple(done[str(p)] for p in clock_logs))
+    clocks = tuple(done[str(p)] for p in clock_logs)
+    return Exported(matches, int(records[0][0]), partitions, written, url, clocks, len(plan.unchanged))

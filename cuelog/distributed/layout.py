@@ -198,6 +198,17 @@ def read_manifest(storage: Storage, kind: str, *, unfinished_ok: bool = False) -
     return parts
 
 
+def finished(storage: Storage) -> bool:
+    """Whether every write into the dataset finished (a new dataset: nothing written yet)."""
+    if not storage.exists(MANIFEST):
+        return True
+    try:
+        doc = storage.read_json(MANIFEST)
+    except (OSError, ValueError):
+        return False
+    return not (isinstance(doc, dict) and doc.get("complete") is False)
+
+
 @contextlib.contextmanager
 def writing(storage: Storage, kind: str, partitions: int) -> Iterator[None]:
     """Mark the dataset unfinished while it is written, complete once every file is in place:

@@ -13,6 +13,7 @@ import shutil
 from datetime import datetime, timedelta
 from pathlib import Path
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
@@ -185,6 +186,57 @@ def test_ingest_parquet_refuses_another_file_for_a_held_match_unless_replace(
     assert ran.exit_code == 0, ran.stderr
     (row,) = pq.read_table(archive / "matches").to_pylist()
     assert row["referee"] == "Corrected Name"
+
+
+def test_ingest_parquet_of_a_log_held_already_leaves_its_match_as_it_is_in_any_batch(
+    two_batches: tuple[Path, Path, Path], tmp_path: Path
+) -> None:
+    # The same bytes loaded again change nothing, as a database finds them unchanged: in a
+    # batch of other files too (whose files in the dataset are named by other contents).
+    logs = sorted(two_batches[2].parent.glob("*.jsonl"))
+    archive = tmp_path / "archive"
+    assert cuelog("ingest", *map(str, logs[:2]), "--parquet", str(archive), "--partitions", "2").exit_code == 0
+    before = tree(archive, ("matches", "records", "strokes"))
+    ran = cuelog("ingest", *map(str, logs[1:]), "--parquet", str(archive), "--partitions", "2", "--json")
+    assert ran.exit_code == 0, ran.stderr
+    exported = json.loads(ran.stdout)["parquet"]
+    assert (exported["matches"], exported["unchanged"]) == (len(logs) - 2, 1)
+    assert set(before.items()) <= set(tree(archive, ("matches", "records", "strokes")).items())
+    held = pq.read_table(archive / "matches").column("match_id").to_pylist()
+    assert len(held) == len(set(held)) == len(logs)
+    human = cuelog("ingest", str(logs[0]), "--parquet", str(archive), "--partitions", "2")
+    assert human.exit_code == 0 and "wrote 0 match(es)" in human.stdout and "1 unchanged" in human.stdout
+
+
+def test_a_batch_that_stopped_after_its_match_files_writes_the_rest_when_run_again(
+    two_batches: tuple[Path, Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The matches files of a new batch are written first: they hold its matches from the
+    # same logs, but not yet their records. Running the batch again must write those, not
+    # take the matches for held already.
+    first, second, _ = two_batches
+    archive = export(first, tmp_path / "archive")
+    real = Storage.write_table
+
+    def full_disk(self: Storage, table: pa.Table, *parts: str) -> None:
+        if parts[0] != "matches":
+            raise OSError(28, "No space left on device")
+        real(self, table, *parts)
+
+    monkeypatch.setattr(Storage, "write_table", full_disk)
+    con = connect(second, read_only=True)
+    try:
+        with pytest.raises(OSError):
+            export_db(con, str(archive), 3)
+    finally:
+        con.close()
+    monkeypatch.undo()
+    done = cuelog("export", "--db", str(second), "--parquet", str(archive), "--partitions", "3", "--json")
+    assert done.exit_code == 0, done.stderr
+    assert json.loads(done.stdout)["unchanged"] == 0
+    held = ids(archive)
+    assert sorted(pq.read_table(archive / "records").column("match_id").unique().to_pylist()) == held
+    assert len(held) == len(set(held))
 
 
 # -- shot clocks over batches ----------------------------------------------------------

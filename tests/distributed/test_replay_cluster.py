@@ -259,7 +259,20 @@ def test_export_reports_what_it_wrote_and_refuses_an_empty_database(season: Path
         "records": loaded,
         "partitions": 4,
         "partitions_written": len(list((tmp_path / "a" / "matches").iterdir())),
+        "unchanged": 0,
     }
+    written = tree(tmp_path / "a", ("matches", "records", "strokes"))
+    same = cuelog("export", "--db", str(season), "--parquet", str(tmp_path / "a"), "--partitions", "4", "--json")
+    assert same.exit_code == 0, same.stderr
+    assert json.loads(same.stdout) | {"parquet": None} == {
+        "parquet": None,
+        "matches": 0,
+        "records": 0,
+        "partitions": 4,
+        "partitions_written": 0,
+        "unchanged": doc["matches"],
+    }
+    assert tree(tmp_path / "a", ("matches", "records", "strokes")) == written
     again = cuelog("export", "--db", str(season), "--parquet", str(tmp_path / "a"), "--partitions", "5")
     assert again.exit_code == 2 and "--partitions 4" in again.stderr
     empty = tmp_path / "empty.duckdb"
