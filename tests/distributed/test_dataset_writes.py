@@ -10,6 +10,7 @@ import hashlib
 import json
 import re
 import shutil
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -138,6 +139,28 @@ def test_export_refuses_a_directory_that_is_not_a_cuelog_dataset(
     assert tree(tmp_path / "results", REPLAY_TABLES)  # the results were left alone
 
 
+def _export_stopping(
+    db: Path, archive: Path, monkeypatch: pytest.MonkeyPatch, full: Callable[[tuple[str, ...]], bool]
+) -> None:
+    """An export of ``db`` into ``archive`` (3 partitions) that stops with a full disk at the
+    first file ``full`` says of (the file's path parts in the dataset)."""
+    real = Storage.write_table
+
+    def full_disk(self: Storage, table: pa.Table, *parts: str) -> None:
+        if full(parts):
+            raise OSError(28, "No space left on device")
+        real(self, table, *parts)
+
+    monkeypatch.setattr(Storage, "write_table", full_disk)
+    con = connect(db, read_only=True)
+    try:
+        with pytest.raises(OSError):
+            export_db(con, str(archive), 3)
+    finally:
+        con.close()
+        monkeypatch.undo()
+
+
 def test_an_export_that_stops_midway_is_refused_by_readers_until_run_again(
     two_batches: tuple[Path, Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -145,23 +168,13 @@ def test_an_export_that_stops_midway_is_refused_by_readers_until_run_again(
     archive = export(first, tmp_path / "archive")
     _correct(log)
     ingest(first, log, replace=True)
-    real = Storage.write_table
     calls = {"n": 0}
 
-    def full_disk(self: Storage, table, *parts: str) -> None:  # type: ignore[no-untyped-def]
+    def third_file(parts: tuple[str, ...]) -> bool:
         calls["n"] += 1
-        if calls["n"] > 2:
-            raise OSError(28, "No space left on device")
-        real(self, table, *parts)
+        return calls["n"] > 2
 
-    monkeypatch.setattr(Storage, "write_table", full_disk)
-    con = connect(first, read_only=True)
-    try:
-        with pytest.raises(OSError):
-            export_db(con, str(archive), 3)
-    finally:
-        con.close()
-    monkeypatch.undo()
+    _export_stopping(first, archive, monkeypatch, third_file)
     for args in (
         ["replay", "--parquet", str(archive), "--scheduler", "local:1", "--out", str(tmp_path / "out")],
         ["diff", "--dataset", str(archive), "--scheduler", "local:1", "--rules", "snooker/classic"],
@@ -216,21 +229,7 @@ def test_a_batch_that_stopped_after_its_match_files_writes_the_rest_when_run_aga
     # take the matches for held already.
     first, second, _ = two_batches
     archive = export(first, tmp_path / "archive")
-    real = Storage.write_table
-
-    def full_disk(self: Storage, table: pa.Table, *parts: str) -> None:
-        if parts[0] != "matches":
-            raise OSError(28, "No space left on device")
-        real(self, table, *parts)
-
-    monkeypatch.setattr(Storage, "write_table", full_disk)
-    con = connect(second, read_only=True)
-    try:
-        with pytest.raises(OSError):
-            export_db(con, str(archive), 3)
-    finally:
-        con.close()
-    monkeypatch.undo()
+    _export_stopping(second, archive, monkeypatch, lambda parts: parts[0] != "matches")
     done = cuelog("export", "--db", str(second), "--parquet", str(archive), "--partitions", "3", "--json")
     assert done.exit_code == 0, done.stderr
     assert json.loads(done.stdout)["unchanged"] == 0
