@@ -63,7 +63,11 @@ def export(
         out_console().print(
             f"wrote {done.matches} match(es), {done.records} record(s) to {parquet} "
             f"({done.written} of {done.partitions} partitions)"
-            + (f"; {done.unchanged} match(es) unchanged (held already, from the same log)" if done.unchanged else ""),
+            + (
+                f"; {len(done.unchanged)} match(es) unchanged (held already, from the same log)"
+                if done.unchanged
+                else ""
+            ),
             soft_wrap=True,
             markup=False,
         )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 import tempfile
@@ -118,16 +119,24 @@ def _load(
                     con, files, replace=replace, progress=lambda n: bar.advance(task, n), workers=workers
                 )
             if parquet is not None:
-                exported, clocks = _export(con, parquet, partitions, clock, tolerance, replace)
-                return results, clocks, exported
+                exported, clocks, unchanged = _export(con, parquet, partitions, clock, tolerance, replace)
+                return [_held_already(r, unchanged) for r in results], clocks, exported
             return results, ingest_clocks(con, clock, tolerance, paired), None
     finally:
         con.close()
 
 
+def _held_already(result: FileResult, unchanged: frozenset[str]) -> FileResult:
+    """A log loaded into the temporary database whose every match the dataset held already
+    from the same log: ``unchanged``, as a database reports the same bytes loaded again."""
+    if result.status != "loaded" or not result.matches or not unchanged.issuperset(result.matches):
+        return result
+    return dataclasses.replace(result, status="unchanged")
+
+
 def _export(
     con: duckdb.DuckDBPyConnection, parquet: str, partitions: int, clock: list[Path], tolerance: float, replace: bool
-) -> tuple[dict[str, object], list[ClockResult]]:
+) -> tuple[dict[str, object], list[ClockResult], frozenset[str]]:
     from cuelog.distributed.export import export_db
     from cuelog.distributed.layout import DatasetError, MissingExtra
 
@@ -139,7 +148,7 @@ def _export(
         fail(str(exc), "missing_extra")
     except OSError as exc:
         fail(f"cannot write {parquet}: {exc}", "cannot_write")
-    return done.to_dict(), list(done.clocks)
+    return done.to_dict(), list(done.clocks), done.unchanged
 
 
 def split_clock_csvs(paths: list[Path]) -> tuple[list[Path], list[Path]]:
@@ -211,8 +220,9 @@ def ingest(
       cuelog ingest day1/ --clock table1.csv --parquet archive/ --partitions 64
 
     With --parquet the logs of this run are loaded into a temporary database and written as a
-    Parquet dataset (`cuelog export`); each batch of an archive adds its files, and a match
-    id the dataset holds from another file is refused unless --replace. The dataset keeps
+    Parquet dataset (`cuelog export`); each batch of an archive adds its files, a match id
+    the dataset holds from another log's content is refused unless --replace, and one it
+    holds from the same log is left unchanged. The dataset keeps
     the clock logs and aligns every one with every stroke it holds after each batch, so a
     clock may come in another batch than its strokes.
     """

@@ -63,7 +63,7 @@ class Exported:
     url: str
     clocks: tuple[ClockResult, ...] = ()
     """The shot-clock logs kept, each as aligned over the whole dataset."""
-    unchanged: int = 0
+    unchanged: frozenset[str] = frozenset()
     """Matches the dataset held already, loaded from the same log: not written again."""
 
     def to_dict(self) -> dict[str, object]:
@@ -73,7 +73,7 @@ class Exported:
             "records": self.records,
             "partitions": self.partitions,
             "partitions_written": self.written,
-            "unchanged": self.unchanged,
+            "unchanged": len(self.unchanged),
         }
 
 
@@ -291,4 +291,4 @@ def export_db(
     matches = int(con.execute("SELECT count(*) FROM matches").fetchall()[0][0]) - len(plan.unchanged)
     done = {c.path: c for c in [*rejected, *clock_results(kept, placed)]}
     clocks = tuple(done[str(p)] for p in clock_logs)
-    return Exported(matches, int(records[0][0]), partitions, written, url, clocks, len(plan.unchanged))
+    return Exported(matches, int(records[0][0]), partitions, written, url, clocks, plan.unchanged)

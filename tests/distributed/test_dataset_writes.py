@@ -212,8 +212,10 @@ def test_ingest_parquet_of_a_log_held_already_leaves_its_match_as_it_is_in_any_b
     before = tree(archive, ("matches", "records", "strokes"))
     ran = cuelog("ingest", *map(str, logs[1:]), "--parquet", str(archive), "--partitions", "2", "--json")
     assert ran.exit_code == 0, ran.stderr
-    exported = json.loads(ran.stdout)["parquet"]
+    doc = json.loads(ran.stdout)
+    exported = doc["parquet"]
     assert (exported["matches"], exported["unchanged"]) == (len(logs) - 2, 1)
+    assert [f["status"] for f in doc["files"]] == ["unchanged"] + ["loaded"] * (len(logs) - 2)
     assert set(before.items()) <= set(tree(archive, ("matches", "records", "strokes")).items())
     held = pq.read_table(archive / "matches").column("match_id").to_pylist()
     assert len(held) == len(set(held)) == len(logs)
