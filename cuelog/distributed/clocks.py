@@ -223,10 +223,15 @@ def _align_all(
     return placed
 
 
+# Run on the connection holding the write's matches: its strokes stay in DuckDB.
 _STROKES_NEAR = """
-SELECT DISTINCT sp.log_no FROM cuelog_clock_spans sp JOIN cuelog_clock_batch_strokes b
+SELECT DISTINCT sp.log_no FROM cuelog_clock_spans sp
+JOIN (SELECT m.table_no AS "table", epoch_us(s.t) AS t FROM strokes s JOIN matches m USING (match_id)) b
     ON b."table" = sp."table" AND b.t BETWEEN sp.lo AND sp.hi
-UNION
+"""
+
+# Run on the dataset's connection: the saved placements of the logs not read.
+_ON_MATCHES = """
 SELECT DISTINCT f.log_no FROM read_parquet($files, filename = true) p JOIN cuelog_clock_saved f USING (filename)
 WHERE p.match_id IN (SELECT match_id FROM cuelog_clock_batch_matches)
 """
@@ -250,37 +255,35 @@ def _to_align(
     rest = [i for i in everything if i not in again]
     if batch is None or not rest:
         return everything
-    strokes = batch.sql(
-        'SELECT m.table_no AS "table", epoch_us(s.t) AS t FROM strokes s JOIN matches m USING (match_id)'
-        " WHERE s.t IS NOT NULL"
-    ).to_arrow_table()
-    spans = [
-        (i, table, lo, hi, round(logs[i].tolerance_s * 1e6) + 1_000_000)
-        for i in rest
+    batch.register("cuelog_clock_spans", _reach(logs, rest))
+    try:
+        reached = {int(row[0]) for row in batch.execute(_STROKES_NEAR).fetchall()}
+    finally:
+        batch.unregister("cuelog_clock_spans")
+    files = [duck_path(storage, CLOCK_PLACED, logs[i].name) for i in rest]
+    con.register("cuelog_clock_batch_matches", batch.sql("SELECT match_id FROM matches").to_arrow_table())
+    con.register("cuelog_clock_saved", pa.table({"filename": files, "log_no": pa.array(rest, pa.int32())}))
+    try:
+        reached |= {int(row[0]) for row in con.execute(_ON_MATCHES, {"files": files}).fetchall()}
+    finally:
+        con.unregister("cuelog_clock_batch_matches")
+        con.unregister("cuelog_clock_saved")
+    return sorted(again | reached)
+
+
+def _reach(logs: list[_Log], positions: list[int]) -> pa.Table:
+    """Per log and table, the times of the strokes its alignment reads: its shots' span
+    there, widened by its tolerance and a second each way."""
+    rows = [
+        (i, table, lo - margin, hi + margin)
+        for i in positions
+        for margin in [round(logs[i].tolerance_s * 1e6) + 1_000_000]
         for table, lo, hi in logs[i].spans
     ]
-    files = [duck_path(storage, CLOCK_PLACED, logs[i].name) for i in rest]
-    registered = {
-        "cuelog_clock_batch_strokes": strokes,
-        "cuelog_clock_batch_matches": batch.sql("SELECT match_id FROM matches").to_arrow_table(),
-        "cuelog_clock_spans": pa.table(
-            {
-                "log_no": pa.array([i for i, *_ in spans], pa.int32()),
-                "table": pa.array([table for _, table, *_ in spans], pa.string()),
-                "lo": pa.array([lo - margin for _, _, lo, _, margin in spans], pa.int64()),
-                "hi": pa.array([hi + margin for _, _, _, hi, margin in spans], pa.int64()),
-            }
-        ),
-        "cuelog_clock_saved": pa.table({"filename": files, "log_no": pa.array(rest, pa.int32())}),
-    }
-    for name, table in registered.items():
-        con.register(name, table)
-    try:
-        reached = {int(row[0]) for row in con.execute(_STROKES_NEAR, {"files": files}).fetchall()}
-    finally:
-        for name in registered:
-            con.unregister(name)
-    return sorted(again | reached)
+    columns = list(zip(*rows, strict=True)) if rows else [(), (), (), ()]
+    types = (pa.int32(), pa.string(), pa.int64(), pa.int64())
+    names = ("log_no", "table", "lo", "hi")
+    return pa.table([pa.array(c, t) for c, t in zip(columns, types, strict=True)], names=list(names))
 
 
 def _save_placements(con: duckdb.DuckDBPyConnection, storage: Storage, logs: list[_Log], only: list[int]) -> None:
