@@ -4,9 +4,9 @@ An archive written batch by batch (``cuelog ingest LOGS --clock CSV --parquet DI
 day or an event) may get a clock log in another batch than the strokes it times: a device
 log spanning two days, or uploaded after the logs. So the dataset keeps each clock log's
 paired shots (``clock_shots/<digest>.parquet``, named by the file's content: the same log
-again is the same file) and, after every write, aligns every kept clock with every stroke
-of the dataset by the same rules and code as a database load (``cuelog.store.clocks``, in
-DuckDB over the dataset's views: as-of to the nearest stroke on the same table, within the
+again is the same file) and, after every write, the kept clocks stand aligned with every
+stroke of the dataset by the same rules and code as a database load (``cuelog.store.clocks``,
+in DuckDB over the dataset's views: as-of to the nearest stroke on the same table, within the
 tolerance the log was given with).
 The result is ``shot_clock/part=.../clocks.parquet`` in each partition, whose readings win
 over the exports' own for the same stroke (``layout.read_clock``), as a later clock load
