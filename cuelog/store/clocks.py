@@ -42,6 +42,24 @@ SHOTS_SCHEMA = pa.schema(
 
 _ALIGNED = "cuelog_clock_aligned"
 _ORDERED = "cuelog_clock_ordered"
+_MATCHES = "cuelog_clock_matches"
+
+# The matches on the tables the shots name, numbered in match id order, so that a stroke is
+# one number, ``k``: its match's number, frame and stroke number side by side in a HUGEINT
+# (``frame`` and ``n`` are INTEGERs of at least 1, 31 bits each), which orders as the
+# match id, frame and number do. The alignment groups, partitions and compares strokes by
+# it: the same keys as a struct of the three, in about half the time (measured at 983k
+# shots: the strokes' grouping, the alignment and the choice between logs 2.2 s against
+# 4.5 s; benchmarks/README.md, "Shot clocks aligned by one number a stroke").
+_NUMBER_MATCHES = f"""
+CREATE OR REPLACE TEMP TABLE {_MATCHES} AS
+SELECT match_id, table_no, row_number() OVER (ORDER BY match_id)::HUGEINT AS match_no
+FROM matches WHERE table_no IN (SELECT DISTINCT "table" FROM {SHOTS})
+"""
+
+_K_MATCH, _K_FRAME, _K_MASK = 62, 31, (1 << 31) - 1
+"""Where a match's number and a frame start in ``k`` (bits from the right), and the mask of
+a frame's or a stroke number's 31 bits."""
 
 # The strokes a shot can reach: on a table some shot names, within the time the shots span
 # (constants, so that DuckDB skips the row groups of other days). Of strokes at the same
@@ -56,9 +74,10 @@ _ORDERED = "cuelog_clock_ordered"
 _ORDER = f"""
 CREATE OR REPLACE TEMP TABLE {_ORDERED} AS
 WITH near AS (
-    SELECT m.table_no AS "table", epoch_us(s.t) AS t, max({{'m': s.match_id, 'f': s.frame, 'n': s.n}}) AS k
-    FROM strokes s JOIN matches m USING (match_id)
-    WHERE s.t BETWEEN to_timestamp($lo) AND to_timestamp($hi) AND m.table_no IN (SELECT "table" FROM {SHOTS})
+    SELECT m.table_no AS "table", epoch_us(s.t) AS t,
+           max((m.match_no << {_K_MATCH}) | (s.frame::HUGEINT << {_K_FRAME}) | s.n::HUGEINT) AS k
+    FROM strokes s JOIN {_MATCHES} m USING (match_id)
+    WHERE s.t BETWEEN to_timestamp($lo) AND to_timestamp($hi)
     GROUP BY ALL
 )
 SELECT "table", t, k, NULL::INTEGER AS log_no, NULL::BIGINT AS stop_line FROM near
@@ -70,7 +89,9 @@ ORDER BY "table", t, log_no NULLS FIRST, stop_line
 # Each stop takes the stroke at or before it and the stroke after it, and the nearer of
 # the two, the later when they are equally near (the stroke the shot can have started:
 # docs/format.md section 5), if it is within the tolerance. Of two shots of one log on one
-# stroke the nearer keeps it, then the earlier line; the other is ``stroke_taken``.
+# stroke the nearer keeps it, then the earlier line; the other is ``stroke_taken``. The
+# stroke's match id, frame and number are read back from ``k``, which is kept for
+# :func:`save`.
 _ALIGN = f"""
 CREATE OR REPLACE TEMP TABLE {_ALIGNED} AS
 WITH counted AS (
@@ -93,11 +114,12 @@ WITH counted AS (
     FROM sides
 )
 SELECT log_no, s."table", stop_line, s.stop_text, s.shot_s, s.paused_s, s.limit_s,
-       k.m AS match_id, k.f AS frame, k.n AS n,
+       m.match_id, ((k >> {_K_FRAME}) & {_K_MASK})::INTEGER AS frame, (k & {_K_MASK})::INTEGER AS n,
        CASE WHEN k IS NULL THEN 'no_stroke'
-            WHEN row_number() OVER (PARTITION BY log_no, k.m, k.f, k.n ORDER BY gap, stop_line) > 1 THEN 'stroke_taken'
-       END AS reason
-FROM nearest JOIN {SHOTS} s USING (log_no, stop_line)
+            WHEN row_number() OVER (PARTITION BY log_no, k ORDER BY gap, stop_line) > 1 THEN 'stroke_taken'
+       END AS reason,
+       k
+FROM nearest JOIN {SHOTS} s USING (log_no, stop_line) LEFT JOIN {_MATCHES} m ON m.match_no = k >> {_K_MATCH}
 """
 
 _SHOT_COLUMNS = ", ".join(SHOT_CLOCK_SCHEMA.names)
@@ -150,6 +172,7 @@ def drop_shots(con: duckdb.DuckDBPyConnection) -> None:
     con.execute(f"DROP TABLE IF EXISTS {SHOTS}")
     con.execute(f"DROP TABLE IF EXISTS {_ORDERED}")
     con.execute(f"DROP TABLE IF EXISTS {_ALIGNED}")
+    con.execute(f"DROP TABLE IF EXISTS {_MATCHES}")
 
 
 def align(con: duckdb.DuckDBPyConnection, tolerance_us: int) -> dict[int, Placed]:
@@ -158,6 +181,7 @@ def align(con: duckdb.DuckDBPyConnection, tolerance_us: int) -> dict[int, Placed
     first, last = con.execute(f"SELECT coalesce(min(ts), 0), coalesce(max(ts), 0) FROM {SHOTS}").fetchall()[0]
     # The span of the stops, widened by the tolerance and a second each way (``to_timestamp``
     # takes seconds as a double); only the ``gap`` decides what is near enough.
+    con.execute(_NUMBER_MATCHES)
     con.execute(_ORDER, {"lo": (first - tolerance_us) / 1e6 - 1, "hi": (last + tolerance_us) / 1e6 + 1})
     con.execute(_ALIGN, {"tol": tolerance_us})
     placed = {
@@ -216,10 +240,13 @@ def save(con: duckdb.DuckDBPyConnection, files: Sequence[ClockFile]) -> None:
     con.register("cuelog_clock_sources", sources)
     try:
         con.execute(
-            f"INSERT INTO shot_clock ({_SHOT_COLUMNS}) SELECT {_SHOT_COLUMNS} FROM {_ALIGNED}"
+            f"INSERT INTO shot_clock ({_SHOT_COLUMNS}) SELECT {_SHOT_COLUMNS} FROM {_ALIGNED} a"
             " JOIN cuelog_clock_sources USING (log_no) WHERE reason IS NULL"
-            " QUALIFY row_number() OVER (PARTITION BY match_id, frame, n ORDER BY log_no DESC) = 1"
-            " ORDER BY log_no, match_id, frame, n"
+            # The latest log's reading of a stroke (``k``: its match, frame and number); a log
+            # places at most one shot on a stroke. (An anti-join: half the time of a window
+            # keeping each stroke's first row, which carries every column through its groups.)
+            f" AND NOT EXISTS (SELECT 1 FROM {_ALIGNED} b WHERE b.reason IS NULL AND b.k = a.k AND b.log_no > a.log_no)"
+            " ORDER BY log_no, k"
         )
     finally:
         con.unregister("cuelog_clock_sources")
