@@ -4,6 +4,7 @@ and the JSON document written match by match give the same bytes as the whole do
 
 from __future__ import annotations
 
+import gc
 import json
 import subprocess
 import sys
@@ -13,8 +14,10 @@ import duckdb
 import pytest
 from typer.testing import CliRunner
 
+from cuelog import __version__
 from cuelog import replay as engines
 from cuelog.cli import app
+from cuelog.ingest.reader import read_records
 from cuelog.pipeline import ReplayFailed, replay_db, stream_db
 from cuelog.replay.model import MatchResult
 from cuelog.replay.output import document, document_text, dumps
@@ -266,3 +269,43 @@ def test_the_replay_writes_under_the_memory_cap_and_sets_the_limit_back(tmp_path
     assert seen["flush"] and set(seen["flush"]) == {cap} and seen["current"] == [cap]
     # Set back (as DuckDB reads back what was set: "18.8 GiB" may read "18.7 GiB").
     assert after != cap and after[-3:] == before[-3:]
+
+
+@pytest.mark.parametrize("spool_bytes", [1, 32 << 20], ids=["spooled-to-disk", "spooled-in-memory"])
+def test_replay_of_logs_holds_no_replayed_match_and_prints_them_in_id_order(
+    tmp_path: Path, monkeypatch, spool_bytes: int
+) -> None:
+    """The output is in match id order and the logs need not be: the replayed matches wait
+    pickled in a spool (to disk past SPOOL_BYTES), not as objects, until every file is read."""
+    from cuelog.cli import replay as command
+
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    ids = ["m07", "m02", "m11", "m05", "m03", "m10", "m01", "m08"]
+    for i, match in enumerate(ids):  # files in an order other than their match ids'
+        log = kit.maximum(match) if i % 2 else kit.two_fifties(match)
+        log.write(logs / f"{i:02d}-{match}.jsonl")
+    monkeypatch.setattr(command, "SPOOL_BYTES", spool_bytes)
+    alive: list[int] = []
+    real = command.replay_match
+
+    def counted(*args, **kwargs):
+        alive.append(sum(isinstance(o, MatchResult) for o in gc.get_objects()))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(command, "replay_match", counted)
+    result = runner.invoke(app, ["replay", str(logs), "--json"])
+    assert result.exit_code == 0, result.output
+    printed = json.loads(result.stdout)
+    assert [m["match"] for m in printed["matches"]] == sorted(ids)
+    # Each log replayed on its own, in memory, then sorted: the same document.
+    alone = []
+    for path in sorted(logs.iterdir()):
+        ((match, body),) = engines.split_matches(r for _, r in read_records(path))
+        replayed = engines.replay_match(match, body)
+        for fr in replayed.frames:
+            fr.outcomes = []
+        alone.append(replayed)
+    assert result.stdout == dumps(document(sorted(alone, key=lambda m: m.match), __version__))
+    # At most the match just replayed is alive when the next is replayed, not every one before.
+    assert len(alive) == len(ids) and max(alive) <= 1, alive

@@ -7,6 +7,7 @@ cuelog database, whose results are then stored in its ``replay_*`` tables for th
 from __future__ import annotations
 
 import json
+import pickle
 import shutil
 import sys
 import tempfile
@@ -218,17 +219,61 @@ def _streamed(files: list[Path], bar: Progress, task: TaskID) -> Iterator[Record
         bar.update(task, advance=1, records=count)
 
 
+SPOOL_BYTES: Final = 32 << 20
+"""Replayed matches held in memory, pickled, before their spool goes to a temporary file."""
+
+
+class _Held:
+    """The replayed matches of the logs, kept pickled until every file is read (the output
+    is in match id order; the logs need not be), only their ids in memory: so a season's
+    replay holds a few dozen bytes a match, not its frames, breaks and findings (352 MB
+    at 10M strokes; benchmarks/README.md, "The pipeline at 10M strokes"). A context manager:
+    leaving it removes the spool."""
+
+    def __init__(self) -> None:
+        self._spool: IO[bytes] = tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES)  # noqa: SIM115 (closed by __exit__)
+        self._index: list[tuple[str, int, int, int]] = []
+        self._end = 0
+
+    def __enter__(self) -> _Held:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self._spool.close()
+
+    def add(self, result: MatchResult) -> None:
+        data = pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)
+        # The match id, then the order of reading: a match id given twice keeps its order.
+        self._index.append((result.match, len(self._index), self._end, len(data)))
+        self._spool.write(data)
+        self._end += len(data)
+
+    def in_order(self) -> Iterator[MatchResult]:
+        """The matches in match id order, read back one at a time."""
+        self._index.sort()
+        for _, _, offset, size in self._index:
+            self._spool.seek(offset)
+            result: MatchResult = pickle.loads(self._spool.read(size))
+            yield result
+
+
 def _replay_files(paths: list[Path], corrections: list[Located], rules: str | Derived | None, output: Output) -> None:
     """Replay the logs match by match as they are read: each match's per-stroke outcomes are
-    let go once it is replayed (the output has the frames, breaks and findings), so memory
-    grows with the frames, not the strokes. The output is sorted by match id, so it comes
-    once every file is read."""
+    let go once it is replayed (the output has the frames, breaks and findings), and the
+    rest is spooled (:class:`_Held`), so memory does not grow with the season. The output
+    is sorted by match id, so it comes once every file is read."""
+    with _Held() as held:
+        _replay_held(paths, corrections, rules, held)
+        for result in held.in_order():
+            output.add([result])
+
+
+def _replay_held(paths: list[Path], corrections: list[Located], rules: str | Derived | None, held: _Held) -> None:
     files = log_files(paths)
     fixes: dict[str, list[Located]] = {}
     for item in corrections:
         fixes.setdefault(item[2].match, []).append(item)
     problems: list[Problem] = []
-    results: list[MatchResult] = []
     with _file_progress() as bar:
         task = bar.add_task("replay", total=len(files), records=0)
         for match, body in split_matches(_streamed(files, bar, task)):
@@ -247,13 +292,11 @@ def _replay_files(paths: list[Path], corrections: list[Located], rules: str | De
             result.corrections = applied
             for fr in result.frames:
                 fr.outcomes = []
-            results.append(result)
+            held.add(result)
     # Corrections of matches that are not in the logs name no stroke of them.
     problems.extend(p for items in fixes.values() for p in _unmatched(items))
     if problems:
         raise InputError(sorted(problems, key=lambda p: (p.file, p.line)))
-    results.sort(key=lambda r: r.match)
-    output.add(results)
 
 
 def _unmatched(corrections: list[Located]) -> list[Problem]:
