@@ -225,10 +225,10 @@ SPOOL_BYTES: Final = 32 << 20
 
 class _Held:
     """The replayed matches of the logs, kept pickled until every file is read (the output
-    is in match id order; the logs need not be), only their ids in memory: so a season's
-    replay holds a few dozen bytes a match, not its frames, breaks and findings (352 MB
-    at 10M strokes; benchmarks/README.md, "The pipeline at 10M strokes"). A context manager:
-    leaving it removes the spool."""
+    is in match id order; the logs need not be), only their ids and places in memory: so
+    a season's replay holds a few hundred bytes a match, not its frames, breaks and
+    findings (101 MB against 368 MB at 10M strokes; benchmarks/README.md, "replay LOGS:
+    the replayed matches spooled"). A context manager: leaving it removes the spool."""
 
     def __init__(self) -> None:
         self._spool: IO[bytes] = tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES)  # noqa: SIM115 (closed by __exit__)
@@ -269,6 +269,8 @@ def _replay_files(paths: list[Path], corrections: list[Located], rules: str | De
 
 
 def _replay_held(paths: list[Path], corrections: list[Located], rules: str | Derived | None, held: _Held) -> None:
+    """Replay every match of the logs into ``held``; the problems of the corrections, if
+    any, are raised together at the end (InputError), and nothing is replayed after the first."""
     files = log_files(paths)
     fixes: dict[str, list[Located]] = {}
     for item in corrections:
