@@ -60,7 +60,7 @@ CLOCK_PLACED = "clock_placed"
 strokes (one file per log, named as its shots' file): a later write aligns again only the
 logs it can change (:func:`_to_align`)."""
 
-PLACED_SCHEMA = pa.schema([f for f in SHOT_CLOCK_SCHEMA if f.name != "source"])
+PLACED_SCHEMA = store_clocks.PLACED_SCHEMA
 """A log's placed shots, one a stroke, in match, frame and stroke order: the store's shot
 clock rows without their source (the log is the file)."""
 
@@ -105,9 +105,6 @@ def _strokes(storage: Storage) -> duckdb.DuckDBPyConnection | None:
 
 _READINGS = "cuelog_clock_readings"
 """The temporary table of every placed shot of every kept log, by the log's position."""
-
-_CREATE_READINGS = f"""CREATE TEMP TABLE {_READINGS} (log_no INTEGER, match_id VARCHAR, frame INTEGER, n INTEGER,
-    shot_s DOUBLE, paused_s DOUBLE, limit_s DOUBLE)"""
 
 _BY_PART = "cuelog_clock_parts"
 """The registered table of the partition of each match with a reading."""
@@ -367,7 +364,7 @@ def realign(
         placed, written = {log.source: _no_stroke(_shots(storage, log)) for log in logs}, set()
     else:
         try:
-            con.execute(_CREATE_READINGS)
+            store_clocks.create_placed(con, _READINGS)
             again = _to_align(con, storage, logs, batch)
             placed = _align_all(con, storage, logs, again)
             _save_placements(con, storage, logs, again)

@@ -150,11 +150,27 @@ class ClockFile:
 
 def create_shots(con: duckdb.DuckDBPyConnection) -> None:
     """A fresh, empty :data:`SHOTS` table."""
-    cols = ", ".join(f'"{f.name}" {_SQL_TYPES[f.type]}' for f in SHOTS_SCHEMA)
-    con.execute(f"CREATE OR REPLACE TEMP TABLE {SHOTS} ({cols})")
+    _create_temp(con, SHOTS, SHOTS_SCHEMA)
+
+
+def _create_temp(con: duckdb.DuckDBPyConnection, name: str, schema: pa.Schema) -> None:
+    cols = ", ".join(f'"{f.name}" {_SQL_TYPES[f.type]}' for f in schema)
+    con.execute(f"CREATE OR REPLACE TEMP TABLE {name} ({cols})")
 
 
 _SQL_TYPES = {pa.int32(): "INTEGER", pa.int64(): "BIGINT", pa.string(): "VARCHAR", pa.float64(): "DOUBLE"}
+
+PLACED_SCHEMA = pa.schema([f for f in SHOT_CLOCK_SCHEMA if f.name != "source"])
+"""A placed shot, one a stroke: the store's shot clock row without its source."""
+
+_KEPT_SCHEMA = pa.schema([("log_no", pa.int32()), *PLACED_SCHEMA])
+"""The placed shots :func:`keep_placed` adds, by the log's number."""
+
+
+def create_placed(con: duckdb.DuckDBPyConnection, table: str) -> None:
+    """A fresh, empty temporary table ``table`` for :func:`keep_placed`: ``log_no`` and the
+    columns of :data:`PLACED_SCHEMA`."""
+    _create_temp(con, table, _KEPT_SCHEMA)
 
 
 def add_shots(con: duckdb.DuckDBPyConnection, shots: pa.Table) -> None:
@@ -200,14 +216,11 @@ def align(con: duckdb.DuckDBPyConnection, tolerance_us: int) -> dict[int, Placed
 
 
 def keep_placed(con: duckdb.DuckDBPyConnection, table: str) -> None:
-    """Add every shot :func:`align` placed, ``log_no, match_id, frame, n, shot_s, paused_s,
-    limit_s``, to the caller's table ``table`` (those columns, in that order), so that a
-    Parquet dataset's alignment, which writes its own files, keeps the readings of several
-    runs in DuckDB instead of in Python."""
-    con.execute(
-        f"INSERT INTO {table} SELECT log_no, match_id, frame, n, shot_s, paused_s, limit_s FROM {_ALIGNED}"
-        " WHERE reason IS NULL"
-    )
+    """Add every shot :func:`align` placed to the caller's table ``table`` (made by
+    :func:`create_placed`), so that a Parquet dataset's alignment, which writes its own
+    files, keeps the readings of several runs in DuckDB instead of in Python."""
+    cols = ", ".join(f'"{name}"' for name in _KEPT_SCHEMA.names)
+    con.execute(f"INSERT INTO {table} ({cols}) SELECT {cols} FROM {_ALIGNED} WHERE reason IS NULL")
 
 
 def paired_rows(con: duckdb.DuckDBPyConnection) -> pa.Table:
