@@ -222,10 +222,10 @@ def ingest(
     With --parquet the logs of this run are loaded into a temporary database and written as a
     Parquet dataset (`cuelog export`); each batch of an archive adds its files, a match id
     the dataset holds from another log's content is refused unless --replace, and one it
-    holds from the same log is left unchanged. The dataset keeps
-    the clock logs, and after each batch its shot clock is what aligning every kept log with
-    every stroke it holds gives (only the logs the batch can change are aligned again), so
-    a clock may come in another batch than its strokes.
+    holds from the same log is left unchanged. The dataset keeps the clock logs, and after
+    each batch its shot clock is what aligning every kept log with every stroke it holds
+    gives (only the logs the batch can change are aligned again), so a clock may come in
+    another batch than its strokes.
     """
     json_errors(as_json)
     logs, clocks_given = split_clock_csvs(expand_globs(paths, "PATHS"))
