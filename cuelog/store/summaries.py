@@ -253,7 +253,12 @@ def refresh_shots(con: duckdb.DuckDBPyConnection, match_ids: pa.Array | pa.Chunk
     try:
         for table in ("summary_shots", "summary_shot_counts"):
             con.execute(f"DELETE FROM {table} WHERE {_within('match_id', 'cuelog_clock_ids')}")
-        _insert_shots(con, "cuelog_clock_ids", None)
+        # Only a replayed match has shot times to insert; asking first spares loading clocks
+        # before the replay a count over the whole shot clock per batch (2.4 s of 62 at 10M
+        # strokes; benchmarks/README.md, "The clocks' statements at 10M").
+        replayed = "SELECT EXISTS (SELECT 1 FROM cuelog_clock_ids SEMI JOIN replay_current USING (match_id))"
+        if con.execute(replayed).fetchall()[0][0]:
+            _insert_shots(con, "cuelog_clock_ids", None)
     finally:
         con.unregister("cuelog_clock_ids")
 
