@@ -70,6 +70,8 @@ from cuelog.simulate.writer import write_season  # noqa: E402
 SIZES = (100_000, 1_000_000, 5_000_000)
 BASE_STROKES = 100_000
 SEED = 2026
+BASE_YEAR = 2026
+"""The year the simulated season is played in (from 1 September)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,10 +119,16 @@ def build_base(root: Path, strokes: int, workers: int) -> Base:
     return Base(logs, sorted(out.rglob("clocks/*.csv")))
 
 
-def replicate(base: Base, size: int, dest: Path, per_file: int) -> tuple[list[Path], list[Path], int]:
+def replicate(
+    base: Base, size: int, dest: Path, per_file: int, seasons: bool = False
+) -> tuple[list[Path], list[Path], int]:
     """Copies of the base logs under new match ids, each copy on its own tables (with its
     own shot-clock device files), until ``size`` strokes are reached, ``per_file`` matches
-    to a log file. Returns log files, clock files and the stroke count."""
+    to a log file. Returns log files, clock files and the stroke count.
+
+    Every copy plays at the base's times; with ``seasons`` each copy plays a year after the
+    one before instead (its dates and times, in the logs and the device files), as a
+    federation's seasons do."""
     (dest / "logs").mkdir(parents=True)
     (dest / "clocks").mkdir()
     logs: list[Path] = []
@@ -133,7 +141,7 @@ def replicate(base: Base, size: int, dest: Path, per_file: int) -> tuple[list[Pa
         for f, n in base.logs:
             if total >= size:
                 break
-            text = f.read_text(encoding="utf-8")
+            text = _years_on(f.read_text(encoding="utf-8"), '"', copy if seasons else 0)
             first, _, rest = text.partition("\n")
             match = json.loads(first)
             table = match.get("table", "1")
@@ -151,7 +159,7 @@ def replicate(base: Base, size: int, dest: Path, per_file: int) -> tuple[list[Pa
         for src in base.clocks:
             table = src.stem
             name = f"{table}-c{copy:03d}" if copy else table
-            lines = src.read_text(encoding="utf-8").splitlines(keepends=True)
+            lines = _years_on(src.read_text(encoding="utf-8"), ",", copy if seasons else 0).splitlines(keepends=True)
             rows = [r for r in lines[1:] if (table, r[len(table) + 1 : len(table) + 11]) in played]
             if rows:
                 csv = dest / "clocks" / f"{name}.csv"
@@ -159,6 +167,16 @@ def replicate(base: Base, size: int, dest: Path, per_file: int) -> tuple[list[Pa
                 clocks.append(csv)
         copy += 1
     return logs, clocks, total
+
+
+def _years_on(text: str, before: str, years: int) -> str:
+    """``text`` with every date and time (after ``before``) moved ``years`` years on. The
+    simulated season starts on 1 September 2026 (``cuelog.simulate.season``) and the
+    benchmark's base ends within the year, so every date stays a date."""
+    if not years:
+        return text
+    assert f"{before}{BASE_YEAR + 1}-" not in text, "the base season runs into a second year"
+    return text.replace(f"{before}{BASE_YEAR}-", f"{before}{BASE_YEAR + years}-")
 
 
 # -- the measurements ------------------------------------------------------------------
@@ -406,11 +424,19 @@ REPORTS = ("breaks", "billiards", "misses", "clock")
 
 
 def measure(
-    size: int, base: Base, root: Path, workers: int, store: bool, per_file: int, code: Path = ROOT, files: bool = True
+    size: int,
+    base: Base,
+    root: Path,
+    workers: int,
+    store: bool,
+    per_file: int,
+    code: Path = ROOT,
+    files: bool = True,
+    seasons: bool = False,
 ) -> dict[str, Any]:
     here = root / f"s{size}"
-    logs, clocks, strokes = replicate(base, size, here, per_file)
-    row: dict[str, Any] = {"strokes": strokes, "files": len(logs), "matches_per_file": per_file}
+    logs, clocks, strokes = replicate(base, size, here, per_file, seasons=seasons)
+    row: dict[str, Any] = {"strokes": strokes, "files": len(logs), "matches_per_file": per_file, "seasons": seasons}
     if not files:
         return _measure_store(row, here, clocks, workers, store, code)
     alone = engine_alone(logs)
@@ -487,6 +513,11 @@ def main(argv: list[str] | None = None) -> int:
         default=20,
         help="matches written to one log file (a day's session; ingest pays a cost per file)",
     )
+    ap.add_argument(
+        "--seasons",
+        action="store_true",
+        help="each copy of the base season a year after the one before (a federation's seasons), not all at once",
+    )
     ap.add_argument("--no-store", action="store_true", help="skip DuckDB ingest, replay --db and the report")
     ap.add_argument("--profile", action="store_true", help="print the replay's hot spots (cProfile)")
     ap.add_argument("--keep", type=Path, help="build in this directory and keep it")
@@ -518,7 +549,15 @@ def main(argv: list[str] | None = None) -> int:
             subprocess.run(["tar", "-x", "-C", str(code)], input=archive, check=True)
         for size in sizes:
             row = measure(
-                size, base, root, args.workers, not args.no_store, args.matches_per_file, code, not args.store_only
+                size,
+                base,
+                root,
+                args.workers,
+                not args.no_store,
+                args.matches_per_file,
+                code,
+                not args.store_only,
+                seasons=args.seasons,
             )
             doc["sizes"].append(row)
             if not args.json:

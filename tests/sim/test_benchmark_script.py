@@ -6,8 +6,9 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
-from tests.sim.conftest import ROOT
+from tests.sim.conftest import ROOT, cuelog
 
 
 def test_benchmark_script_reports_every_measurement() -> None:
@@ -73,3 +74,37 @@ def test_engine_benchmark_reports_the_engine_against_its_floors() -> None:
         assert tree["engine_strokes_per_s"] > 0
         assert tree["engine_s"]["low"] <= tree["engine_s"]["median"] <= tree["engine_s"]["high"]
         assert tree["engine_over_touch"] > 0 and tree["engine_over_decode"] > 0
+
+
+def test_benchmark_seasons_play_each_copy_a_year_on_with_its_shot_clocks(tmp_path: Path) -> None:
+    """``run.py --seasons``: each copy of the base season is played a year after the one
+    before, its device logs with it, so every shot still finds its stroke."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import run  # type: ignore[import-not-found]
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    base = run.build_base(tmp_path, 2000, 1)
+    strokes_of_base = sum(n for _, n in base.logs)
+    logs, clocks, strokes = run.replicate(base, 3 * strokes_of_base, tmp_path / "s", 20, seasons=True)
+    years: dict[str, set[str]] = {}
+    for log in logs:
+        for line in log.read_text(encoding="utf-8").splitlines():
+            rec = json.loads(line)
+            if rec["type"] == "match":
+                copy = rec["match"].rpartition("-c")[2] if "-c" in rec["match"] else "000"
+                years.setdefault(copy, set()).add(rec["date"][:4])
+    assert years == {"000": {"2026"}, "001": {"2027"}, "002": {"2028"}}
+    clock_years = {
+        p.stem.rpartition("-c")[2] if "-c" in p.stem else "000": {
+            line.split(",")[1][:4] for line in p.read_text(encoding="utf-8").splitlines()[1:]
+        }
+        for p in clocks
+    }
+    assert clock_years == years
+    db = tmp_path / "s.duckdb"
+    args = ["ingest", str(tmp_path / "s" / "logs"), "--db", str(db), "--json"]
+    r = cuelog(*args, *(a for c in clocks for a in ("--clock", str(c))))
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert sum(c["aligned"] for c in doc["clocks"]) == strokes
