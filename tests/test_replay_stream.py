@@ -271,7 +271,7 @@ def test_the_replay_writes_under_the_memory_cap_and_sets_the_limit_back(tmp_path
     assert after != cap and after[-3:] == before[-3:]
 
 
-@pytest.mark.parametrize("spool_bytes", [1, 32 << 20], ids=["spooled-to-disk", "spooled-in-memory"])
+@pytest.mark.parametrize("spool_bytes", [1, 4 << 20], ids=["spooled-to-disk", "spooled-in-memory"])
 def test_replay_of_logs_holds_no_replayed_match_and_prints_them_in_id_order(
     tmp_path: Path, monkeypatch, spool_bytes: int
 ) -> None:

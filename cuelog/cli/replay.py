@@ -219,16 +219,19 @@ def _streamed(files: list[Path], bar: Progress, task: TaskID) -> Iterator[Record
         bar.update(task, advance=1, records=count)
 
 
-SPOOL_BYTES: Final = 32 << 20
-"""Replayed matches held in memory, pickled, before their spool goes to a temporary file."""
+SPOOL_BYTES: Final = 4 << 20
+"""Replayed matches held in memory, pickled, before their spool goes to a temporary file.
+Small, because what is held (and copied once when the spool moves to the file) is most of
+the peak's growth: at 10M strokes (45,000 matches) 32 MB peaked at 81 MB and 4 MB at 54 MB,
+as fast (benchmarks/README.md, "replay LOGS: the replayed matches spooled")."""
 
 
 class _Held:
     """The replayed matches of the logs, kept pickled until every file is read (the output
     is in match id order; the logs need not be), only their ids and places in memory: so
     a season's replay holds a few hundred bytes a match, not its frames, breaks and
-    findings (101 MB against 368 MB at 10M strokes; benchmarks/README.md, "replay LOGS:
-    the replayed matches spooled"). A context manager: leaving it removes the spool."""
+    findings (a peak of 47 MB at 1M strokes and 54 MB at 10M; benchmarks/README.md, "replay
+    LOGS: the replayed matches spooled"). A context manager: leaving it removes the spool."""
 
     def __init__(self) -> None:
         self._spool: IO[bytes] = tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES)  # noqa: SIM115 (closed by __exit__)
