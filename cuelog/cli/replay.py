@@ -230,7 +230,7 @@ class _Held:
     """The replayed matches of the logs, kept pickled until every file is read (the output
     is in match id order; the logs need not be), only their ids and places in memory: so
     a season's replay holds a few hundred bytes a match, not its frames, breaks and
-    findings (a peak of 47 MB at 1M strokes and 54 MB at 10M; benchmarks/README.md, "replay
+    findings (a peak of 46 MB at 1M strokes and 54 MB at 10M; benchmarks/README.md, "replay
     LOGS: the replayed matches spooled"). A context manager: leaving it removes the spool."""
 
     def __init__(self) -> None:
