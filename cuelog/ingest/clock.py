@@ -349,7 +349,7 @@ def _result(found: Found, placed: store_clocks.Placed) -> ClockResult:
 def _store_all(
     con: duckdb.DuckDBPyConnection, found: list[Found], placed: dict[int, store_clocks.Placed]
 ) -> list[ClockResult]:
-    """Store the placed shots of a batch in one transaction (one DELETE and one INSERT),
+    """Store the placed shots of a batch in one transaction (a DELETE and one INSERT),
     leaving the rows of storing each log in turn (a later log's reading of a stroke
     replaces an earlier one). If the store refuses the batch, each log is stored on its
     own, all or nothing."""
@@ -414,14 +414,18 @@ def ingest_clocks(
     from cuelog.store import clocks as store_clocks
 
     out: list[ClockResult] = []
-    for batch in paired if paired is not None else paired_batches(paths):
-        store_clocks.create_shots(con)
-        try:
-            store_clocks.add_shots(con, batch.shots)
-            placed = store_clocks.align(con, round(tolerance_s * 1e6))
-            out += _store_all(con, batch.found, placed)
-        finally:
-            store_clocks.drop_shots(con)
+    store_clocks.note_stored(con)
+    try:
+        for batch in paired if paired is not None else paired_batches(paths):
+            store_clocks.create_shots(con)
+            try:
+                store_clocks.add_shots(con, batch.shots)
+                placed = store_clocks.align(con, round(tolerance_s * 1e6))
+                out += _store_all(con, batch.found, placed)
+            finally:
+                store_clocks.drop_shots(con)
+    finally:
+        store_clocks.forget_stored(con)
     return out
 
 

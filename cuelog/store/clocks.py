@@ -7,9 +7,10 @@ in epoch microseconds, the lines of its start and stop, the stop's text, the sho
 shot as-of to the stroke on the same table (the match record's ``table``) whose time is
 nearest, within the tolerance, reading only the strokes of the tables the shots name and
 of the time they span; :func:`save` stores the placed shots in ``shot_clock`` with one
-``DELETE`` and one ``INSERT ... SELECT`` and records each log in ``ingest_log``. No stroke
-and no shot passes through Python; what comes back is one row per log and one per shot
-left over (docs/ingest.md, "Shot-clock device logs").
+``DELETE`` (when a stored reading can be replaced) and one ``INSERT ... SELECT`` and
+records each log in ``ingest_log``. No stroke and no shot passes through Python; what
+comes back is one row per log and one per shot left over (docs/ingest.md, "Shot-clock
+device logs").
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ SHOTS_SCHEMA = pa.schema(
 _ALIGNED = "cuelog_clock_aligned"
 _ORDERED = "cuelog_clock_ordered"
 _MATCHES = "cuelog_clock_matches"
+_HELD = "cuelog_clock_held"
 
 # The matches on the tables the shots name, numbered in match id order, so that a stroke is
 # one number, ``k``: its match's number, frame and stroke number side by side in a HUGEINT
@@ -183,6 +185,20 @@ def add_shots(con: duckdb.DuckDBPyConnection, shots: pa.Table) -> None:
         con.unregister("cuelog_clock_new")
 
 
+def note_stored(con: duckdb.DuckDBPyConnection) -> None:
+    """Before a run's first :func:`save`: note the matches the shot clock holds readings of,
+    in one scan, so that a batch placing shots on none of them (on a first load, every
+    batch) skips the ``DELETE`` of replaced readings, which scans the stored shot clock
+    (benchmarks/README.md, "The clocks' statements at 10M"). :func:`save` adds the matches
+    it stores readings of; :func:`forget_stored` ends the run."""
+    con.execute(f"CREATE OR REPLACE TEMP TABLE {_HELD} AS SELECT DISTINCT match_id FROM shot_clock")
+
+
+def forget_stored(con: duckdb.DuckDBPyConnection) -> None:
+    """End the run :func:`note_stored` began."""
+    con.execute(f"DROP TABLE IF EXISTS {_HELD}")
+
+
 def drop_shots(con: duckdb.DuckDBPyConnection) -> None:
     """Remove the run's temporary tables."""
     con.execute(f"DROP TABLE IF EXISTS {SHOTS}")
@@ -235,22 +251,25 @@ def paired_rows(con: duckdb.DuckDBPyConnection) -> pa.Table:
 
 def save(con: duckdb.DuckDBPyConnection, files: Sequence[ClockFile]) -> None:
     """Store the placed shots of these logs and record the logs, inside the caller's
-    transaction, with one ``DELETE`` and one ``INSERT``: the rows that storing each log in
-    turn leaves (a newer reading of a stroke replaces the older: one row per match, frame
-    and stroke; each log's rows in match, frame and stroke order)."""
+    transaction, with one ``DELETE`` (when a reading can be replaced) and one ``INSERT``:
+    the rows that storing each log in turn leaves (a newer reading of a stroke replaces the
+    older: one row per match, frame and stroke; each log's rows in match, frame and stroke
+    order). In a run begun by :func:`note_stored`."""
     if not files:
         return
     logs = f"list_contains({[f.log_no for f in files]}, log_no)"
     keys = f"SELECT DISTINCT match_id, frame, n FROM {_ALIGNED} WHERE reason IS NULL AND {logs}"
     matches = f"SELECT DISTINCT match_id FROM {_ALIGNED} WHERE reason IS NULL AND {logs}"
-    # The stored clock is scanned once a batch; its rows first sifted by their match alone
-    # (a few hundred ids), so that only those are looked up by match, frame and stroke: at
-    # 10M strokes 70 ms against 125 a batch (benchmarks/README.md, "The clocks' statements
-    # at 10M").
-    con.execute(
-        f"DELETE FROM shot_clock USING ({keys}) k WHERE shot_clock.match_id IN ({matches})"
-        " AND shot_clock.match_id = k.match_id AND shot_clock.frame = k.frame AND shot_clock.n = k.n"
-    )
+    # A reading can be replaced only on a match the shot clock holds readings of.
+    replacing = con.execute(f"SELECT EXISTS (SELECT 1 FROM ({matches}) b SEMI JOIN {_HELD} USING (match_id))")
+    if replacing.fetchall()[0][0]:
+        # The stored clock's rows sifted by their match alone first (a few hundred ids), so
+        # that only those are looked up by match, frame and stroke: at 10M strokes 70 ms
+        # against 125 a batch (benchmarks/README.md, "The clocks' statements at 10M").
+        con.execute(
+            f"DELETE FROM shot_clock USING ({keys}) k WHERE shot_clock.match_id IN ({matches})"
+            " AND shot_clock.match_id = k.match_id AND shot_clock.frame = k.frame AND shot_clock.n = k.n"
+        )
     sources = pa.table(
         {"log_no": [f.log_no for f in files], "source": [f.file_hash for f in files]},
         schema=pa.schema([("log_no", pa.int32()), ("source", pa.string())]),
@@ -270,6 +289,11 @@ def save(con: duckdb.DuckDBPyConnection, files: Sequence[ClockFile]) -> None:
         con.unregister("cuelog_clock_sources")
     # The replayed matches' shot times for the reports, in this transaction (summaries.py).
     placed = con.sql(matches).to_arrow_table()
+    con.register("cuelog_clock_placed", placed)
+    try:
+        con.execute(f"INSERT INTO {_HELD} SELECT match_id FROM cuelog_clock_placed")
+    finally:
+        con.unregister("cuelog_clock_placed")
     summaries.refresh_shots(con, placed.column("match_id"))
     _log_files(con, files)
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from cuelog.ingest import clock
 from cuelog.ingest.clock import ingest_clocks
 from cuelog.store import connect
 from tests.ingest.conftest import cli, frame, match, snapshot, stroke, write
@@ -187,25 +188,32 @@ def test_a_stop_equally_near_two_strokes_goes_to_the_later_and_a_taken_stroke_is
     assert [(n, round(s, 3)) for n, s, _, _ in _shots(db)] == [(2, 0.3)]
 
 
-def test_device_logs_stored_together_leave_the_rows_of_storing_them_one_by_one(log, device, tmp_path):
+def test_device_logs_stored_together_leave_the_rows_of_storing_them_one_by_one(log, device, tmp_path, monkeypatch):
     # The first log comes twice under two names, and a third reads strokes 1 and 2 again (the
-    # later reading replaces the earlier, as when the logs are loaded one by one).
+    # later reading replaces the earlier, as when the logs are loaded one by one): in one
+    # batch, in one run of a batch a log (a later batch replaces an earlier one's readings),
+    # and in a run a log.
     later = tmp_path / "later.csv"
     later.write_text(DEVICE_LOG.replace("14:00:10.200Z", "14:00:10.100Z").replace("14:00:39.500Z", "14:00:39.900Z"))
     again = tmp_path / "again.csv"
     again.write_text(DEVICE_LOG)
     logs = [device, again, later]
     stores = {}
-    for name, batches in (("together", [logs]), ("one by one", [[p] for p in logs])):
+    for name, runs, pair_bytes in (
+        ("together", [logs], clock.PAIR_BYTES),
+        ("a batch a log", [logs], 1),
+        ("one by one", [[p] for p in logs], clock.PAIR_BYTES),
+    ):
+        monkeypatch.setattr(clock, "PAIR_BYTES", pair_bytes)
         db = tmp_path / f"{name}.duckdb"
         assert cli("ingest", "--db", db, log).exit_code == 0
         con = connect(db)
-        results = [r.to_dict() for batch in batches for r in ingest_clocks(con, batch)]
+        results = [r.to_dict() for run in runs for r in ingest_clocks(con, run)]
         shots = con.execute("SELECT * FROM shot_clock").fetchall()  # in stored order
         files = con.execute("SELECT file_hash, path, matches, records FROM ingest_log ORDER BY path").fetchall()
         con.close()
         stores[name] = (results, shots, files)
-    assert stores["together"] == stores["one by one"]
+    assert stores["together"] == stores["a batch a log"] == stores["one by one"]
     results, shots, files = stores["together"]
     assert [r["status"] for r in results] == ["loaded"] * 3
     assert [(n, s) for _, _, n, s, *_ in shots if n in (1, 2)] == [(1, 9.1), (2, 17.9)]  # the later log's
