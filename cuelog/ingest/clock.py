@@ -349,10 +349,10 @@ def _result(found: Found, placed: store_clocks.Placed) -> ClockResult:
 def _store_all(
     con: duckdb.DuckDBPyConnection, found: list[Found], placed: dict[int, store_clocks.Placed]
 ) -> list[ClockResult]:
-    """Store the placed shots of a batch in one transaction (a DELETE and one INSERT),
-    leaving the rows of storing each log in turn (a later log's reading of a stroke
-    replaces an earlier one). If the store refuses the batch, each log is stored on its
-    own, all or nothing."""
+    """Store the placed shots of a batch in one transaction (one INSERT, and one DELETE if a
+    reading can be replaced), leaving the rows of storing each log in turn (a later log's
+    reading of a stroke replaces an earlier one). If the store refuses the batch, each log
+    is stored on its own, all or nothing."""
     import duckdb
 
     from cuelog.store import clocks as store_clocks
