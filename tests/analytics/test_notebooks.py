@@ -20,7 +20,17 @@ def execute(name: str, db: Path, monkeypatch: pytest.MonkeyPatch) -> nbformat.No
     monkeypatch.setenv("CUELOG_DB", str(db))
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
     nb = nbformat.read(NOTEBOOKS / name, as_version=4)
-    NotebookClient(nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(NOTEBOOKS)}}).execute()
+    # Once, on a loaded CI machine, a print was missing from a notebook's outputs. Output
+    # that reaches nbclient after the cell's reply is waited for 4 s by default, then
+    # dropped with only a logged warning: wait longer, and fail loudly if even that runs out.
+    NotebookClient(
+        nb,
+        timeout=120,
+        iopub_timeout=60,
+        raise_on_iopub_timeout=True,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(NOTEBOOKS)}},
+    ).execute()
     return nb
 
 
