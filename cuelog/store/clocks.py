@@ -259,17 +259,25 @@ def save(con: duckdb.DuckDBPyConnection, files: Sequence[ClockFile]) -> None:
         return
     logs = f"list_contains({[f.log_no for f in files]}, log_no)"
     keys = f"SELECT DISTINCT match_id, frame, n FROM {_ALIGNED} WHERE reason IS NULL AND {logs}"
-    matches = f"SELECT DISTINCT match_id FROM {_ALIGNED} WHERE reason IS NULL AND {logs}"
-    # A reading can be replaced only on a match the shot clock holds readings of.
-    replacing = con.execute(f"SELECT EXISTS (SELECT 1 FROM ({matches}) b SEMI JOIN {_HELD} USING (match_id))")
-    if replacing.fetchall()[0][0]:
-        # The stored clock's rows sifted by their match alone first (a few hundred ids), so
-        # that only those are looked up by match, frame and stroke: at 10M strokes 70 ms
-        # against 125 a batch (benchmarks/README.md, "The clocks' statements at 10M").
-        con.execute(
-            f"DELETE FROM shot_clock USING ({keys}) k WHERE shot_clock.match_id IN ({matches})"
-            " AND shot_clock.match_id = k.match_id AND shot_clock.frame = k.frame AND shot_clock.n = k.n"
-        )
+    # The matches these logs place readings on, read once: for the DELETE, the run's note
+    # and the shot summaries.
+    placed = con.sql(f"SELECT DISTINCT match_id FROM {_ALIGNED} WHERE reason IS NULL AND {logs}").to_arrow_table()
+    con.register("cuelog_clock_placed", placed)
+    try:
+        # A reading can be replaced only on a match the shot clock holds readings of.
+        held = f"SELECT EXISTS (SELECT 1 FROM cuelog_clock_placed SEMI JOIN {_HELD} USING (match_id))"
+        if con.execute(held).fetchall()[0][0]:
+            # The stored clock's rows sifted by their match alone first (a few hundred ids),
+            # so that only those are looked up by match, frame and stroke: at 10M strokes 70
+            # ms against 125 a batch (benchmarks/README.md, "The clocks' statements at 10M").
+            con.execute(
+                f"DELETE FROM shot_clock USING ({keys}) k"
+                " WHERE shot_clock.match_id IN (SELECT match_id FROM cuelog_clock_placed)"
+                " AND shot_clock.match_id = k.match_id AND shot_clock.frame = k.frame AND shot_clock.n = k.n"
+            )
+        con.execute(f"INSERT INTO {_HELD} SELECT match_id FROM cuelog_clock_placed")
+    finally:
+        con.unregister("cuelog_clock_placed")
     sources = pa.table(
         {"log_no": [f.log_no for f in files], "source": [f.file_hash for f in files]},
         schema=pa.schema([("log_no", pa.int32()), ("source", pa.string())]),
@@ -288,12 +296,6 @@ def save(con: duckdb.DuckDBPyConnection, files: Sequence[ClockFile]) -> None:
     finally:
         con.unregister("cuelog_clock_sources")
     # The replayed matches' shot times for the reports, in this transaction (summaries.py).
-    placed = con.sql(matches).to_arrow_table()
-    con.register("cuelog_clock_placed", placed)
-    try:
-        con.execute(f"INSERT INTO {_HELD} SELECT match_id FROM cuelog_clock_placed")
-    finally:
-        con.unregister("cuelog_clock_placed")
     summaries.refresh_shots(con, placed.column("match_id"))
     _log_files(con, files)
 
