@@ -35,6 +35,7 @@ from cuelog.replay.derived import Derived, install, parameters_of, under
 from cuelog.replay.model import FINDING_KINDS, Finding, FrameResult, MatchResult, Outcome
 from cuelog.replay.output import finding_doc
 from cuelog.replay.rulesets import ruleset
+from cuelog.store.arrow import rows_table
 from cuelog.store.reads import LoadedMatch, loaded_matches, match_index, select_matches
 
 if TYPE_CHECKING:  # matplotlib is imported by plot() only: `cuelog diff` without --plot never needs it
@@ -578,9 +579,7 @@ def frame_table(diffs: Sequence[MatchDiff]) -> pa.Table:
         for d in diffs
         for f in d.frames
     ]
-    columns = list(zip(*rows, strict=True)) if rows else [() for _ in FRAME_TABLE.names]
-    arrays = [pa.array(col, type=field.type) for col, field in zip(columns, FRAME_TABLE, strict=True)]
-    return pa.table(arrays, schema=FRAME_TABLE)
+    return rows_table(FRAME_TABLE, rows)
 
 
 def plot(summary_doc: dict[str, Any], size: tuple[int, int] = (1000, 500)) -> Figure:

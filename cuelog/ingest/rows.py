@@ -16,6 +16,7 @@ from typing import Any
 import pyarrow as pa
 
 from cuelog.schemas.records import Choice, Clock, Event, Frame, FrameEnd, Match, Record, Stroke
+from cuelog.store.arrow import rows_table
 from cuelog.store.loads import ROW_SCHEMAS
 
 CHUNK = 20_000
@@ -79,18 +80,11 @@ class Rows:
     def arrow(self) -> Tables:
         """The rows as Arrow tables (empty tables included), then cleared."""
         out = {
-            table: _table(rows, ROW_SCHEMAS[table])
+            table: rows_table(ROW_SCHEMAS[table], rows)
             for table, rows in (("records", self.records), ("strokes", self.strokes), ("shot_clock", self.clocks))
         }
         self.clear()
         return out
-
-
-def _table(rows: list[tuple[Any, ...]], schema: pa.Schema) -> pa.Table:
-    if not rows:
-        return schema.empty_table()
-    columns = [pa.array(values, type=f.type) for values, f in zip(zip(*rows, strict=True), schema, strict=True)]
-    return pa.Table.from_arrays(columns, schema=schema)
 
 
 def _stroke_row(match_id: str, s: Stroke, t: int | None) -> tuple[Any, ...]:

@@ -18,6 +18,7 @@ import pyarrow as pa
 
 from cuelog.schemas.records import Match
 from cuelog.store import summaries
+from cuelog.store.arrow import rows_table
 
 # Tables that hold a match's rows; a replaced match is removed from each of them. The
 # replay tables are derived from the records, so they go too, every generation (a new replay
@@ -143,8 +144,7 @@ def _match_row(m: Match, text: str, file_hash: str) -> tuple[Any, ...]:
 
 def _insert_match_rows(con: duckdb.DuckDBPyConnection, rows: list[tuple[Any, ...]]) -> None:
     if rows:
-        columns = [pa.array(v, type=f.type) for v, f in zip(zip(*rows, strict=True), MATCHES_SCHEMA, strict=True)]
-        insert_arrow(con, "matches", pa.Table.from_arrays(columns, schema=MATCHES_SCHEMA))
+        insert_arrow(con, "matches", rows_table(MATCHES_SCHEMA, rows))
 
 
 def insert_matches(con: duckdb.DuckDBPyConnection, matches: list[tuple[Match, str]], file_hash: str) -> None:

@@ -22,6 +22,7 @@ import pyarrow as pa
 
 from cuelog.replay.model import Finding, MatchResult
 from cuelog.store import summaries
+from cuelog.store.arrow import rows_table
 from cuelog.store.reads import ipc_bytes
 
 if TYPE_CHECKING:  # the connection is the caller's: a replay worker builds rows without DuckDB
@@ -105,12 +106,12 @@ def result_tables(results: Sequence[MatchResult]) -> dict[str, pa.Table]:
                 breaks.append((m.match, fr.frame, b.side, b.points, b.from_, b.to))
             findings.extend(_findings(m.match, fr.frame, fr.findings))
     return {
-        "replay_frames": _table(FRAME_SCHEMA, frames),
-        "replay_strokes": _table(STROKE_SCHEMA, strokes),
-        "replay_breaks": _table(BREAK_SCHEMA, breaks),
-        "replay_findings": _table(FINDING_SCHEMA, findings),
-        "replay_corrections": _table(CORRECTION_SCHEMA, corrections),
-        "replay_stroke_details": _table(DETAIL_SCHEMA, details),
+        "replay_frames": rows_table(FRAME_SCHEMA, frames),
+        "replay_strokes": rows_table(STROKE_SCHEMA, strokes),
+        "replay_breaks": rows_table(BREAK_SCHEMA, breaks),
+        "replay_findings": rows_table(FINDING_SCHEMA, findings),
+        "replay_corrections": rows_table(CORRECTION_SCHEMA, corrections),
+        "replay_stroke_details": rows_table(DETAIL_SCHEMA, details),
     }
 
 
@@ -191,11 +192,6 @@ CORRECTION_SCHEMA = pa.schema(
         ("note", pa.string()),
     ]
 )
-
-
-def _table(schema: pa.Schema, rows: list[tuple[object, ...]]) -> pa.Table:
-    columns = list(zip(*rows, strict=True)) if rows else [() for _ in schema.names]
-    return pa.table([pa.array(col, type=f.type) for col, f in zip(columns, schema, strict=True)], schema=schema)
 
 
 def packed(tables: dict[str, pa.Table]) -> dict[str, bytes]:

@@ -34,6 +34,7 @@ import pyarrow.compute as pc
 
 from cuelog.replay.model import FrameResult, MatchResult, Outcome
 from cuelog.schemas.rulesets import DISCIPLINES
+from cuelog.store.arrow import rows_table
 
 if TYPE_CHECKING:  # the connection is the caller's: a replay worker builds side rows without DuckDB
     import duckdb
@@ -364,15 +365,15 @@ def side_table(results: Sequence[MatchResult]) -> pa.Table:
     computes them from their replay rows (the tests hold the two to each other): a replay
     builds them in its workers, beside the replay rows, instead of a query per chunk."""
     rows = [row for m in sorted(results, key=lambda r: r.match) if m.frames for row in _match_sides(m)]
-    columns = list(zip(*rows, strict=True)) if rows else [() for _ in SIDES_SCHEMA.names]
-    return pa.table([pa.array(c, type=f.type) for c, f in zip(columns, SIDES_SCHEMA, strict=True)], schema=SIDES_SCHEMA)
+    return rows_table(SIDES_SCHEMA, rows)
 
 
 def _match_sides(m: MatchResult) -> list[tuple[object, ...]]:
     sums = {side: _Side() for side in _SIDE_NAMES}
     for fr in m.frames:
         _frame(fr, sums)
-    return [(m.match, side, len(m.frames), *sums[side].row()) for side in _SIDE_NAMES]
+    a, b = sums["A"], sums["B"]
+    return [(m.match, "A", len(m.frames), *a.row(b)), (m.match, "B", len(m.frames), *b.row(a))]
 
 
 class _Side:
@@ -386,17 +387,24 @@ class _Side:
         self.breaks: list[int] = []
         self.cleared: list[int] = []
 
-    def row(self) -> tuple[object, ...]:
+    def row(self, opponent: _Side) -> tuple[object, ...]:
+        """The side's columns after ``frames``. A rack's balls and fouls are the points the
+        side scored and the fouls it made in the frame (the SQL's ``per_rack`` sums the same
+        strokes as its ``totals``); the fouls it conceded are the opponent's."""
         c = self.counts
         head = [c[k] for k in _COUNTS[:8]]
         return (*head, self.longest, self.breaks, c["racks_won"], c["break_and_dish"], self.cleared,
-                c["rack_balls"], c["rack_fouls"], c["fouls_conceded"])  # fmt: skip
+                c["scored"], c["fouls"], opponent.counts["fouls"])  # fmt: skip
 
 
 _COUNTS: Final = (
     "visits", "credited", "scored", "fouls", "foul_points_conceded", "miss_calls", "miss_points_conceded",
-    "condoned_fouls", "racks_won", "break_and_dish", "rack_balls", "rack_fouls", "fouls_conceded",
+    "condoned_fouls", "racks_won", "break_and_dish",
 )  # fmt: skip
+
+
+def _by_n(o: Outcome) -> int:
+    return o.n
 
 
 def _frame(fr: FrameResult, sums: dict[str, _Side]) -> None:
@@ -404,7 +412,7 @@ def _frame(fr: FrameResult, sums: dict[str, _Side]) -> None:
     for i, side in enumerate(_SIDE_NAMES):
         sums[side].counts["visits"] += fr.visits[i]
     condoned = {f.n for f in fr.findings if f.kind == "condoned_foul"}
-    strokes = sorted(fr.outcomes, key=lambda o: o.n)
+    strokes = sorted(fr.outcomes, key=_by_n)
     run_side, run_miss, run = None, None, 0
     for o in strokes:
         is_miss = o.miss and o.n not in condoned
@@ -434,33 +442,38 @@ def _frame(fr: FrameResult, sums: dict[str, _Side]) -> None:
 
 
 def _rack(fr: FrameResult, strokes: list[Outcome], sums: dict[str, _Side]) -> None:
-    """A pool rack's figures: won, won in the breaker's visit (break-and-dish), the balls of
-    the winning visit of a rack won on the last ball without the break (a clearance when
-    they are enough), balls, fouls committed and conceded. DuckDB's ``arg_max`` skips a
-    visit whose break flag is unknown (no ball on recorded), as the SQL does."""
-    visits: dict[tuple[str, int], list[Any]] = {}
-    fouls = dict.fromkeys(_SIDE_NAMES, 0)
-    balls = dict.fromkeys(_SIDE_NAMES, 0)
+    """A pool rack's figures: won, and a rack won on the last ball (``end_reason`` "pot":
+    the winner's stroke ends it, so the winner's last visit won it) won in the breaker's
+    visit (break-and-dish), or else the balls of that visit (a clearance when they are
+    enough). Only the winner can have either, so only the winner's visits are read."""
+    winner = fr.winner
+    if winner is None or winner not in sums:
+        return
+    c = sums[winner].counts
+    c["racks_won"] += 1
+    if fr.end_reason != "pot":
+        return
+    has_break, visit_balls = _last_visit(strokes, winner)
+    c["break_and_dish"] += has_break is True
+    if has_break is False and visit_balls is not None:
+        sums[winner].cleared.append(visit_balls)
+
+
+def _last_visit(strokes: list[Outcome], side: str) -> tuple[bool | None, int | None]:
+    """Of ``side``'s visits in the frame: whether the last whose break flag is known was the
+    break, and the balls of the last (last by their last stroke). DuckDB's ``arg_max`` skips
+    a visit whose break flag is unknown (no ball on recorded), as the SQL does."""
+    visits: dict[int, list[Any]] = {}
     for o in strokes:
-        v = visits.setdefault((o.striker, o.visit_id), [0, None, o.n])
+        if o.striker != side:
+            continue
+        v = visits.setdefault(o.visit_id, [0, None, o.n])
         v[0] += o.scored
         on_break = None if o.ball_on is None else o.ball_on == "break"
         v[1] = on_break if v[1] is None else (v[1] or bool(on_break))
         v[2] = max(v[2], o.n)
-        if o.striker in fouls:
-            fouls[o.striker] += o.foul
-            balls[o.striker] += o.scored
-    for side in _SIDE_NAMES:
-        mine = [v for (striker, _), v in visits.items() if striker == side]
-        known = [v for v in mine if v[1] is not None]
-        has_break = max(known, key=lambda v: v[2])[1] if known else None
-        visit_balls = max(mine, key=lambda v: v[2])[0] if mine else None
-        c = sums[side].counts
-        won_on_pot = fr.winner == side and fr.end_reason == "pot"
-        c["racks_won"] += fr.winner == side
-        c["break_and_dish"] += won_on_pot and has_break is True
-        if won_on_pot and has_break is False and visit_balls is not None:
-            sums[side].cleared.append(visit_balls)
-        c["rack_balls"] += balls[side]
-        c["rack_fouls"] += fouls[side]
-        c["fouls_conceded"] += fouls["B" if side == "A" else "A"]
+    mine = list(visits.values())
+    known = [v for v in mine if v[1] is not None]
+    has_break = max(known, key=lambda v: v[2])[1] if known else None
+    visit_balls = max(mine, key=lambda v: v[2])[0] if mine else None
+    return has_break, visit_balls
