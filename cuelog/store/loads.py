@@ -265,12 +265,7 @@ def log_files(con: duckdb.DuckDBPyConnection, entries: Sequence[LogEntry]) -> No
     """Record loaded files in ``ingest_log``, one insert for all (inside the caller's transaction)."""
     if not entries:
         return
-    columns = list(zip(*entries, strict=True))
-    log = pa.table(
-        [pa.array(column, type=field.type) for column, field in zip(columns, _INGEST_LOG_SCHEMA, strict=True)],
-        schema=_INGEST_LOG_SCHEMA,
-    )
-    con.register("cuelog_files", log)
+    con.register("cuelog_files", rows_table(_INGEST_LOG_SCHEMA, entries))
     try:
         con.execute("INSERT INTO ingest_log SELECT file_hash, path, matches, records, now() FROM cuelog_files")
     finally:
