@@ -32,7 +32,9 @@ _CONTROLS: Final = {c: _escaped(chr(c)) for c in (*range(0x20), *range(0x7F, 0xA
 def terminal_text(text: str) -> str:
     """``text`` with every control character shown as its code (``\\x1b``), so that a log
     cannot move the cursor, colour or clear the terminal, or break a line of a table."""
-    return text.translate(_CONTROLS)
+    # Nearly every cell is printable as it is (no control is printable): checked in C, where
+    # translating looks up every character (a season prints millions of cells).
+    return text if text.isprintable() else text.translate(_CONTROLS)
 
 
 def _cell(text: str, width: int, how: Justify) -> str:
