@@ -394,9 +394,9 @@ class _Side:
         self.cleared: list[int] = []
 
     def row(self, opponent: _Side) -> tuple[object, ...]:
-        """The side's columns after ``frames``. A rack's balls and fouls are the points the
-        side scored and the fouls it made in the frame (the SQL's ``per_rack`` sums the same
-        strokes as its ``totals``); the fouls it conceded are the opponent's."""
+        """The side's columns after ``frames``. The balls and fouls of its racks are the
+        points it scored and the fouls it made in the match's frames (the SQL's ``per_rack``
+        sums the same strokes as its ``totals``); the fouls it conceded are the opponent's."""
         c = self.counts
         head = [c[k] for k in _COUNTS[:8]]
         return (*head, self.longest, self.breaks, c["racks_won"], c["break_and_dish"], self.cleared,
