@@ -207,6 +207,20 @@ def test_human_output_is_a_table(stats_db: Path) -> None:
     assert "147, 21" in ann and "168" in ann
 
 
+def test_human_table_lists_a_break_made_twice_once_with_its_count(tmp_path: Path) -> None:
+    """Ann makes 147 in two matches and 21 in a third: the table says ``147 x2, 21`` (every
+    break, highest first, a repeated one counted), the JSON lists both 147s."""
+    db = kit.load(tmp_path / "s.duckdb", kit.maximum("m1"), kit.maximum("m2"), kit.two_fifties("m3"))
+    assert runner.invoke(app, ["replay", "--db", str(db)]).exit_code in (0, 1)
+    code, out, _ = run("report", "breaks", "--db", str(db))
+    assert code == 0
+    ann = next(line for line in out.splitlines() if line.strip().startswith("Ann"))
+    assert "147 x2, 21" in ann
+    bob = next(line for line in out.splitlines() if line.strip().startswith("Bob"))
+    assert "67, 56" in bob and " x" not in bob
+    assert by_name(report_json(db, "breaks"))["Ann"]["breaks"] == [147, 147, 21]
+
+
 def test_exports_round_trip_parquet_and_csv(stats_db: Path, tmp_path: Path) -> None:
     for kind in ("breaks", "billiards", "misses", "clock"):
         doc = report_json(stats_db, kind)
