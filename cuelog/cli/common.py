@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from cuelog.cli import plain
 from cuelog.errors import Problem
 
 EXIT_OK = 0
@@ -110,13 +111,11 @@ def print_problems(problems: list[Problem], as_json: bool) -> None:
         by_file.setdefault(p.file, []).append(p)
     for file, group in by_file.items():
         err_console.print(f"[bold]{escape(file)}[/]: {len(group)} problem(s)", highlight=False, soft_wrap=True)
-        table = folded_table("line", "field", "code", "found", "expected")
-        for p in group:
-            # Line 0: the problem belongs to no line (a missing file, a frame's end-of-file check).
-            # Every cell may quote the input (a field path holds a log's keys): text, never markup.
-            cells = (p.field, p.code, p.found, p.expected)
-            table.add_row(str(p.line) if p.line else "-", *(escape(c) for c in cells))
-        err_console.print(table)
+        # Line 0: the problem belongs to no line (a missing file, a frame's end-of-file check).
+        # Every cell may quote the input (a field path holds a log's keys): plain text in one
+        # pass, escaped for the terminal (a rich table of 20,000 problems took 16 s to lay out).
+        rows = ((str(p.line) if p.line else "-", p.field, p.code, p.found, p.expected) for p in group)
+        err_console.file.write(plain.table(("line", "field", "code", "found", "expected"), rows))
 
 
 GLOB_CHARS = frozenset("*?[")

@@ -51,11 +51,15 @@ def table(
     rows: Iterable[Sequence[object]],
     justify: Sequence[Justify] | None = None,
     title: str | None = None,
+    *,
+    last_runs_on: bool = False,
 ) -> str:
     """The table as text: a blank line (or the title centred over the table and a blank
     line), the header, a rule, a line per row, a blank line. Cells (any value, as ``str``
     gives it) are escaped (:func:`terminal_text`), left-justified unless ``justify`` says
-    otherwise; the last column is not padded."""
+    otherwise; the last column is not padded when it is left-justified. With
+    ``last_runs_on`` the title and the rule span the last column's header only, not its
+    longest cell (a list that runs on past the screen)."""
     justify = justify or ["left"] * len(headers)
     cells = [[terminal_text(str(c)) for c in row] for row in rows]
     widths = [len(h) for h in headers]
@@ -65,10 +69,14 @@ def table(
 
     def line(values: Sequence[str]) -> str:
         last = len(values) - 1
-        parts = [_cell(v, 0 if i == last else widths[i], justify[i]) for i, v in enumerate(values)]
+        # The last column is padded only when it is aligned right or centred (numbers).
+        parts = [
+            _cell(v, 0 if i == last and justify[i] == "left" else widths[i], justify[i]) for i, v in enumerate(values)
+        ]
         return ("  " + _GAP.join(parts)).rstrip()
 
-    width = sum(widths) + len(_GAP) * (len(widths) - 1) + 4
+    spanned = [*widths[:-1], len(headers[-1])] if last_runs_on and headers else widths
+    width = sum(spanned) + len(_GAP) * (len(widths) - 1) + 4
     head = [terminal_text(title).center(width).rstrip(), ""] if title else [""]
     rule = " " + "─" * (width - 2)
     return "\n".join([*head, line(headers), rule, *(line(r) for r in cells), ""]) + "\n"

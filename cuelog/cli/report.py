@@ -8,10 +8,9 @@ import sys
 from pathlib import Path
 
 import typer
-from rich import box
 from rich.markup import escape
-from rich.table import Table
 
+from cuelog.cli import plain
 from cuelog.cli.common import err_console, fail, json_errors, out_console
 from cuelog.store import DEFAULT_DB
 
@@ -45,14 +44,14 @@ def open_results(url: str):  # type: ignore[no-untyped-def]
 
 
 def _cell(value: object) -> str:
-    """A report value as table text; names come from the logs and are escaped, never read as markup."""
+    """A report value as table text (:func:`cuelog.cli.plain.table` escapes it for the terminal)."""
     if value is None:
         return "-"
     if isinstance(value, list):
-        return escape(", ".join(_runs(value))) or "-"
+        return ", ".join(_runs(value)) or "-"
     if isinstance(value, float):
         return f"{value:.2f}"
-    return escape(str(value))
+    return str(value)
 
 
 def _runs(values: list[object]) -> list[str]:
@@ -67,13 +66,16 @@ def _runs(values: list[object]) -> list[str]:
     return out
 
 
-def table(kind: str, by: str, rows: list[dict[str, object]], columns: list[str]) -> Table:
-    t = Table(title=f"{kind} by {by}", box=box.SIMPLE_HEAD, title_justify="left")
-    for c in columns:
-        t.add_column(c, justify="left" if c in (by, "breaks") else "right", overflow="fold")
-    for row in rows:
-        t.add_row(*(_cell(row[c]) for c in columns))
-    return t
+def table(kind: str, by: str, rows: list[dict[str, object]], columns: list[str]) -> str:
+    """The report as a plain text table (:mod:`cuelog.cli.plain`: laid out in one pass, where
+    a rich table of a season's 47,000 matches took 41 s): the names aligned left, the
+    figures right, and the lists (every break) left in the last columns, where a season's
+    long list runs on without pushing the figures off the screen."""
+    lists = [c for c in columns if any(isinstance(row[c], list) for row in rows)]
+    shown = [c for c in columns if c not in lists] + lists
+    justify: list[plain.Justify] = ["left" if c == by or c in lists else "right" for c in shown]
+    cells = ([_cell(row[c]) for c in shown] for row in rows)
+    return plain.table(shown, cells, justify, title=f"{kind} by {by}", last_runs_on=bool(lists))
 
 
 def report(
@@ -139,7 +141,7 @@ def report(
     if as_json:
         sys.stdout.write(json.dumps(result.document(), indent=1, ensure_ascii=False, allow_nan=False) + "\n")
     elif csv is None and parquet is None:
-        out_console().print(table(kind, by, result.rows, result.frame.columns))
+        out_console().file.write(table(kind, by, result.rows, result.frame.columns))
 
 
 def register(app: typer.Typer) -> None:

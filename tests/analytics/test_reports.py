@@ -209,11 +209,14 @@ def test_human_output_is_a_table(stats_db: Path) -> None:
 
 def test_human_table_lists_a_break_made_twice_once_with_its_count(tmp_path: Path) -> None:
     """Ann makes 147 in two matches and 21 in a third: the table says ``147 x2, 21`` (every
-    break, highest first, a repeated one counted), the JSON lists both 147s."""
+    break, highest first, a repeated one counted), in the last column, after the figures;
+    the JSON lists both 147s."""
     db = kit.load(tmp_path / "s.duckdb", kit.maximum("m1"), kit.maximum("m2"), kit.two_fifties("m3"))
     assert runner.invoke(app, ["replay", "--db", str(db)]).exit_code in (0, 1)
     code, out, _ = run("report", "breaks", "--db", str(db))
     assert code == 0
+    header = next(line.split() for line in out.splitlines() if line.strip().startswith("player"))
+    assert header == ["player", "frames", "highest", "fifty_plus", "centuries", "total_points", "breaks"]
     ann = next(line for line in out.splitlines() if line.strip().startswith("Ann"))
     assert "147 x2, 21" in ann
     bob = next(line for line in out.splitlines() if line.strip().startswith("Bob"))

@@ -26,7 +26,12 @@ def test_matches_lists_the_loaded_examples(tmp_path):
     assert [r["match"] for r in rows] == sorted(summary)
     human = cli("matches", "--db", db)
     assert human.exit_code == 0
-    assert "example-officiating" in human.stdout.replace("\n", "").replace("│", "").replace(" ", "")
+    # One line a match, in id order: its id and rules first, frames, strokes and clocked last.
+    lines = [line.split() for line in human.stdout.splitlines() if line.strip().startswith("example-")]
+    assert [cells[0] for cells in lines] == sorted(summary)
+    for cells, r in zip(lines, rows, strict=True):
+        assert cells[1] == r["rules"]
+        assert cells[-3:] == [str(r["frames"]), str(r["strokes"]), str(r["clocked"])]
 
 
 def test_matches_without_a_database_is_bad_input(tmp_path):
