@@ -134,6 +134,18 @@ def test_penalty_family_minimum_five_turns_the_winner(season: Path, tmp_path: Pa
     assert s["winners_changed_by_event"] == [{"event": "Shootout", "frames": 1, "winners_changed": 1}]
 
 
+def test_penalty_family_minimum_five_printed_for_the_rule_maker(season: Path, tmp_path: Path) -> None:
+    """The same frame as a rule maker reads it: a line for the frame (score and winner
+    before and after, where the strokes diverge), a line for each finding added."""
+    draft = ruleset(tmp_path, "so-min5", "snooker/shootout-2024", minimum=5)
+    result = runner.invoke(app, ["diff", "--db", str(season), "--rules", str(draft), "--match", "d1-shootout"])
+    assert result.exit_code == 1, result.output
+    lines = result.stdout.splitlines()
+    at = lines.index("d1-shootout frame 1: 9-8 A -> 9-10 B (winner changes), first divergence at stroke 6")
+    assert lines[at + 1].startswith("    + 6 penalty_value ") and " A 1: " in lines[at + 1]
+    assert lines[at + 2].startswith("    + 8 penalty_value ") and " A 1: " in lines[at + 2]
+
+
 def test_miss_family_warning_after_one_failure(season: Path, tmp_path: Path) -> None:
     """``warn_after = 1``: the early Warning and the award that follows it are no longer errors."""
     draft = ruleset(tmp_path, "warn1", "snooker/wpbsa-2024", warn_after=1)

@@ -12,6 +12,7 @@ from rich.markup import escape
 
 from cuelog import __version__
 from cuelog import diff as d
+from cuelog.cli import plain
 from cuelog.cli.common import (
     EXIT_BAD_INPUT,
     EXIT_FINDINGS,
@@ -58,20 +59,23 @@ def print_human(doc: dict[str, Any], console: Console) -> None:
             console.print(f"players who {title}: {rows}")
     if not doc["frames"]:
         return
-    # One line per frame, then its findings: a wide table is unreadable in a terminal.
+    # One line per frame, then its findings: a wide table is unreadable in a terminal. Written
+    # as plain lines, escaped for the terminal: printed through rich, a line took 0.16 ms.
+    lines = []
     for f in doc["frames"]:
         old, new = f["old"], f["new"]
         winner = " (winner changes)" if f["winner_changed"] else ""
         where = f", first divergence at stroke {f['diverges_at']}" if f["diverges_at"] is not None else ""
-        line = (
+        lines.append(
             f"{f['match']} frame {f['frame']}: {_score(old['score'])} {old['winner'] or '-'} -> "
             f"{_score(new['score'])} {new['winner'] or '-'}{winner}{where}"
         )
-        console.print(escape(line), soft_wrap=True)
         for sign, key in (("+", "findings_added"), ("-", "findings_removed")):
             for x in f[key]:
-                text = f"    {sign} {x['n']} {x['kind']} {x['rule']} {x['side'] or '-'} {x['points']}: {x['message']}"
-                console.print(escape(text), soft_wrap=True)
+                lines.append(
+                    f"    {sign} {x['n']} {x['kind']} {x['rule']} {x['side'] or '-'} {x['points']}: {x['message']}"
+                )
+    console.file.write("".join(plain.terminal_text(line) + "\n" for line in lines))
     console.print(doc["note"])
 
 
