@@ -99,12 +99,14 @@ def insert_arrow(con: duckdb.DuckDBPyConnection, table: str, data: pa.Table | pa
 
 
 def delete_matches(con: duckdb.DuckDBPyConnection, ids: Sequence[str]) -> None:
-    """Remove every row of these matches (inside the caller's transaction): one statement a
-    table for them all, as a ``DELETE`` scans its table (one a match and table took 1.86 s
-    for a 20-match file replaced in a store of 10M strokes, against 0.29 s)."""
-    if not ids:
+    """Remove every row of those of these matches already loaded (a replacement), inside the
+    caller's transaction. A ``DELETE`` scans its table, so none runs when none is loaded (a
+    first load), and one a table removes them all (one a match and table took 1.86 s for a
+    20-match file replaced in a store of 10M strokes, against 0.29 s)."""
+    held = con.execute("SELECT match_id FROM matches WHERE list_contains(?, match_id)", [list(ids)]).fetchall()
+    if not held:
         return
-    con.register("cuelog_replaced", pa.table({"match_id": pa.array(sorted(set(ids)), type=pa.string())}))
+    con.register("cuelog_replaced", pa.table({"match_id": pa.array([m for (m,) in held], type=pa.string())}))
     try:
         for table in MATCH_TABLES:
             con.execute(f"DELETE FROM {table} WHERE match_id IN (SELECT match_id FROM cuelog_replaced)")
@@ -174,10 +176,7 @@ def publish(
     try:
         ids = [m.match for m, _ in matches]
         # Conflicts were refused while checking; a match id already loaded is a replacement.
-        # Only those are deleted: a DELETE scans its table, so one per new match would make
-        # loading slower as the store grows.
-        held = con.execute("SELECT match_id FROM matches WHERE list_contains(?, match_id)", [ids]).fetchall()
-        delete_matches(con, [match_id for (match_id,) in held])
+        delete_matches(con, ids)
         if matches:
             insert_matches(con, matches, file_hash)
         insert_rows(con, rows)
@@ -288,8 +287,7 @@ def publish_files(con: duckdb.DuckDBPyConnection, files: Sequence[FileRows]) -> 
     con.begin()
     try:
         ids = [m.match for f in files for m, _ in f.matches]
-        held = con.execute("SELECT match_id FROM matches WHERE list_contains(?, match_id)", [ids]).fetchall()
-        delete_matches(con, [match_id for (match_id,) in held])
+        delete_matches(con, ids)
         _insert_match_rows(con, [_match_row(m, text, f.file_hash) for f in files for m, text in f.matches])
         insert_rows(con, _merged(files))
         log_files(con, [(f.file_hash, f.name, [m.match for m, _ in f.matches], f.records) for f in files])
