@@ -50,6 +50,7 @@ from cuelog.distributed.layout import (
 from cuelog.distributed.views import duck_path, loaded_views
 from cuelog.ingest.clock import ClockResult, Unplaced, paired_batches
 from cuelog.store import clocks as store_clocks
+from cuelog.store.arrow import rows_table
 from cuelog.store.loads import SHOT_CLOCK_SCHEMA
 
 CLOCK_SHOTS = "clock_shots"
@@ -277,10 +278,10 @@ def _reach(logs: list[_Log], positions: list[int]) -> pa.Table:
         for margin in [round(logs[i].tolerance_s * 1e6) + 1_000_000]
         for table, lo, hi in logs[i].spans
     ]
-    columns = list(zip(*rows, strict=True)) if rows else [(), (), (), ()]
-    types = (pa.int32(), pa.string(), pa.int64(), pa.int64())
-    names = ("log_no", "table", "lo", "hi")
-    return pa.table([pa.array(c, t) for c, t in zip(columns, types, strict=True)], names=list(names))
+    return rows_table(_REACH_SCHEMA, rows)
+
+
+_REACH_SCHEMA = pa.schema([("log_no", pa.int32()), ("table", pa.string()), ("lo", pa.int64()), ("hi", pa.int64())])
 
 
 def _save_placements(con: duckdb.DuckDBPyConnection, storage: Storage, logs: list[_Log], only: list[int]) -> None:
