@@ -23,6 +23,12 @@ process's peak resident set. The two paths' ``--json`` documents are compared by
 byte. ``--base REV`` adds the reports of that revision's tree (``git archive``) on the same
 store.
 
+``--command`` also times ``cuelog report KIND --db FILE`` as a user runs it, a fresh
+process each time (its start-up and imports included), printing the table and then the
+``--json`` document, ``--rounds`` times with each tree in turn (the working tree and, with
+``--base``, that revision's): the median wall time with its spread, the process's peak
+resident set, and whether the two trees print the same bytes.
+
 ``--printing`` also times ``cuelog replay``'s human output of the base season (the
 snooker and billiards logs replayed once, then every match printed to a file-like console
 ``--rounds`` times: ``cuelog.cli.replay.print_match``), per table of findings, in the
@@ -179,9 +185,12 @@ def replicate(base: Path, dest: Path, base_strokes: int, size: int, seasons: int
 def report_phase(db: str, kind: str, path: str, rounds: int, by: str = "player") -> dict[str, Any]:
     """``kind`` by ``by``, ``rounds`` times in this process: median latency, spread, the
     document's digest and the peak resident set."""
-    from cuelog.analytics import reports
     from cuelog.store import connect
 
+    try:
+        from cuelog.analytics import queries as reports  # where report() is since the command left Polars out
+    except ImportError:  # a revision before it
+        from cuelog.analytics import reports  # type: ignore[no-redef]
     con = connect(db, read_only=True)
     times: list[float] = []
     digest = ""
@@ -206,7 +215,7 @@ def report_phase(db: str, kind: str, path: str, rounds: int, by: str = "player")
         "path": path,
         "seconds": round(statistics.median(times), 4),
         "spread": [round(min(times), 4), round(max(times), 4)],
-        "rows": made.frame.height,
+        "rows": len(made.rows),
         "digest": digest,
     }
 
@@ -248,6 +257,68 @@ def in_process(db: Path, kind: str, path: str, rounds: int, code: Path, by: str 
         raise RuntimeError(f"report {kind} ({path}) failed: {done.stderr[-2000:]}")
     value: dict[str, Any] = json.loads(done.stdout)
     return value
+
+
+def command_once(db: Path, kind: str, by: str, output: str, code: Path) -> tuple[float, float, str]:
+    """``cuelog report`` once in a fresh process as a user runs it: wall seconds, peak
+    resident MB and a digest of what it printed."""
+    argv = [sys.executable, "-m", "cuelog", "report", kind, "--by", by, "--db", str(db)]
+    argv += ["--json"] if output == "json" else []
+    env = {**os.environ, "PYTHONPATH": str(code)}
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, cwd=str(code))
+    out = proc.stdout.read() if proc.stdout else b""
+    _, status, usage = os.wait4(proc.pid, 0)
+    seconds = time.perf_counter() - t0
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        raise RuntimeError(f"cuelog report {kind} exited {proc.returncode}")
+    return seconds, usage.ru_maxrss / 1024, hashlib.sha256(out).hexdigest()[:16]
+
+
+def commands(
+    db: Path, rounds: int, trees: list[tuple[str, Path]], kinds: list[str], by: list[str]
+) -> list[dict[str, Any]]:
+    """Each report kind, grouping and output as a user runs the command, the trees taking
+    turns round by round (so a change in the machine's load falls on both)."""
+    rows = []
+    for kind in kinds:
+        for group in by:
+            for output in ("table", "json"):
+                runs: dict[str, list[tuple[float, float, str]]] = {name: [] for name, _ in trees}
+                for _ in range(rounds):
+                    for name, code in trees:
+                        runs[name].append(command_once(db, kind, group, output, code))
+                for name, got in runs.items():
+                    times = sorted(t for t, _, _ in got)
+                    rows.append(
+                        {
+                            "kind": kind,
+                            "by": group,
+                            "output": output,
+                            "tree": name,
+                            "seconds": statistics.median(times),
+                            "spread": [times[0], times[-1]],
+                            "peak_rss_mb": max(m for _, m, _ in got),
+                            "digest": got[-1][2],
+                        }
+                    )
+    return rows
+
+
+def human_commands(rows: list[dict[str, Any]]) -> str:
+    lines = ["  cuelog report as a user runs it (a fresh process each time):"]
+    for r in rows:
+        low, high = r["spread"]
+        lines.append(
+            f"    {r['kind']:<14} {r['by']:<7} {r['output']:<6} {r['tree']:<13} {r['seconds']:6.2f} s ({low:.2f}-{high:.2f})"
+            f"  peak {r['peak_rss_mb']:5.0f} MB  out {r['digest']}"
+        )
+    same: dict[str, set[str]] = {}
+    for r in rows:
+        same.setdefault(f"{r['kind']} by {r['by']} ({r['output']})", set()).add(r["digest"])
+    lines.append("    the same output from every tree: " + ("yes" if all(len(v) == 1 for v in same.values()) else "NO"))
+    return "\n".join(lines)
 
 
 def measure(
@@ -298,6 +369,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--keep", type=Path, help="build in this directory and keep it (reused when present)")
     ap.add_argument("--base", help="also the reports of this git revision, on the same stores")
     ap.add_argument("--printing", action="store_true", help="also time replay's human output of the findings")
+    ap.add_argument("--command", action="store_true", help="also time `cuelog report` as a user runs it")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     ap.add_argument("--phase", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--code", type=Path, default=ROOT, help=argparse.SUPPRESS)
@@ -354,9 +426,14 @@ def _run(args: argparse.Namespace, root: Path) -> int:
             db, strokes, args.rounds, base_tree, args.kinds.split(","), args.by.split(","), not args.no_direct
         )
         row["build_seconds"] = built
+        if args.command:
+            trees = [("working tree", ROOT)] + ([("base", base_tree)] if base_tree else [])
+            row["commands"] = commands(db, args.rounds, trees, args.kinds.split(","), args.by.split(","))
         doc["sizes"].append(row)
         if not args.json:
             print(human(row), flush=True)
+            if args.command:
+                print(human_commands(row["commands"]), flush=True)
     if args.printing:
         logs = [str(p) for p in sorted((root / "base").glob("*/logs")) if p.parent.name in ("snooker", "billiards")]
         trees = [("working tree", ROOT)] + ([("base", base_tree)] if base_tree else [])

@@ -111,6 +111,39 @@ def test_a_command_imports_only_what_it_uses(args: tuple[str | Path, ...], absen
     assert command_modules(modules) <= {own}
 
 
+@pytest.fixture(scope="module")
+def replayed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The examples' snooker and billiards logs loaded and replayed into a store."""
+    db = tmp_path_factory.mktemp("store") / "s.duckdb"
+    runner = CliRunner()
+    logs = [str(EXAMPLES / f"{name}.jsonl") for name in ("snooker-officiating", "snooker-maximum", "billiards-game")]
+    assert runner.invoke(app, ["ingest", *logs, "--db", str(db)]).exit_code == 0
+    assert runner.invoke(app, ["replay", "--db", str(db)]).exit_code in (0, 1)
+    return db
+
+
+@pytest.mark.parametrize("kind", ["breaks", "billiards", "misses", "clock"])
+@pytest.mark.parametrize("output", [(), ("--json",)], ids=["table", "json"])
+def test_a_report_printed_imports_neither_polars_nor_arrow(replayed: Path, kind: str, output: tuple[str, ...]) -> None:
+    """The report's table and ``--json`` come from DuckDB's group rows as plain values:
+    Polars, pyarrow and numpy are about a third of a second of a report's start-up."""
+    code, modules = loaded("report", kind, "--db", replayed, *output)
+    assert code == 0
+    assert {m for m in ("polars", "pyarrow", "numpy", "matplotlib") if m in modules} == set()
+
+
+def test_a_report_written_to_a_file_has_its_rows(replayed: Path, tmp_path: Path) -> None:
+    """``--csv`` makes the Polars frame the printed table does without: the same rows."""
+    runner = CliRunner()
+    shown = json.loads(runner.invoke(app, ["report", "breaks", "--db", str(replayed), "--json"]).stdout)
+    out = tmp_path / "breaks.csv"
+    result = runner.invoke(app, ["report", "breaks", "--db", str(replayed), "--csv", str(out)])
+    assert result.exit_code == 0
+    lines = out.read_text(encoding="utf-8").splitlines()
+    assert lines[0].startswith("player,frames,")
+    assert [line.split(",")[0] for line in lines[1:]] == [row["player"] for row in shown["players"]]
+
+
 def test_a_usage_error_still_names_the_command_and_suggests_one() -> None:
     result = CliRunner().invoke(app, ["valdate", "x"])
     assert result.exit_code == 2

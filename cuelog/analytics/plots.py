@@ -19,7 +19,8 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 from matplotlib.ticker import MaxNLocator
 
-from cuelog.analytics.reports import CENTURY, FIFTY, Data, miss_runs, nineball, pool
+from cuelog.analytics.queries import CENTURY, FIFTY
+from cuelog.analytics.reports import Data, miss_runs, nineball, pool
 from cuelog.analytics.words import kind_words
 from cuelog.errors import CuelogError
 

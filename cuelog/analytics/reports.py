@@ -3,11 +3,11 @@ pool racks.
 
 Every figure comes from what the rules make of the strokes (the ``replay_*`` tables written
 by ``cuelog replay --db``), never from the recorded calls or scoreboards: a condoned foul
-or a wrong scoreboard does not change a player's statistics. :func:`report` has DuckDB
-aggregate the tables a report needs into one row per group (:mod:`cuelog.store.aggregates`:
-no row per stroke, shot, frame or break reaches Python) and Polars rounds the ratios of
-those rows. :func:`load` reads the rows themselves as Arrow for the plots, and ``REPORTS``
-summarises them with Polars the same way (the tests hold the two to the same figures).
+or a wrong scoreboard does not change a player's statistics. ``cuelog report`` has DuckDB
+sum them into one row per group (:mod:`cuelog.analytics.queries`: no row per stroke, shot,
+frame or break reaches Python). Here :func:`load` reads the rows themselves as Arrow for the
+plots, and ``REPORTS`` summarises them with Polars into the same figures (the tests hold the
+two to each other).
 
 Players are the names in the match records' ``sides``. A report groups by player (the
 default), by match or by event; each group is one row with the keys the report names.
@@ -15,46 +15,27 @@ default), by match or by event; each group is one row with the keys the report n
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Collection
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal
+from typing import Final
 
 import duckdb
 import polars as pl
 import pyarrow as pa
 
-from cuelog.errors import CuelogError
-from cuelog.schemas.rulesets import DISCIPLINES
-from cuelog.store import aggregates, reads, summaries, summed
-
-KINDS: Final = ("breaks", "billiards", "misses", "clock", "pool", "nineball", "straight-pool")
-BY: Final = ("player", "match", "event")
-GROUPS: Final = {"player": "players", "match": "matches", "event": "events"}
-"""The JSON key holding the rows of each grouping."""
-
-# Which matches each report reads: the discipline that registers it
-# (cuelog.schemas.rulesets.DISCIPLINES), or every match.
-DISCIPLINE: Final[dict[str, str | None]] = {
-    kind: next((d.name for d in DISCIPLINES.values() if kind in d.reports), None) for kind in KINDS
-}
-
-FIFTY: Final = 50
-CENTURY: Final = 100
-
-By = Literal["player", "match", "event"]
-
-
-class ReportError(CuelogError):
-    """The report cannot be made: empty database, nothing replayed, unknown name. Exit code 2."""
-
-
-@dataclass(frozen=True, slots=True)
-class Scope:
-    """Which matches and players a report covers."""
-
-    players: tuple[str, ...] = ()
-    matches: tuple[str, ...] = ()
-    events: tuple[str, ...] = ()
+from cuelog.analytics.queries import (
+    CENTURY,
+    CLEARANCE_BALLS,
+    DISCIPLINE,
+    FIFTY,
+    ReportError,
+    Scope,
+    in_scope,
+    key_column,
+    nothing_played,
+)
+from cuelog.store import reads
+from cuelog.store.report_scope import TABLES
 
 
 @dataclass(slots=True)
@@ -79,16 +60,14 @@ class Data:
     """Nine-ball: push outs declared (a recorded fact, WPA 2.4), one row per player and rack."""
 
 
-def load(
-    con: duckdb.DuckDBPyConnection, kind: str, scope: Scope = Scope(), needs: Collection[str] = reads.TABLES
-) -> Data:
+def load(con: duckdb.DuckDBPyConnection, kind: str, scope: Scope = Scope(), needs: Collection[str] = TABLES) -> Data:
     """The replay results a report of ``kind`` reads, restricted to ``scope``: the tables in
     ``needs`` (every one by default, as the plots want them).
 
     Raises ReportError for an empty database, no replay results, or a name in the scope
     that the database does not know.
     """
-    _in_scope(con, kind, scope)
+    in_scope(con, kind, scope)
     discipline = DISCIPLINE[kind]
     tables = reads.report_tables(con, discipline, scope.matches, scope.events, needs)
     data = Data(
@@ -110,34 +89,8 @@ def load(
         data.clock = data.clock.filter(pl.col("player").is_in(names))
         data.totals = data.totals.filter(pl.col("player").is_in(names))
         if data.frames.is_empty():
-            raise ReportError(_nothing_played(kind, names))
+            raise ReportError(nothing_played(kind, names))
     return data
-
-
-def _in_scope(con: duckdb.DuckDBPyConnection, kind: str, scope: Scope) -> list[str]:
-    """Make the store's ``scope_matches`` for a report of ``kind``; returns the matches in
-    scope that have no replay results. Raises ReportError for an empty database, no replay
-    results, or a name in the scope that the database does not know."""
-    if kind not in KINDS:
-        raise ReportError(f"unknown report {kind!r}; reports: {', '.join(KINDS)}")
-    if reads.match_count(con) == 0:
-        raise ReportError("the database has no matches; load logs first with `cuelog ingest`")
-    if scope.players or scope.matches or scope.events:
-        _check_names(reads.known_names(con), scope)
-    discipline = DISCIPLINE[kind]
-    in_scope, replayed, unreplayed = reads.unreplayed_in_scope(con, discipline, scope.matches, scope.events)
-    if not in_scope:
-        what = f"{discipline} matches" if discipline else "matches"
-        raise ReportError(f"no {what} in the database match the selection (report {kind!r})")
-    if not replayed:
-        raise ReportError("no replay results for these matches; run `cuelog replay --db FILE` first")
-    return unreplayed
-
-
-def _nothing_played(kind: str, names: list[str]) -> str:
-    discipline = DISCIPLINE[kind]
-    who, what = ", ".join(names), f"{discipline} " if discipline else ""
-    return f"{who} played no replayed {what}frame in the selection"
 
 
 def _polars(table: pa.Table) -> pl.DataFrame:
@@ -147,31 +100,12 @@ def _polars(table: pa.Table) -> pl.DataFrame:
     return frame
 
 
-def _check_names(known: reads.Names, scope: Scope) -> None:
-    """Every player, match and event named must exist somewhere in the database."""
-    for name in scope.players:
-        if name not in known.players:
-            raise ReportError(f"no player named {name!r}; players: {', '.join(sorted(known.players))}")
-    for mid in scope.matches:
-        if mid not in known.matches:
-            raise ReportError(f"no match with id {mid!r} ({len(known.matches)} match(es) loaded)")
-    for ev in scope.events:
-        if ev not in known.events:
-            raise ReportError(f"no event named {ev!r}; events: {', '.join(sorted(known.events)) or 'none recorded'}")
-
-
 # -- the statistics --------------------------------------------------------------------------
-
-
-def _key(by: str) -> str:
-    if by not in BY:
-        raise ReportError(f"unknown grouping {by!r}; use one of {', '.join(BY)}")
-    return "match_id" if by == "match" else by
 
 
 def _groups(data: Data, by: str) -> pl.DataFrame:
     """Every group in scope with the replayed frames it played (a group with no stroke still shows)."""
-    key = _key(by)
+    key = key_column(by)
     return (
         data.frames.group_by(key)
         .agg(
@@ -183,14 +117,14 @@ def _groups(data: Data, by: str) -> pl.DataFrame:
 
 
 def _finish(frame: pl.DataFrame, by: str) -> pl.DataFrame:
-    key = _key(by)
+    key = key_column(by)
     out = frame.sort(key, nulls_last=True)
     return out.rename({key: by}) if key != by else out
 
 
 def breaks(data: Data, by: str = "player") -> pl.DataFrame:
     """Snooker breaks (S2 R8): every break, the highest, 50+ (centuries included), 100+."""
-    key = _key(by)
+    key = key_column(by)
     per = data.breaks.group_by(key).agg(
         breaks=pl.col("points").sort(descending=True).cast(pl.Int64),
         highest=pl.col("points").max().cast(pl.Int64),
@@ -218,7 +152,7 @@ def billiards(data: Data, by: str = "player") -> pl.DataFrame:
 
     Points are what the official score credited to each stroke (the calls as made: a
     foul nobody called stands with its pots, S3 R16(d); a game target caps them, S3 R5(d))."""
-    key = _key(by)
+    key = key_column(by)
     points = data.totals.group_by(key).agg(points=pl.col("credited").sum().cast(pl.Int64))
     per = data.breaks.group_by(key).agg(
         highest_break=pl.col("points").max().cast(pl.Int64),
@@ -272,9 +206,9 @@ def misses(data: Data, by: str = "player") -> pl.DataFrame:
 
     ``fouls`` counts every foul the facts show, ``condoned_fouls`` those nobody called
     (they stand, S3 R10(c): no points were conceded for them and no miss was called)."""
-    key = _key(by)
+    key = key_column(by)
     counts = ["miss_calls", "miss_points_conceded", "fouls", "foul_points_conceded", "condoned_fouls"]
-    # The per-match figures DuckDB summed (reads._TOTALS) add up per group; a sequence never
+    # The per-match figures DuckDB summed (report_scope._TOTALS) add up per group; a sequence never
     # spans two frames, so the longest is the longest of any match.
     fouls = data.totals.group_by(key).agg(*(pl.col(c).sum().cast(pl.Int64) for c in counts))
     longest = data.totals.group_by(key).agg(longest_miss_sequence=pl.col("longest_miss_sequence").max())
@@ -297,7 +231,7 @@ def misses(data: Data, by: str = "player") -> pl.DataFrame:
 def clock(data: Data, by: str = "player") -> pl.DataFrame:
     """Shot times from the aligned shot clock (pauses excluded): count, mean, median, max, and
     shots over the limit where a limit applies (``None`` when no shot had one)."""
-    key = _key(by)
+    key = key_column(by)
     per = data.clock.group_by(key).agg(
         shots=pl.len().cast(pl.Int64),
         mean_s=pl.col("shot_s").mean().round(2),
@@ -315,10 +249,6 @@ def clock(data: Data, by: str = "player") -> pl.DataFrame:
         .with_columns(pl.col("shots").fill_null(0))
     )
     return _finish(out.select(key, "shots", "mean_s", "median_s", "max_s", "over_limit"), by)
-
-
-CLEARANCE_BALLS: Final = 8
-"""A clearance pots the whole group of seven and the black in the winning visit."""
 
 
 def pool_racks(data: Data) -> pl.DataFrame:
@@ -360,7 +290,7 @@ def pool_racks(data: Data) -> pl.DataFrame:
 def pool(data: Data, by: str = "player") -> pl.DataFrame:
     """Eight-ball: racks played and won, break-and-dish, clearances, balls potted legally,
     visits, balls per visit, fouls committed and conceded (docs/pool.md)."""
-    key = _key(by)
+    key = key_column(by)
     per = (
         pool_racks(data)
         .group_by(key)
@@ -387,7 +317,7 @@ def pool(data: Data, by: str = "player") -> pl.DataFrame:
 def nineball(data: Data, by: str = "player") -> pl.DataFrame:
     """Nine-ball: racks played and won, break-and-runs (won in the breaker's first visit),
     push outs (WPA 2.4), balls, visits, fouls committed and conceded (docs/pool.md)."""
-    key = _key(by)
+    key = key_column(by)
     per = (
         pool_racks(data)
         .group_by(key)
@@ -417,7 +347,7 @@ def nineball(data: Data, by: str = "player") -> pl.DataFrame:
 def straight_pool(data: Data, by: str = "player") -> pl.DataFrame:
     """14.1 continuous: points, the high run (the most points in one inning, the game's
     headline statistic), innings, balls per inning, fouls and the points they cost (WPA 4.7-4.11)."""
-    key = _key(by)
+    key = key_column(by)
     called = pl.col("foul") & ~pl.col("condoned")
     per = data.strokes.group_by(key).agg(
         balls=pl.col("scored").sum().cast(pl.Int64),
@@ -451,108 +381,3 @@ REPORTS: Final = {
     "nineball": nineball,
     "straight-pool": straight_pool,
 }
-
-
-@dataclass(frozen=True, slots=True)
-class Report:
-    """A report: one row per group (the group's name first), and the matches in the
-    selection that have no replay results yet (left out of the figures)."""
-
-    kind: str
-    by: str
-    frame: pl.DataFrame
-    unreplayed: tuple[str, ...] = ()
-
-    def document(self) -> dict[str, Any]:
-        """The ``--json`` document: ``{"report": kind, "by": by, "players": [{"player": ...}, ...]}``."""
-        return {"report": self.kind, "by": self.by, GROUPS[self.by]: self.frame.to_dicts()}
-
-    @property
-    def rows(self) -> list[dict[str, Any]]:
-        return self.frame.to_dicts()
-
-
-Source = Any
-"""Where the group rows come from: :mod:`cuelog.store.summed` or :mod:`cuelog.store.aggregates`
-(the same functions and columns)."""
-
-
-def report(
-    con: duckdb.DuckDBPyConnection, kind: str, scope: Scope = Scope(), by: str = "player", *, direct: bool = False
-) -> Report:
-    """Make one report from the replay results in ``con``: DuckDB sums the report summaries
-    of the matches in scope into one row per group (:mod:`cuelog.store.summed`: a few rows
-    per match, written with the replay), so no row per stroke, shot, frame or break reaches
-    Python. Where a replayed match in scope has no summaries (a database replayed before
-    them, results read from Parquet), or with ``direct``, DuckDB aggregates the replay
-    tables themselves (:mod:`cuelog.store.aggregates`): the same figures, reading every
-    stroke. Raises ReportError."""
-    key = _key(by)
-    unreplayed = _in_scope(con, kind, scope)
-    players = list(scope.players)
-    source: Source = aggregates if direct or not summaries.summarised(con) else summed
-    if players and source.frame_rows(con, players) == 0:
-        raise ReportError(_nothing_played(kind, players))
-    return Report(kind, by, _finish(AGGREGATED[kind](source, con, key, players), by), tuple(unreplayed))
-
-
-def _ratio(num: str, den: str) -> pl.Expr:
-    """``num / den`` to two places, None where ``den`` is 0 (as the Data reports round)."""
-    return pl.when(pl.col(den) > 0).then((pl.col(num) / pl.col(den)).round(2)).otherwise(None)
-
-
-def _breaks_sql(source: Source, con: duckdb.DuckDBPyConnection, key: str, players: list[str]) -> pl.DataFrame:
-    # S2 R8: every break, 50+ and centuries (FIFTY, CENTURY).
-    return _polars(source.breaks(con, key, players, fifty=FIFTY, century=CENTURY))
-
-
-def _billiards_sql(source: Source, con: duckdb.DuckDBPyConnection, key: str, players: list[str]) -> pl.DataFrame:
-    out = _polars(source.billiards(con, key, players, century=CENTURY))
-    cols = ["frames", "points", "visits", "average", "highest_break", "centuries"]
-    return out.with_columns(average=_ratio("points", "visits")).select(key, *cols)
-
-
-def _misses_sql(source: Source, con: duckdb.DuckDBPyConnection, key: str, players: list[str]) -> pl.DataFrame:
-    out = _polars(source.misses(con, key, players)).with_columns(misses_per_frame=_ratio("miss_calls", "frames"))
-    cols = ["frames", "miss_calls", "miss_points_conceded", "fouls", "foul_points_conceded", "misses_per_frame"]
-    return out.select(key, *cols, "longest_miss_sequence", "condoned_fouls")
-
-
-def _clock_sql(source: Source, con: duckdb.DuckDBPyConnection, key: str, players: list[str]) -> pl.DataFrame:
-    out = _polars(source.clock(con, key, players)).with_columns(
-        mean_s=(pl.col("sum_s") / pl.col("shots")).round(2),
-        median_s=pl.col("median_s").round(2),
-        max_s=pl.col("max_s").round(2),
-    )
-    return out.select(key, "shots", "mean_s", "median_s", "max_s", "over_limit")
-
-
-def _pool_sql(source: Source, con: duckdb.DuckDBPyConnection, key: str, players: list[str]) -> pl.DataFrame:
-    out = _polars(source.pool(con, key, players, clearance=CLEARANCE_BALLS))
-    cols = ["racks", "racks_won", "break_and_dish", "clearances", "balls", "visits", "balls_per_visit"]
-    return out.with_columns(balls_per_visit=_ratio("balls", "visits")).select(key, *cols, "fouls", "fouls_conceded")
-
-
-def _nineball_sql(source: Source, con: duckdb.DuckDBPyConnection, key: str, players: list[str]) -> pl.DataFrame:
-    out = _polars(source.nineball(con, key, players)).rename({"break_and_dish": "break_and_run"})
-    cols = ["racks", "racks_won", "break_and_run", "push_outs", "balls", "visits", "fouls", "fouls_conceded"]
-    return out.select(key, *cols)
-
-
-def _straight_pool_sql(source: Source, con: duckdb.DuckDBPyConnection, key: str, players: list[str]) -> pl.DataFrame:
-    out = _polars(source.straight_pool(con, key, players)).with_columns(balls_per_inning=_ratio("balls", "innings"))
-    cols = ["games", "points", "high_run", "innings", "balls_per_inning", "fouls", "foul_points"]
-    return out.select(key, *cols)
-
-
-AGGREGATED: Final[dict[str, Callable[[Source, duckdb.DuckDBPyConnection, str, list[str]], pl.DataFrame]]] = {
-    "breaks": _breaks_sql,
-    "billiards": _billiards_sql,
-    "misses": _misses_sql,
-    "clock": _clock_sql,
-    "pool": _pool_sql,
-    "nineball": _nineball_sql,
-    "straight-pool": _straight_pool_sql,
-}
-"""Each report kind over DuckDB's group rows: what :func:`report` makes (``REPORTS`` makes
-the same from :class:`Data`, for the plots)."""

@@ -123,7 +123,7 @@ def run_demo(db: Path, out: Path, seed: int = 2026, workers: int | None = None, 
 
 
 def _headlines(con: Any) -> list[tuple[str, str]]:
-    from cuelog.analytics.reports import ReportError, report
+    from cuelog.analytics.queries import ReportError, report
 
     out: list[tuple[str, str]] = []
     try:
@@ -188,7 +188,8 @@ def _audit_report(con: Any, out: Path) -> Path | None:
 
 def _plots(con: Any, out: Path, worst: list[dict[str, Any]]) -> list[Path]:
     import cuelog.analytics.plots as plots
-    from cuelog.analytics.reports import ReportError, Scope, load
+    from cuelog.analytics.queries import ReportError, Scope
+    from cuelog.analytics.reports import load
     from cuelog.store.reads import frame_findings
 
     written: list[Path] = []

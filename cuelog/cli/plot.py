@@ -48,7 +48,8 @@ def plot(
     """
     from cuelog.analytics import plots
     from cuelog.analytics.audit import frame_findings
-    from cuelog.analytics.reports import ReportError, Scope, load
+    from cuelog.analytics.queries import ReportError, Scope
+    from cuelog.analytics.reports import load
     from cuelog.cli.report import open_db
 
     if kind not in PICTURES:

@@ -106,9 +106,8 @@ def report(
 
     Example: cuelog report breaks --db cuelog.duckdb --player "J. Trump" --json
     """
-    from cuelog.analytics import export
-    from cuelog.analytics.reports import BY, KINDS, ReportError, Scope
-    from cuelog.analytics.reports import report as make_report
+    from cuelog.analytics.queries import BY, KINDS, ReportError, Scope
+    from cuelog.analytics.queries import report as make_report
 
     json_errors(as_json)
     if kind not in KINDS:
@@ -133,15 +132,17 @@ def report(
         )
     for path in (csv, parquet):
         if path is not None:
+            from cuelog.analytics import export  # Polars: only for a file, not for the table or --json
+
             try:
                 export.write(result.frame, path)
             except OSError as exc:
                 fail(f"cannot write {path}: {exc}", "cannot_write")
-            err_console.print(f"wrote {escape(str(path))} ({result.frame.height} row(s))", highlight=False)
+            err_console.print(f"wrote {escape(str(path))} ({len(result.values)} row(s))", highlight=False)
     if as_json:
         sys.stdout.write(json.dumps(result.document(), indent=1, ensure_ascii=False, allow_nan=False) + "\n")
     elif csv is None and parquet is None:
-        out_console().file.write(table(kind, by, result.rows, result.frame.columns))
+        out_console().file.write(table(kind, by, result.rows, list(result.columns)))
 
 
 def register(app: typer.Typer) -> None:

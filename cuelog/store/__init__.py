@@ -38,10 +38,12 @@ def connect(path: str | os.PathLike[str] = DEFAULT_DB, *, read_only: bool = Fals
     """Open (creating if needed) a cuelog database and make sure its tables exist."""
     import duckdb
 
-    from cuelog.store.results import adopt_single_generation, set_aside_single_generation
-
     con = duckdb.connect(str(path), read_only=read_only)
     if not read_only:
+        # Here, not at the top: the results module imports pyarrow, which a reader (the
+        # report command) does without.
+        from cuelog.store.results import adopt_single_generation, set_aside_single_generation
+
         con.execute("BEGIN TRANSACTION")
         try:
             # A database made before replay generations: its replay tables move under the views.

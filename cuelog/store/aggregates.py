@@ -2,10 +2,10 @@
 
 A report never loads a row per stroke, shot, frame or break into Python: DuckDB sums,
 counts and takes medians over the ``replay_*`` tables (and the shot clock) of the matches
-in scope (the ``scope_matches`` table :func:`cuelog.store.reads.report_tables` and
-:func:`cuelog.store.reads.scope` make), grouped by player, match or event, and hands back
-those few rows as Arrow. The ratios and their rounding are left to the caller (Polars, on
-the group rows), so they are computed exactly as they always were.
+in scope (the ``scope_matches`` table :func:`cuelog.store.report_scope.unreplayed_in_scope`
+and :func:`cuelog.store.reads.scope` make), grouped by player, match or event, and hands
+back those few rows (:class:`cuelog.store.report_scope.GroupRows`). The ratios and their
+rounding are left to the caller (:mod:`cuelog.analytics.queries`).
 
 Every query takes ``$players`` (names; empty for all): the rows of other players are left
 out, as the report's ``--player`` asks, except the strokes of a pool rack, whose
@@ -18,9 +18,8 @@ from collections.abc import Sequence
 from typing import Final
 
 import duckdb
-import pyarrow as pa
 
-from cuelog.store.reads import _BREAKS, _CLOCK, _FRAMES, _SIDES, _TOTALS
+from cuelog.store.report_scope import _BREAKS, _CLOCK, _FRAMES, _SIDES, _TOTALS, GroupRows, group_rows
 
 KEYS: Final = ("player", "match_id", "event")
 
@@ -50,19 +49,13 @@ groups AS (
 )"""
 
 
-def _run(con: duckdb.DuckDBPyConnection, sql: str, players: Sequence[str], **params: object) -> pa.Table:
-    relation = con.sql(sql, params={"players": list(players), **params})
-    assert relation is not None  # a SELECT gives a relation
-    return relation.to_arrow_table()
-
-
 def frame_rows(con: duckdb.DuckDBPyConnection, players: Sequence[str]) -> int:
     """How many (player, frame) rows the chosen players have in scope."""
     rows = con.execute(f"SELECT count(*) FROM ({_FRAMES}) WHERE {_CHOSEN}", {"players": list(players)}).fetchall()
     return int(rows[0][0])
 
 
-def breaks(con: duckdb.DuckDBPyConnection, key: str, players: Sequence[str], *, fifty: int, century: int) -> pa.Table:
+def breaks(con: duckdb.DuckDBPyConnection, key: str, players: Sequence[str], *, fifty: int, century: int) -> GroupRows:
     """Per group: frames, every break (highest first), the highest, ``fifty``+ and
     ``century``+ breaks, and the points of all breaks (S2 R8)."""
     sql = f"""
@@ -81,12 +74,12 @@ SELECT g.key AS {key}, g.frames, coalesce(p.breaks, CAST([] AS BIGINT[])) AS bre
        coalesce(p.centuries, 0) AS centuries, coalesce(p.total_points, 0) AS total_points
 FROM groups g LEFT JOIN per p ON g.key IS NOT DISTINCT FROM p.key
 """
-    return _run(con, sql, players, fifty=fifty, century=century)
+    return group_rows(con, sql, players, fifty=fifty, century=century)
 
 
-def billiards(con: duckdb.DuckDBPyConnection, key: str, players: Sequence[str], *, century: int) -> pa.Table:
+def billiards(con: duckdb.DuckDBPyConnection, key: str, players: Sequence[str], *, century: int) -> GroupRows:
     """Per group: frames, visits, points credited to own strokes (summed per match by
-    ``reads._TOTALS``), the highest break and the ``century``+ breaks."""
+    ``report_scope._TOTALS``), the highest break and the ``century``+ breaks."""
     sql = f"""
 WITH {_base(key)},
 tot AS (SELECT * FROM ({_TOTALS}) WHERE {_CHOSEN}),
@@ -103,27 +96,27 @@ FROM groups g
 LEFT JOIN pts t ON g.key IS NOT DISTINCT FROM t.key
 LEFT JOIN per p ON g.key IS NOT DISTINCT FROM p.key
 """
-    return _run(con, sql, players, century=century)
+    return group_rows(con, sql, players, century=century)
 
 
 _MISS_COUNTS: Final = ("miss_calls", "miss_points_conceded", "fouls", "foul_points_conceded", "condoned_fouls")
 
 
-def misses(con: duckdb.DuckDBPyConnection, key: str, players: Sequence[str]) -> pa.Table:
+def misses(con: duckdb.DuckDBPyConnection, key: str, players: Sequence[str]) -> GroupRows:
     """Per group: frames, FOUL AND A MISS calls and their points, fouls, the points of the
     called ones, condoned fouls, and the longest miss sequence (S3 R10, R14; summed per
-    match by ``reads._TOTALS``: a sequence never spans two frames)."""
+    match by ``report_scope._TOTALS``: a sequence never spans two frames)."""
     sql = f"""
 WITH {_base(key)},
 rows AS (SELECT * FROM ({_TOTALS}) WHERE {_CHOSEN}),
 {miss_groups(key)}
 """
-    return _run(con, sql, players)
+    return group_rows(con, sql, players)
 
 
 def miss_groups(key: str) -> str:
     """The misses report's groups from a CTE ``rows`` of each match's side figures (those of
-    ``reads._TOTALS``) and the CTE ``groups`` of :func:`_base`: the counts summed, the
+    ``report_scope._TOTALS``) and the CTE ``groups`` of :func:`_base`: the counts summed, the
     longest sequence the longest of any match."""
     sums = ", ".join(f"CAST(sum({c}) AS BIGINT) AS {c}" for c in _MISS_COUNTS)
     filled = ", ".join(f"coalesce(t.{c}, 0) AS {c}" for c in _MISS_COUNTS)
@@ -135,7 +128,7 @@ SELECT g.key AS {key}, g.frames, {filled}, coalesce(t.longest_miss_sequence, 0) 
 FROM groups g LEFT JOIN per t ON g.key IS NOT DISTINCT FROM t.key"""
 
 
-def clock(con: duckdb.DuckDBPyConnection, key: str, players: Sequence[str]) -> pa.Table:
+def clock(con: duckdb.DuckDBPyConnection, key: str, players: Sequence[str]) -> GroupRows:
     """Per group: timed shots, the sum of their times (``fsum``: compensated, so the order
     DuckDB's threads add them in does not change it), the median and the longest, and the
     shots over the limit (``NULL`` when no shot had a limit)."""
@@ -152,7 +145,7 @@ per AS (
 SELECT g.key AS {key}, coalesce(p.shots, 0) AS shots, p.sum_s, p.median_s, p.max_s, p.over_limit
 FROM groups g LEFT JOIN per p ON g.key IS NOT DISTINCT FROM p.key
 """
-    return _run(con, sql, players)
+    return group_rows(con, sql, players)
 
 
 # One row per chosen player and rack: the rack's result, the side's last visit (balls, and
@@ -195,11 +188,11 @@ _RACK_SUMS = """
     CAST(sum(fouls_conceded) AS BIGINT) AS fouls_conceded"""
 
 
-def pool(con: duckdb.DuckDBPyConnection, key: str, players: Sequence[str], *, clearance: int) -> pa.Table:
+def pool(con: duckdb.DuckDBPyConnection, key: str, players: Sequence[str], *, clearance: int) -> GroupRows:
     """Eight-ball, per group: racks, racks won, break-and-dish, clearances (``clearance``
     balls in the winning visit), balls, visits, fouls committed and conceded."""
     sql = f"WITH {_base(key)}, {_RACKS}\nSELECT {key}, {_RACK_SUMS} FROM racks GROUP BY ALL"
-    return _run(con, sql, players, clearance=clearance)
+    return group_rows(con, sql, players, clearance=clearance)
 
 
 # Push outs are a fact of the stroke (WPA 2.4), read from the stored records.
@@ -212,7 +205,7 @@ pushes AS (
 )"""
 
 
-def nineball(con: duckdb.DuckDBPyConnection, key: str, players: Sequence[str]) -> pa.Table:
+def nineball(con: duckdb.DuckDBPyConnection, key: str, players: Sequence[str]) -> GroupRows:
     """Nine-ball, per group: the racks' figures of :func:`pool` (break-and-dish is the
     break-and-run) and the push outs declared."""
     sql = f"""
@@ -225,10 +218,10 @@ push AS (
 SELECT p.key AS {key}, p.* EXCLUDE (key), coalesce(u.push_outs, 0) AS push_outs
 FROM per p LEFT JOIN push u ON p.key IS NOT DISTINCT FROM u.key
 """
-    return _run(con, sql, players, clearance=0)
+    return group_rows(con, sql, players, clearance=0)
 
 
-def straight_pool(con: duckdb.DuckDBPyConnection, key: str, players: Sequence[str]) -> pa.Table:
+def straight_pool(con: duckdb.DuckDBPyConnection, key: str, players: Sequence[str]) -> GroupRows:
     """14.1, per group: games, innings, balls, points credited, fouls and the points of the
     called ones (WPA 4.7-4.11), and the high run (the most points in one inning)."""
     sql = f"""
@@ -249,4 +242,4 @@ FROM groups g
 LEFT JOIN per p ON g.key IS NOT DISTINCT FROM p.key
 LEFT JOIN runs r ON g.key IS NOT DISTINCT FROM r.key
 """
-    return _run(con, sql, players)
+    return group_rows(con, sql, players)

@@ -17,7 +17,7 @@ import pyarrow.compute as pc
 
 from cuelog.errors import CuelogError
 from cuelog.schemas.records import Correction, Record, decode
-from cuelog.store.summaries import MISS_SEQUENCES
+from cuelog.store.report_scope import _MATCHES, _QUERIES, _SIDES, TABLES
 
 if TYPE_CHECKING:  # the connection is the caller's: a replay worker imports this module without DuckDB
     import duckdb
@@ -313,61 +313,9 @@ def worst_frames(con: duckdb.DuckDBPyConnection, limit: int = 5) -> list[dict[st
     return [dict(zip(keys, r, strict=True)) for r in rows]
 
 
-# -- what the reports read ------------------------------------------------------------------
+# -- what the reports read: the queries and the scope are cuelog.store.report_scope's; the plots
+# read their rows here as Arrow ------------------------------------------------------------------
 
-# The matches in scope, with the discipline of their rules.
-_MATCHES = """
-CREATE OR REPLACE TEMP TABLE scope_matches AS
-SELECT match_id, rules, split_part(rules, '/', 1) AS discipline, side_a, side_b, event, date
-FROM matches
-WHERE ($discipline IS NULL OR split_part(rules, '/', 1) = $discipline)
-  AND (len($matches) = 0 OR list_contains($matches, match_id))
-  AND (len($events) = 0 OR list_contains($events, event))
-"""
-
-_SIDES = """
-SELECT m.match_id, m.event, s.side, CASE s.side WHEN 'A' THEN m.side_a ELSE m.side_b END AS player
-FROM scope_matches m CROSS JOIN (VALUES ('A'), ('B')) s(side)
-"""
-
-# `condoned`: the facts show a foul nobody called before the next stroke; it stands (S3 R10(c)),
-# so its penalty was never given and any pot in it scored. The replay says so in a finding.
-_STROKES = f"""
-SELECT r.match_id, p.event, r.frame, r.n, r.striker AS side, p.player, r.scored, r.credited, r.penalty, r.foul, r.miss,
-       r.ball_on, r.break_id, r.visit_id, r.score_a, r.score_b,
-       EXISTS (SELECT 1 FROM replay_findings x WHERE x.match_id = r.match_id AND x.frame = r.frame
-               AND x.n = r.n AND x.kind = 'condoned_foul') AS condoned
-FROM replay_strokes r JOIN ({_SIDES}) p ON p.match_id = r.match_id AND p.side = r.striker
-ORDER BY r.match_id, r.frame, r.n
-"""
-
-_FRAMES = f"""
-SELECT f.match_id, p.event, f.frame, p.side, p.player,
-       CASE p.side WHEN 'A' THEN f.visits_a ELSE f.visits_b END AS visits,
-       CASE p.side WHEN 'A' THEN f.score_a ELSE f.score_b END AS score,
-       f.winner, f.end_reason
-FROM replay_frames f JOIN ({_SIDES}) p ON p.match_id = f.match_id
-ORDER BY f.match_id, f.frame, p.side
-"""
-
-_BREAKS = f"""
-SELECT b.match_id, p.event, b.frame, b.side, p.player, b.points, b.from_n, b.to_n
-FROM replay_breaks b JOIN ({_SIDES}) p ON p.match_id = b.match_id AND p.side = b.side
-ORDER BY b.match_id, b.frame, b.from_n
-"""
-
-# Shot times belong to the striker the replay gives the stroke.
-_CLOCK = f"""
-SELECT c.match_id, p.event, c.frame, c.n, p.side, p.player, c.shot_s, c.limit_s
-FROM shot_clock c
-JOIN replay_strokes r ON r.match_id = c.match_id AND r.frame = c.frame AND r.n = c.n
-JOIN ({_SIDES}) p ON p.match_id = c.match_id AND p.side = r.striker
-WHERE c.shot_s IS NOT NULL
-ORDER BY c.match_id, c.frame, c.n
-"""
-
-
-# Push outs are a fact of the stroke (WPA 2.4), read from the stored records.
 _PUSH_OUTS = f"""
 SELECT r.match_id, p.event, r.frame, p.side, p.player, count(*) AS push_outs
 FROM records r JOIN ({_SIDES}) p
@@ -382,37 +330,6 @@ def push_outs(con: duckdb.DuckDBPyConnection) -> pa.Table:
     """Nine-ball push outs declared per player and rack, in the scope of the last
     :func:`report_tables` (its ``scope_matches``)."""
     return con.sql(_PUSH_OUTS).to_arrow_table()
-
-
-# Each side's stroke figures in each match, summed in DuckDB so a report never holds a row per
-# stroke: what the billiards points (S3 R16(d)) and the snooker fouls and misses (S3 R10, R14)
-# are built from; the FOUL AND A MISS sequences (S3 R14(d)(iii)) as the summaries find them.
-_TOTALS = f"""
-WITH s AS (
-    SELECT r.match_id, r.frame, r.n, r.striker AS side, r.credited, r.penalty, r.foul,
-           EXISTS (SELECT 1 FROM replay_findings x WHERE x.match_id = r.match_id AND x.frame = r.frame
-                   AND x.n = r.n AND x.kind = 'condoned_foul') AS condoned, r.miss
-    FROM replay_strokes r SEMI JOIN scope_matches m ON m.match_id = r.match_id
-), {MISS_SEQUENCES}, totals AS (
-    SELECT match_id, side,
-           CAST(coalesce(sum(credited), 0) AS BIGINT) AS credited,
-           CAST(count(*) FILTER (WHERE is_miss) AS BIGINT) AS miss_calls,
-           CAST(coalesce(sum(penalty) FILTER (WHERE is_miss), 0) AS BIGINT) AS miss_points_conceded,
-           CAST(count(*) FILTER (WHERE foul) AS BIGINT) AS fouls,
-           CAST(coalesce(sum(penalty) FILTER (WHERE foul AND NOT condoned), 0) AS BIGINT) AS foul_points_conceded,
-           CAST(count(*) FILTER (WHERE foul AND condoned) AS BIGINT) AS condoned_fouls
-    FROM marked GROUP BY ALL
-)
-SELECT t.match_id, p.event, t.side, p.player, t.credited, t.miss_calls, t.miss_points_conceded, t.fouls,
-       t.foul_points_conceded, t.condoned_fouls, CAST(coalesce(l.longest, 0) AS BIGINT) AS longest_miss_sequence
-FROM totals t
-JOIN ({_SIDES}) p ON p.match_id = t.match_id AND p.side = t.side
-LEFT JOIN run_lengths l ON l.match_id = t.match_id AND l.side = t.side
-ORDER BY t.match_id, t.side
-"""
-
-TABLES: Final = ("strokes", "frames", "breaks", "clock", "totals")
-_QUERIES: Final = {"strokes": _STROKES, "frames": _FRAMES, "breaks": _BREAKS, "clock": _CLOCK, "totals": _TOTALS}
 
 
 @dataclass(frozen=True, slots=True)
@@ -467,45 +384,9 @@ def scope(
     return in_scope, replayed
 
 
-def unreplayed_in_scope(
-    con: duckdb.DuckDBPyConnection, discipline: str | None, matches: Sequence[str], events: Sequence[str]
-) -> tuple[int, int, list[str]]:
-    """As :func:`scope` (it makes ``scope_matches`` the same way), counted in DuckDB: how many
-    matches are in scope, how many of them were replayed, and the ids, sorted, of those that
-    were not (no id list of the whole store comes to Python)."""
-    con.execute(_MATCHES, {"discipline": discipline, "matches": list(matches), "events": list(events)})
-    marked = "SELECT match_id, match_id IN (SELECT match_id FROM replay_frames) AS replayed FROM scope_matches"
-    counts = con.execute(f"SELECT count(*), count(*) FILTER (WHERE replayed) FROM ({marked})").fetchall()[0]
-    rows = con.execute(f"SELECT match_id FROM ({marked}) WHERE NOT replayed ORDER BY match_id").fetchall()
-    return int(counts[0]), int(counts[1]), [r[0] for r in rows]
-
-
 def _table(con: duckdb.DuckDBPyConnection, name: str, needs: Collection[str]) -> pa.Table:
     relation = con.sql(_QUERIES[name])
     return (relation if name in needs else relation.limit(0)).to_arrow_table()
-
-
-def match_count(con: duckdb.DuckDBPyConnection) -> int:
-    """The number of loaded matches."""
-    return int(con.execute("SELECT count(*) FROM matches").fetchall()[0][0])
-
-
-@dataclass(frozen=True, slots=True)
-class Names:
-    """Every player, match id and event the database knows."""
-
-    players: set[str]
-    matches: set[str]
-    events: set[str]
-
-
-def known_names(con: duckdb.DuckDBPyConnection) -> Names:
-    """The players, match ids and events of the loaded matches."""
-    return Names(
-        players={r[0] for r in con.execute("SELECT side_a FROM matches UNION SELECT side_b FROM matches").fetchall()},
-        matches={r[0] for r in con.execute("SELECT match_id FROM matches").fetchall()},
-        events={r[0] for r in con.execute("SELECT DISTINCT event FROM matches WHERE event IS NOT NULL").fetchall()},
-    )
 
 
 # -- what the audit reads: the stored replay of a match, for `cuelog audit`, the demo's report

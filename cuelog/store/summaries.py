@@ -16,9 +16,10 @@ transaction that makes their generation current (:func:`add_matches`), and the s
 again when a clock log re-aligns a match's strokes (:func:`refresh_shots`). All of a
 match's rows go with it when it is replaced (``loads.MATCH_TABLES``). A report over a store
 where a replayed match has no summaries (a database replayed before them, results read
-from Parquet) aggregates the replay tables directly instead (:func:`summarised`).
+from Parquet) aggregates the replay tables directly instead
+(:func:`cuelog.store.report_scope.summarised`).
 
-Each figure is the one its report computed from the strokes before (``reads._TOTALS``,
+Each figure is the one its report computed from the strokes before (``report_scope._TOTALS``,
 ``aggregates._RACKS``): :data:`_SIDES_SQL` computes the side rows from the replay rows the
 same way (:func:`rebuild` uses it), and the tests hold :func:`side_table` to it
 (``tests/analytics/test_summaries.py``).
@@ -35,6 +36,7 @@ import pyarrow.compute as pc
 from cuelog.replay.model import FrameResult, MatchResult, Outcome
 from cuelog.schemas.rulesets import DISCIPLINES
 from cuelog.store.arrow import rows_table
+from cuelog.store.report_scope import MISS_SEQUENCES
 
 if TYPE_CHECKING:  # the connection is the caller's: a replay worker builds side rows without DuckDB
     import duckdb
@@ -44,28 +46,6 @@ SUMMARY_TABLES: Final = ("summary_sides_rows", "summary_shots", "summary_shot_co
 
 # Push outs are recorded only by the disciplines with the nine-ball report (WPA 2.4).
 _PUSH_OUT_DISCIPLINES: Final = tuple(d.name for d in DISCIPLINES.values() if "nineball" in d.reports)
-
-MISS_SEQUENCES: Final = """marked AS (
-    SELECT *, miss AND NOT condoned AS is_miss,
-           CASE WHEN (miss AND NOT condoned) IS DISTINCT FROM
-                     lag(miss AND NOT condoned) OVER (PARTITION BY match_id, frame ORDER BY n)
-                  OR side IS DISTINCT FROM lag(side) OVER (PARTITION BY match_id, frame ORDER BY n)
-                THEN 1 ELSE 0 END AS starts
-    FROM s
-), runs AS (
-    SELECT *, sum(starts) OVER (PARTITION BY match_id, frame ORDER BY n ROWS UNBOUNDED PRECEDING) AS run
-    FROM marked
-), run_lengths AS (
-    SELECT match_id, side, max(length) AS longest
-    FROM (SELECT match_id, frame, side, run, count(*) AS length FROM runs WHERE is_miss GROUP BY ALL)
-    GROUP BY ALL
-)"""
-"""Common table expressions over a CTE ``s`` of strokes (``match_id, frame, n, side, miss,
-condoned``): ``marked`` (each stroke with ``is_miss``, a called miss of a foul that was not
-condoned), ``runs`` and ``run_lengths`` (each side's ``longest`` FOUL AND A MISS sequence in
-a match). The sequence is consecutive called misses of one striker in one frame; another
-striker's stroke or a stroke that is not a called miss ends it (S3 R14(d)(iii)). Used by the
-summaries and by the report's direct path (``reads._TOTALS``)."""
 
 # One row per side of each match with frames. `condoned`: a foul nobody called before the
 # next stroke; it stands (S3 R10(c)). A pool rack won on the last ball ends with the
@@ -291,39 +271,6 @@ def collect(con: duckdb.DuckDBPyConnection, only: int | None) -> None:
         "DELETE FROM summary_sides_rows r WHERE NOT EXISTS "
         "(SELECT 1 FROM replay_current c WHERE c.match_id = r.match_id AND c.gen = r.gen)"
     )
-
-
-def _has_table(con: duckdb.DuckDBPyConnection, name: str) -> bool:
-    found = con.execute("SELECT count(*) FROM information_schema.tables WHERE table_name = ?", [name]).fetchall()
-    return int(found[0][0]) > 0
-
-
-def summarised(con: duckdb.DuckDBPyConnection) -> bool:
-    """Whether every replayed match in ``scope_matches`` has its summaries (side rows of
-    its current generation): a store without the tables (results read from Parquet), or
-    whose results were written before them, has not."""
-    if not _has_table(con, "summary_sides"):
-        return False
-    missing = con.execute(
-        """
-        SELECT count(*) FROM (SELECT DISTINCT match_id FROM replay_frames
-                              WHERE match_id IN (SELECT match_id FROM scope_matches)) r
-        WHERE r.match_id NOT IN (SELECT match_id FROM summary_sides)
-        """
-    ).fetchall()
-    return int(missing[0][0]) == 0
-
-
-def shots_counted(con: duckdb.DuckDBPyConnection) -> bool:
-    """Whether ``summary_shot_counts`` counts every shot time of ``summary_shots`` (they are
-    written and removed together): a store whose shot times were summarised before the
-    counts existed has not, and its clock report takes the median of the times themselves."""
-    if not _has_table(con, "summary_shot_counts"):
-        return False
-    totals = con.execute(
-        "SELECT (SELECT count(*) FROM summary_shots), (SELECT coalesce(sum(shots), 0) FROM summary_shot_counts)"
-    ).fetchall()
-    return int(totals[0][0]) == int(totals[0][1])
 
 
 def rebuild(con: duckdb.DuckDBPyConnection) -> None:

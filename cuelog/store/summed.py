@@ -3,7 +3,7 @@
 The same functions, arguments and columns as :mod:`cuelog.store.aggregates`, which reads
 the replay tables themselves; these read a row per match and side (and the shot times)
 instead of every stroke, frame and break. Only for a scope whose replayed matches are all
-summarised (``summaries.summarised``).
+summarised (``report_scope.summarised``).
 """
 
 from __future__ import annotations
@@ -11,11 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import duckdb
-import pyarrow as pa
 
-from cuelog.store import summaries
-from cuelog.store.aggregates import _CHOSEN, KEYS, _run, miss_groups
-from cuelog.store.reads import _SIDES
+from cuelog.store import report_scope
+from cuelog.store.aggregates import _CHOSEN, KEYS, miss_groups
+from cuelog.store.report_scope import _SIDES, GroupRows, group_rows
 
 # Each summarised side of the matches in scope, with its player and event.
 _ROWS = f"""
@@ -45,7 +44,7 @@ def frame_rows(con: duckdb.DuckDBPyConnection, players: Sequence[str]) -> int:
     return int(con.execute(sql, {"players": list(players)}).fetchall()[0][0])
 
 
-def breaks(con: duckdb.DuckDBPyConnection, key: str, players: Sequence[str], *, fifty: int, century: int) -> pa.Table:
+def breaks(con: duckdb.DuckDBPyConnection, key: str, players: Sequence[str], *, fifty: int, century: int) -> GroupRows:
     """As :func:`cuelog.store.aggregates.breaks` (S2 R8): every break, highest first."""
     sql = f"""
 WITH {_base(key)},
@@ -57,10 +56,10 @@ SELECT g.key AS {key}, g.frames, coalesce(p.breaks, CAST([] AS BIGINT[])) AS bre
        CAST(coalesce(list_sum(p.breaks), 0) AS BIGINT) AS total_points
 FROM groups g LEFT JOIN per p ON g.key IS NOT DISTINCT FROM p.key
 """
-    return _run(con, sql, players, fifty=fifty, century=century)
+    return group_rows(con, sql, players, fifty=fifty, century=century)
 
 
-def billiards(con: duckdb.DuckDBPyConnection, key: str, players: Sequence[str], *, century: int) -> pa.Table:
+def billiards(con: duckdb.DuckDBPyConnection, key: str, players: Sequence[str], *, century: int) -> GroupRows:
     """As :func:`cuelog.store.aggregates.billiards`: points credited, visits, breaks."""
     sql = f"""
 WITH {_base(key)},
@@ -73,31 +72,31 @@ SELECT g.key AS {key}, g.frames, coalesce(p.points, 0) AS points, g.visits,
        CAST(len(list_filter(coalesce(p.breaks, []), lambda x: x >= $century)) AS BIGINT) AS centuries
 FROM groups g LEFT JOIN per p ON g.key IS NOT DISTINCT FROM p.key
 """
-    return _run(con, sql, players, century=century)
+    return group_rows(con, sql, players, century=century)
 
 
-def misses(con: duckdb.DuckDBPyConnection, key: str, players: Sequence[str]) -> pa.Table:
+def misses(con: duckdb.DuckDBPyConnection, key: str, players: Sequence[str]) -> GroupRows:
     """As :func:`cuelog.store.aggregates.misses` (S3 R10, R14): a miss sequence never spans
     two frames, so the longest of a group is the longest of any of its matches."""
     sql = f"""
 WITH {_base(key)},
 {miss_groups(key)}
 """
-    return _run(con, sql, players)
+    return group_rows(con, sql, players)
 
 
-def clock(con: duckdb.DuckDBPyConnection, key: str, players: Sequence[str]) -> pa.Table:
+def clock(con: duckdb.DuckDBPyConnection, key: str, players: Sequence[str]) -> GroupRows:
     """As :func:`cuelog.store.aggregates.clock`, over the summarised shot times, which carry
     their player and event: no join per shot, and over every match no selection either.
     By player and by event, the median comes from the counts per whole second
     (:data:`_MEDIANS`) where the store has them for every shot time
-    (``summaries.shots_counted``): DuckDB's ``median`` holds every shot time of a group.
+    (``report_scope.shots_counted``): DuckDB's ``median`` holds every shot time of a group.
     By match (a match's shots are few, and its counts per second hardly fewer) and in a
     store without the counts, from ``median``."""
     every = con.execute("SELECT (SELECT count(*) FROM scope_matches) = (SELECT count(*) FROM matches)").fetchall()
     chosen = "true" if every[0][0] else "match_id IN (SELECT match_id FROM scope_matches)"
     where = f"{chosen} AND {_CHOSEN if players else 'true'}"
-    counted = key != "match_id" and summaries.shots_counted(con)
+    counted = key != "match_id" and report_scope.shots_counted(con)
     medians = _MEDIANS.format(key=key, where=where) if counted else ""
     sql = f"""
 WITH {_base(key)},{medians}
@@ -113,7 +112,7 @@ SELECT g.key AS {key}, coalesce(p.shots, 0) AS shots, p.sum_s, {"m" if counted e
 FROM groups g LEFT JOIN per p ON g.key IS NOT DISTINCT FROM p.key
 {"LEFT JOIN medians m ON g.key IS NOT DISTINCT FROM m.key" if counted else ""}
 """
-    return _run(con, sql, players)
+    return group_rows(con, sql, players)
 
 
 # Each group's exact median from the shot counts per whole second: the counts summed per
@@ -171,16 +170,16 @@ racks AS (
 )"""
 
 
-def pool(con: duckdb.DuckDBPyConnection, key: str, players: Sequence[str], *, clearance: int) -> pa.Table:
+def pool(con: duckdb.DuckDBPyConnection, key: str, players: Sequence[str], *, clearance: int) -> GroupRows:
     """As :func:`cuelog.store.aggregates.pool`."""
     sql = f"""
 WITH {_base(key)}, {_RACK_SUMS.format(keyed=f"{key} AS key")}
 SELECT key AS {key}, * EXCLUDE (key) FROM racks
 """
-    return _run(con, sql, players, clearance=clearance)
+    return group_rows(con, sql, players, clearance=clearance)
 
 
-def nineball(con: duckdb.DuckDBPyConnection, key: str, players: Sequence[str]) -> pa.Table:
+def nineball(con: duckdb.DuckDBPyConnection, key: str, players: Sequence[str]) -> GroupRows:
     """As :func:`cuelog.store.aggregates.nineball`: with the push outs declared (WPA 2.4)."""
     sql = f"""
 WITH {_base(key)}, {_RACK_SUMS.format(keyed=f"{key} AS key")},
@@ -192,10 +191,10 @@ push AS (
 SELECT r.key AS {key}, r.* EXCLUDE (key), coalesce(u.push_outs, 0) AS push_outs
 FROM racks r LEFT JOIN push u ON r.key IS NOT DISTINCT FROM u.key
 """
-    return _run(con, sql, players, clearance=0)
+    return group_rows(con, sql, players, clearance=0)
 
 
-def straight_pool(con: duckdb.DuckDBPyConnection, key: str, players: Sequence[str]) -> pa.Table:
+def straight_pool(con: duckdb.DuckDBPyConnection, key: str, players: Sequence[str]) -> GroupRows:
     """As :func:`cuelog.store.aggregates.straight_pool` (WPA 4.7-4.11): the high run is
     the most points in one inning."""
     sql = f"""
@@ -212,4 +211,4 @@ SELECT g.key AS {key}, g.frames AS games, g.visits AS innings, coalesce(p.balls,
 FROM groups g
 LEFT JOIN per p ON g.key IS NOT DISTINCT FROM p.key
 """
-    return _run(con, sql, players)
+    return group_rows(con, sql, players)

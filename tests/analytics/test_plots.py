@@ -88,7 +88,8 @@ def test_empty_database_is_exit_2(tmp_path: Path) -> None:
 def test_score_worm_marks_each_finding_on_its_stroke(tmp_path: Path) -> None:
     from cuelog.analytics.audit import frame_findings
     from cuelog.analytics.plots import score_worm
-    from cuelog.analytics.reports import Scope, load
+    from cuelog.analytics.queries import Scope
+    from cuelog.analytics.reports import load
     from cuelog.store import connect
     from tests.conftest import EXAMPLES
 

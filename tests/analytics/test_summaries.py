@@ -15,7 +15,7 @@ import pytest
 from polars.testing import assert_frame_equal
 from typer.testing import CliRunner
 
-from cuelog.analytics.reports import BY, KINDS, Scope, report
+from cuelog.analytics.queries import BY, KINDS, Scope, report
 from cuelog.cli import app
 from cuelog.store import connect, summaries
 
