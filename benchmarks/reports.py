@@ -259,21 +259,30 @@ def in_process(db: Path, kind: str, path: str, rounds: int, code: Path, by: str 
     return value
 
 
+# Runs the command and reports its wall time and peak resident set on stderr. A small
+# process of its own starts it: a child's peak counts the pages of the process that forked
+# it, and this script holds the store it built.
+_LAUNCH = """
+import json, resource, subprocess, sys, time
+t0 = time.perf_counter()
+code = subprocess.run(sys.argv[1:], stderr=subprocess.DEVNULL).returncode
+seconds = time.perf_counter() - t0
+peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+sys.stderr.write(json.dumps({"code": code, "seconds": seconds, "peak_mb": peak}))
+"""
+
+
 def command_once(db: Path, kind: str, by: str, output: str, code: Path) -> tuple[float, float, str]:
     """``cuelog report`` once in a fresh process as a user runs it: wall seconds, peak
     resident MB and a digest of what it printed."""
     argv = [sys.executable, "-m", "cuelog", "report", kind, "--by", by, "--db", str(db)]
     argv += ["--json"] if output == "json" else []
     env = {**os.environ, "PYTHONPATH": str(code)}
-    t0 = time.perf_counter()
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, cwd=str(code))
-    out = proc.stdout.read() if proc.stdout else b""
-    _, status, usage = os.wait4(proc.pid, 0)
-    seconds = time.perf_counter() - t0
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode != 0:
-        raise RuntimeError(f"cuelog report {kind} exited {proc.returncode}")
-    return seconds, usage.ru_maxrss / 1024, hashlib.sha256(out).hexdigest()[:16]
+    done = subprocess.run([sys.executable, "-c", _LAUNCH, *argv], capture_output=True, env=env, cwd=str(code))
+    got = json.loads(done.stderr)
+    if got["code"] != 0:
+        raise RuntimeError(f"cuelog report {kind} exited {got['code']}")
+    return got["seconds"], got["peak_mb"], hashlib.sha256(done.stdout).hexdigest()[:16]
 
 
 def commands(

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import itertools
-import json
 import sys
 from pathlib import Path
 
+import msgspec
 import typer
 from rich.markup import escape
 
@@ -140,9 +140,19 @@ def report(
                 fail(f"cannot write {path}: {exc}", "cannot_write")
             err_console.print(f"wrote {escape(str(path))} ({len(result.values)} row(s))", highlight=False)
     if as_json:
-        sys.stdout.write(json.dumps(result.document(), indent=1, ensure_ascii=False, allow_nan=False) + "\n")
+        sys.stdout.write(json_text(result.document()) + "\n")
     elif csv is None and parquet is None:
         out_console().file.write(table(kind, by, result.rows, list(result.columns)))
+
+
+def json_text(document: dict[str, object]) -> str:
+    """``json.dumps(document, indent=1, ensure_ascii=False)``, the same text, from msgspec:
+    the standard encoder writes an indented document in Python, a third of a second for the
+    600,000 breaks of a season of ten million strokes. The two differ only in how a float
+    is written in exponent form (``1e+16`` against ``1e16``), and a report's floats are
+    figures to two places (``queries.round2``), never written so (the tests hold the two to
+    the same bytes)."""
+    return msgspec.json.format(msgspec.json.encode(document), indent=1).decode("utf-8")
 
 
 def register(app: typer.Typer) -> None:

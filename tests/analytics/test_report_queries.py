@@ -6,6 +6,7 @@ one player."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pyarrow as pa
@@ -13,7 +14,7 @@ import pytest
 from polars.testing import assert_frame_equal
 from typer.testing import CliRunner
 
-from cuelog.analytics.queries import BY, KINDS, Scope, report
+from cuelog.analytics.queries import BY, GROUPS, KINDS, Scope, report
 from cuelog.analytics.reports import REPORTS, load
 from cuelog.cli import app
 from cuelog.store import connect, summaries
@@ -75,3 +76,21 @@ def test_the_clock_report_counts_shots_over_a_limit(season: Path) -> None:
     limited = [r for r in rows if r["over_limit"] is not None]
     assert len(limited) == 1 and limited[0]["over_limit"] == over > 0
     assert all(r["over_limit"] is None for r in rows if r is not limited[0])
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_json_printed_is_the_standard_encoders_text(season: Path, kind: str) -> None:
+    """``cuelog report --json`` writes its document with msgspec (the standard encoder's
+    indented text is slow for a season's breaks): the same bytes as
+    ``json.dumps(indent=1, ensure_ascii=False)``, its figures to two places included."""
+    con = connect(season, read_only=True)
+    try:
+        documents = [report(con, kind, by=by).document() for by in BY]
+    finally:
+        con.close()
+    if kind not in ("breaks", "nineball"):  # the others show averages or times
+        assert any(isinstance(v, float) for doc in documents for row in doc[GROUPS[doc["by"]]] for v in row.values())
+    for by, doc in zip(BY, documents, strict=True):
+        printed = runner.invoke(app, ["report", kind, "--by", by, "--db", str(season), "--json"])
+        assert printed.exit_code == 0
+        assert printed.stdout == json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
