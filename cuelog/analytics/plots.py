@@ -11,18 +11,24 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
+import numpy
 import polars as pl
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 from matplotlib.ticker import MaxNLocator
 
-from cuelog.analytics.queries import CENTURY, FIFTY
-from cuelog.analytics.reports import Data, miss_runs, nineball, pool
+from cuelog.analytics.queries import CENTURY, FIFTY, Scope, checked_scope, report
+from cuelog.analytics.reports import Data, load, miss_runs, nineball, pool
 from cuelog.analytics.words import kind_words
 from cuelog.errors import CuelogError
+from cuelog.store import reads
+
+if TYPE_CHECKING:
+    import duckdb
 
 DPI = 100
 SIZE = (1000, 600)
@@ -172,47 +178,139 @@ def _mark_findings(ax: Any, findings: Sequence[tuple[int, str]], top: float) -> 
         ax.annotate(words, (at - 0.5, top * 1.07), xytext=(3, -3), textcoords="offset points", fontsize=7, rotation=-30)
 
 
-def shot_times(data: Data, size: tuple[int, int] = SIZE, compare: int = 6) -> Figure:
-    """Histogram of shot times (pauses excluded), with the shot-clock limit. Up to ``compare``
-    players get a histogram each; more are drawn as one histogram of every shot (pick the
-    players to compare with ``--player``)."""
+COMPARE: Final = 6
+"""Players drawn a histogram each in the shot-time picture; more are drawn as one."""
+
+
+@dataclass(frozen=True, slots=True)
+class ShotHistogram:
+    """Shot times counted for the picture: the bins' edges (whole seconds, about thirty bins
+    up to the longest shot), each group's count per bin (a player's, or every shot's when
+    more than :data:`COMPARE` players took one), the limits that applied, and the shots."""
+
+    edges: list[float]
+    groups: list[tuple[str, list[int]]]
+    limits: list[float]
+    shots: int
+
+
+def _width(longest: float) -> float:
+    """The bins' width: whole seconds, about thirty bins up to the longest shot (one at least)."""
+    return max(1.0, round(max(longest, 1.0) / 30))
+
+
+def _edges(longest: float) -> list[float]:
+    width = _width(longest)
+    return [i * width for i in range(int(max(longest, 1.0) // width) + 2)]
+
+
+def _all_shots(players: int) -> str:
+    return f"all shots, {players} players"
+
+
+def shot_histogram(data: Data, compare: int = COMPARE) -> ShotHistogram:
+    """The shot-time histogram of every shot time in ``data`` (numpy's bins)."""
     clock = data.clock.sort("player", "match_id", "frame", "n")
     if clock.is_empty():
         raise NothingToPlot("no shot-clock times in the selection")
     players = clock["player"].unique(maintain_order=True).to_list()
-    top = max(_max(clock["shot_s"]), 1.0)
-    width = max(1.0, round(top / 30))
-    bins = [i * width for i in range(int(top // width) + 2)]
+    edges = _edges(_max(clock["shot_s"]))
+
+    def counted(times: list[float]) -> list[int]:
+        return [int(n) for n in numpy.histogram(times, bins=edges)[0]]
+
+    if len(players) <= compare:
+        groups = [(p, counted(clock.filter(pl.col("player") == p)["shot_s"].to_list())) for p in players]
+    else:
+        groups = [(_all_shots(len(players)), counted(clock["shot_s"].to_list()))]
+    limits = sorted({float(v) for v in clock["limit_s"].drop_nulls().to_list()})
+    return ShotHistogram(edges, groups, limits, clock.height)
+
+
+def stored_shot_histogram(con: duckdb.DuckDBPyConnection, scope: Scope, compare: int = COMPARE) -> ShotHistogram:
+    """:func:`shot_histogram` of the clock report's matches in ``scope``, counted by DuckDB:
+    a season's ten million shot times never reach Python (the same counts, which the
+    tests hold to numpy's)."""
+    found = checked_scope(con, "clock", scope)
+    chosen = list(scope.players)
+    shots = reads.shots_in_scope(con, chosen, summarised=found.summarised)
+    if not shots.shots or shots.longest is None:
+        raise NothingToPlot("no shot-clock times in the selection")
+    edges = _edges(float(shots.longest))
+    by_player = len(shots.players) <= compare
+    counts = reads.shot_counts(
+        con, chosen, _width(float(shots.longest)), by_player=by_player, summarised=found.summarised
+    )
+    bins = range(len(edges) - 1)
+    if by_player:
+        groups = [(p, [counts.get(p, {}).get(i, 0) for i in bins]) for p in shots.players]
+    else:
+        groups = [(_all_shots(len(shots.players)), [counts.get(None, {}).get(i, 0) for i in bins])]
+    return ShotHistogram(edges, groups, [float(v) for v in shots.limits], shots.shots)
+
+
+def shot_times(data: Data, size: tuple[int, int] = SIZE, compare: int = COMPARE) -> Figure:
+    """Histogram of shot times (pauses excluded), with the shot-clock limit. Up to ``compare``
+    players get a histogram each; more are drawn as one histogram of every shot (pick the
+    players to compare with ``--player``)."""
+    return draw_shot_times(shot_histogram(data, compare), size)
+
+
+def draw_shot_times(hist: ShotHistogram, size: tuple[int, int] = SIZE) -> Figure:
+    """The picture of :func:`shot_times` from the counts (each bin's count drawn as the
+    weight of its left edge: the histogram matplotlib would count from the times)."""
     fig = _figure(size)
     ax = fig.add_subplot()
-    if len(players) <= compare:
-        groups = [(p, clock.filter(pl.col("player") == p)["shot_s"].to_list()) for p in players]
-    else:
-        groups = [(f"all shots, {len(players)} players", clock["shot_s"].to_list())]
-    for i, (label, times) in enumerate(groups):
+    lefts = hist.edges[:-1]
+    for i, (label, counts) in enumerate(hist.groups):
         colour = PALETTE[i % len(PALETTE)]
-        ax.hist(times, bins=bins, histtype="stepfilled", alpha=0.45, color=colour, edgecolor=colour, label=shown(label))
-    limits = sorted({float(v) for v in clock["limit_s"].drop_nulls().to_list()})
-    for lim in limits:
+        ax.hist(
+            lefts, bins=hist.edges, weights=counts, histtype="stepfilled", alpha=0.45, color=colour,
+            edgecolor=colour, label=shown(label),
+        )  # fmt: skip
+    for lim in hist.limits:
         ax.axvline(lim, color="black", linestyle="--", linewidth=1)
         ax.text(lim, 0.98, f" limit {lim:g} s", transform=ax.get_xaxis_transform(), va="top", fontsize=8)
     ax.set_xlabel("shot time (s)")
     ax.set_ylabel("shots")
-    ax.set_title(f"Shot times ({clock.height} shots)")
+    ax.set_title(f"Shot times ({hist.shots} shots)")
     ax.legend(loc="upper right")
     fig.tight_layout()
     return fig
 
 
-def miss_sequences(data: Data, size: tuple[int, int] = SIZE, limit: int = 30) -> Figure:
+MISS_LIMIT: Final = 30
+"""The longest FOUL AND A MISS sequences the picture shows."""
+
+
+def longest_miss_runs(data: Data, limit: int = MISS_LIMIT) -> pl.DataFrame:
+    """The ``limit`` longest FOUL AND A MISS sequences (S3 R14) of ``data``'s strokes, the
+    longest first (then by match, frame and first stroke)."""
+    runs = miss_runs(data.strokes)
+    return runs.sort(["length", "match_id", "frame", "from_n"], descending=[True, False, False, False]).head(limit)
+
+
+def stored_miss_runs(con: duckdb.DuckDBPyConnection, scope: Scope, limit: int = MISS_LIMIT) -> pl.DataFrame:
+    """:func:`longest_miss_runs` of the misses report's matches in ``scope``, found by DuckDB
+    from the called misses alone: a season's strokes never reach Python."""
+    checked_scope(con, "misses", scope)
+    frame = pl.from_arrow(reads.longest_miss_runs(con, list(scope.players), limit))
+    assert isinstance(frame, pl.DataFrame)
+    return frame
+
+
+def miss_sequences(data: Data, size: tuple[int, int] = SIZE, limit: int = MISS_LIMIT) -> Figure:
     """Each sequence of FOUL AND A MISS calls (S3 R14) as a bar from its first to its last
     stroke, in its player's colour, labelled with its length and the points it gave away.
     The ``limit`` longest sequences are shown."""
-    runs = miss_runs(data.strokes)
-    if runs.is_empty():
+    return draw_miss_sequences(longest_miss_runs(data, limit), size)
+
+
+def draw_miss_sequences(longest: pl.DataFrame, size: tuple[int, int] = SIZE) -> Figure:
+    """The picture of :func:`miss_sequences` from the sequences it shows."""
+    if longest.is_empty():
         raise NothingToPlot("no foul and a miss calls in the selection")
-    runs = runs.sort(["length", "match_id", "frame", "from_n"], descending=[True, False, False, False]).head(limit)
-    runs = runs.sort("match_id", "frame", "from_n")
+    runs = longest.sort("match_id", "frame", "from_n")
     players = sorted(runs["player"].unique().to_list())
     colour = {p: PALETTE[i % len(PALETTE)] for i, p in enumerate(players)}
     fig = _figure(size)
@@ -258,7 +356,11 @@ def _grouped_bars(
 
 def racks(data: Data, size: tuple[int, int] = SIZE) -> Figure:
     """Eight-ball racks per player: racks played, won, clearances and break-and-dish, side by side."""
-    table = pool(data, "player")
+    return draw_racks(pool(data, "player"), size)
+
+
+def draw_racks(table: pl.DataFrame, size: tuple[int, int] = SIZE) -> Figure:
+    """The picture of :func:`racks` from the pool report by player (its rows, one a player)."""
     if table.is_empty() or int(table["racks"].sum()) == 0:
         raise NothingToPlot("no replayed pool racks in the selection")
     series = (("racks", "racks played"), ("racks_won", "racks won"), ("clearances", "clearances"),
@@ -268,7 +370,11 @@ def racks(data: Data, size: tuple[int, int] = SIZE) -> Figure:
 
 def nineball_racks(data: Data, size: tuple[int, int] = SIZE) -> Figure:
     """Nine-ball racks per player: played, won, break-and-runs and push outs."""
-    table = nineball(data, "player")
+    return draw_nineball_racks(nineball(data, "player"), size)
+
+
+def draw_nineball_racks(table: pl.DataFrame, size: tuple[int, int] = SIZE) -> Figure:
+    """The picture of :func:`nineball_racks` from the nine-ball report by player."""
     if table.is_empty() or int(table["racks"].sum()) == 0:
         raise NothingToPlot("no replayed nine-ball racks in the selection")
     series = (("racks", "racks played"), ("racks_won", "racks won"), ("break_and_run", "break-and-runs"),
@@ -298,12 +404,67 @@ def runs(data: Data, size: tuple[int, int] = SIZE) -> Figure:
     return fig
 
 
-SEASON_PLOTS: Final[tuple[tuple[str, str, Callable[[Data], Figure]], ...]] = (
-    ("breaks", "breaks.png", breaks_distribution),
-    ("misses", "miss-sequences.png", miss_sequences),
-    ("clock", "shot-times.png", shot_times),
-    ("pool", "racks.png", racks),
-    ("nineball", "nineball.png", nineball_racks),
-    ("straight-pool", "runs.png", runs),
+@dataclass(frozen=True, slots=True)
+class Picture:
+    """A picture of a report's matches: the tables of :class:`Data` it draws from
+    (:func:`cuelog.analytics.reports.load` reads only those: every stroke of a season is
+    gigabytes in Polars, and most pictures never look at one) and its drawing."""
+
+    report: str
+    needs: tuple[str, ...]
+    draw: Callable[[Data, tuple[int, int]], Figure]
+    stored: Callable[[duckdb.DuckDBPyConnection, Scope, tuple[int, int]], Figure] | None = None
+    """Drawn from what DuckDB counts instead (no row per shot or stroke in Python)."""
+
+
+PICTURES: Final[dict[str, Picture]] = {
+    # The frames are the players in scope (a chosen player who played no frame is an error).
+    "breaks": Picture("breaks", ("breaks", "frames"), breaks_distribution),
+    "clock": Picture(
+        "clock",
+        ("clock", "frames"),
+        shot_times,
+        lambda con, scope, size: draw_shot_times(stored_shot_histogram(con, scope), size),
+    ),
+    "misses": Picture(
+        "misses",
+        ("strokes", "frames"),
+        miss_sequences,
+        lambda con, scope, size: draw_miss_sequences(stored_miss_runs(con, scope), size),
+    ),
+    # The racks pictures draw the pool reports by player, which DuckDB sums (the same rows).
+    "racks": Picture(
+        "pool",
+        ("strokes", "frames"),
+        racks,
+        lambda con, scope, size: draw_racks(report(con, "pool", scope).frame, size),
+    ),
+    "nineball": Picture(
+        "nineball",
+        ("strokes", "frames"),
+        nineball_racks,
+        lambda con, scope, size: draw_nineball_racks(report(con, "nineball", scope).frame, size),
+    ),
+    "runs": Picture("straight-pool", ("breaks", "frames"), runs),
+}
+"""Each picture of ``cuelog plot`` but the worm (a frame of one match: :func:`score_worm`)."""
+
+
+def picture(con: duckdb.DuckDBPyConnection, name: str, scope: Scope, size: tuple[int, int] = SIZE) -> Figure:
+    """Draw the picture ``name`` of the matches in ``scope`` from the store, reading only
+    what it draws. Raises ReportError (the selection) and NothingToPlot."""
+    chosen = PICTURES[name]
+    if chosen.stored is not None:
+        return chosen.stored(con, scope, size)
+    return chosen.draw(load(con, chosen.report, scope, needs=chosen.needs), size)
+
+
+SEASON_PLOTS: Final[tuple[tuple[str, str], ...]] = (
+    ("breaks", "breaks.png"),
+    ("misses", "miss-sequences.png"),
+    ("clock", "shot-times.png"),
+    ("racks", "racks.png"),
+    ("nineball", "nineball.png"),
+    ("runs", "runs.png"),
 )
-"""The pictures of a season: (report whose data it draws, file name, drawing)."""
+"""The pictures of a season: (picture, file name)."""

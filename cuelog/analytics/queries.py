@@ -132,6 +132,20 @@ def in_scope(con: duckdb.DuckDBPyConnection, kind: str, scope: Scope) -> report_
     return found
 
 
+def checked_scope(
+    con: duckdb.DuckDBPyConnection, kind: str, scope: Scope, *, direct: bool = False
+) -> report_scope.InScope:
+    """:func:`in_scope`, and the chosen players must have played a replayed frame of the
+    report's matches (counted from the summaries, or with ``direct`` or in a store without
+    them from the replay tables). Raises ReportError."""
+    found = in_scope(con, kind, scope)
+    players = list(scope.players)
+    source: Source = aggregates if direct or not found.summarised else summed
+    if players and source.frame_rows(con, players) == 0:
+        raise ReportError(nothing_played(kind, players))
+    return found
+
+
 def nothing_played(kind: str, names: list[str]) -> str:
     """The error for chosen players who played no replayed frame of the report's matches."""
     discipline = DISCIPLINE[kind]
@@ -269,10 +283,8 @@ def report(
     tables themselves (:mod:`cuelog.store.aggregates`): the same figures, reading every
     stroke. Raises ReportError."""
     key = key_column(by)
-    found = in_scope(con, kind, scope)
+    found = checked_scope(con, kind, scope, direct=direct)
     players = list(scope.players)
     source: Source = aggregates if direct or not found.summarised else summed
-    if players and source.frame_rows(con, players) == 0:
-        raise ReportError(nothing_played(kind, players))
     columns, types, rows = _shaped(_QUERY[kind](source, con, key, players), SHAPES[kind], key, by)
     return Report(kind, by, columns, types, tuple(rows), tuple(found.unreplayed))

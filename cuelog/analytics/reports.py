@@ -178,11 +178,14 @@ def called_misses() -> pl.Expr:
 def miss_runs(strokes: pl.DataFrame) -> pl.DataFrame:
     """Sequences of FOUL AND A MISS (S3 R14): consecutive strokes of one striker in one frame,
     each a miss. A stroke by the opponent, or one that is not a miss, ends the sequence
-    (R14(d)(iii)). One row per sequence with its length, first and last stroke and points."""
+    (R14(d)(iii)); so does a gap in the stroke numbers, where strokes left out (the
+    opponent's, with ``--player``) came between. One row per sequence with its length,
+    first and last stroke and points."""
     ordered = strokes.sort("match_id", "frame", "n").with_columns(is_miss=called_misses())
     new_run = (
         (pl.col("is_miss") != pl.col("is_miss").shift(1))
         | (pl.col("side") != pl.col("side").shift(1))
+        | (pl.col("n") != pl.col("n").shift(1) + 1)
         | (pl.col("frame") != pl.col("frame").shift(1))
         | (pl.col("match_id") != pl.col("match_id").shift(1))
     ).fill_null(True)

@@ -195,9 +195,9 @@ def _plots(con: Any, out: Path, worst: list[dict[str, Any]]) -> list[Path]:
     written: list[Path] = []
     # The worst frame drawn is the one the worst-frames table ranks first, whatever its discipline.
     first = worst[0] if worst else None
-    for kind, name, draw in plots.SEASON_PLOTS:
+    for picture, name in plots.SEASON_PLOTS:
         try:
-            written.append(plots.save(draw(load(con, kind)), out / name))
+            written.append(plots.save(plots.picture(con, picture, Scope()), out / name))
         except (ReportError, plots.NothingToPlot):
             continue
     if first is not None:

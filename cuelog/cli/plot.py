@@ -9,16 +9,11 @@ import typer
 from cuelog.cli.common import fail
 from cuelog.store import DEFAULT_DB
 
-# Picture -> the report whose data it draws.
-PICTURES = {
-    "breaks": "breaks",
-    "worm": "clock",
-    "clock": "clock",
-    "misses": "misses",
-    "racks": "pool",
-    "nineball": "nineball",
-    "runs": "straight-pool",
-}
+# The pictures, in the order the help lists them: the worm (a frame of one match) and
+# cuelog.analytics.plots.PICTURES.
+NAMES = ("breaks", "worm", "clock", "misses", "racks", "nineball", "runs")
+WORM_REPORT = "clock"
+"""The worm's matches: every discipline (clock is the report of every match)."""
 
 
 def plot(
@@ -52,39 +47,28 @@ def plot(
     from cuelog.analytics.reports import load
     from cuelog.cli.report import open_db
 
-    if kind not in PICTURES:
-        fail(f"unknown picture {kind!r}; pictures: {', '.join(PICTURES)}")
+    if kind not in NAMES:
+        fail(f"unknown picture {kind!r}; pictures: {', '.join(NAMES)}")
     if kind == "worm" and (not matches or len(matches) != 1):
         fail("worm draws one frame of one match: give --match ID (and --frame N)")
     if out.suffix.lower() != ".png":
         fail(f"--out must be a .png file, not {out}")
     scope = Scope(tuple(players or ()), tuple(matches or ()), tuple(events or ()))
+    size = (width, height)
     con = open_db(db)
     try:
-        data = load(con, PICTURES[kind], scope)
-        marks = frame_findings(con, (matches or [""])[0], frame) if kind == "worm" else []
+        if kind == "worm":
+            data = load(con, WORM_REPORT, scope)
+            marks = frame_findings(con, (matches or [""])[0], frame)
+            fig = plots.score_worm(data, (matches or [""])[0], frame, size, findings=marks)
+        else:
+            fig = plots.picture(con, kind, scope, size)
     except ReportError as exc:
         fail(str(exc), "bad_selection")
-    finally:
-        con.close()
-    size = (width, height)
-    try:
-        if kind == "breaks":
-            fig = plots.breaks_distribution(data, size)
-        elif kind == "worm":
-            fig = plots.score_worm(data, (matches or [""])[0], frame, size, findings=marks)
-        elif kind == "clock":
-            fig = plots.shot_times(data, size)
-        elif kind == "racks":
-            fig = plots.racks(data, size)
-        elif kind == "nineball":
-            fig = plots.nineball_racks(data, size)
-        elif kind == "runs":
-            fig = plots.runs(data, size)
-        else:
-            fig = plots.miss_sequences(data, size)
     except plots.NothingToPlot as exc:
         fail(str(exc), "nothing_to_plot")
+    finally:
+        con.close()
     try:
         plots.save(fig, out)
     except OSError as exc:

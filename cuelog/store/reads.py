@@ -17,7 +17,7 @@ import pyarrow.compute as pc
 
 from cuelog.errors import CuelogError
 from cuelog.schemas.records import Correction, Record, decode
-from cuelog.store.report_scope import _MATCHES, _QUERIES, _SIDES, TABLES
+from cuelog.store.report_scope import _CLOCK, _MATCHES, _QUERIES, _SIDES, TABLES
 
 if TYPE_CHECKING:  # the connection is the caller's: a replay worker imports this module without DuckDB
     import duckdb
@@ -330,6 +330,93 @@ def push_outs(con: duckdb.DuckDBPyConnection) -> pa.Table:
     """Nine-ball push outs declared per player and rack, in the scope of the last
     :func:`report_tables` (its ``scope_matches``)."""
     return con.sql(_PUSH_OUTS).to_arrow_table()
+
+
+# The shot times of the chosen players in ``scope_matches``: from the summaries (a row per
+# shot with its player) or, in a store without them, from the shot clock joined to the strokes.
+_CHOSEN_PLAYER = "(len($players) = 0 OR list_contains($players, player))"
+_SUMMARISED_SHOTS = (
+    "SELECT player, shot_s, limit_s FROM summary_shots "
+    f"WHERE match_id IN (SELECT match_id FROM scope_matches) AND {_CHOSEN_PLAYER}"
+)
+_JOINED_SHOTS = f"SELECT player, shot_s, limit_s FROM ({_CLOCK}) WHERE {_CHOSEN_PLAYER}"
+
+
+@dataclass(frozen=True, slots=True)
+class Shots:
+    """The shot times in scope in brief: the players who took one (sorted), how many, the
+    longest (None: no shot) and the limits that applied."""
+
+    players: list[str]
+    shots: int
+    longest: float | None
+    limits: list[float]
+
+
+def shots_in_scope(con: duckdb.DuckDBPyConnection, players: Sequence[str], *, summarised: bool) -> Shots:
+    """The shot times of ``players`` (empty: everyone) in ``scope_matches``, in brief."""
+    rows = _SUMMARISED_SHOTS if summarised else _JOINED_SHOTS
+    found = con.execute(
+        f"""SELECT list(DISTINCT player), count(*), max(shot_s),
+                   coalesce(list(DISTINCT limit_s) FILTER (WHERE limit_s IS NOT NULL), [])
+            FROM ({rows})""",
+        {"players": list(players)},
+    ).fetchall()[0]
+    return Shots(sorted(found[0] or []), int(found[1]), found[2], sorted(found[3]))
+
+
+def shot_counts(
+    con: duckdb.DuckDBPyConnection, players: Sequence[str], width: float, *, by_player: bool, summarised: bool
+) -> dict[str | None, dict[int, int]]:
+    """The shot times of ``players`` counted in bins ``width`` seconds wide (bin ``i`` holds
+    ``i * width <= t < (i + 1) * width``): per player, or all together (key None). The bin
+    is the quotient's floor corrected by comparing with the edges themselves, so that a
+    time a rounding puts across an edge is counted where numpy's histogram counts it."""
+    rows = _SUMMARISED_SHOTS if summarised else _JOINED_SHOTS
+    found = con.execute(
+        f"""WITH s AS (SELECT player, shot_s, CAST(floor(shot_s / $width) AS BIGINT) AS q FROM ({rows}))
+            SELECT CASE WHEN $by_player THEN player END AS who,
+                   q - CAST(shot_s < q * $width AS BIGINT) + CAST(shot_s >= (q + 1) * $width AS BIGINT) AS bin,
+                   count(*)
+            FROM s GROUP BY ALL""",
+        {"players": list(players), "width": float(width), "by_player": by_player},
+    ).fetchall()
+    counts: dict[str | None, dict[int, int]] = {}
+    for who, bin_, n in found:
+        counts.setdefault(who, {})[int(bin_)] = int(n)
+    return counts
+
+
+# The FOUL AND A MISS sequences (S3 R14) in ``scope_matches``, from the called misses alone
+# (a miss of a condoned foul had no call: S3 R10(c)): a sequence is consecutive strokes of one
+# striker in one frame, so the misses of one side whose numbers run on without a gap (a
+# stroke numbered between them, by anyone, ends it: R14(d)(iii)). The chosen players'
+# sequences, the longest first.
+_MISS_RUNS = f"""
+WITH m AS (
+    SELECT r.match_id, p.event, r.frame, r.n, r.striker AS side, p.player, r.penalty
+    FROM replay_strokes r JOIN ({_SIDES}) p ON p.match_id = r.match_id AND p.side = r.striker
+    WHERE r.miss AND NOT EXISTS (SELECT 1 FROM replay_findings x WHERE x.match_id = r.match_id AND x.frame = r.frame
+                                 AND x.n = r.n AND x.kind = 'condoned_foul')
+      AND {_CHOSEN_PLAYER}
+),
+islands AS (SELECT *, n - row_number() OVER (PARTITION BY match_id, frame, side ORDER BY n) AS island FROM m)
+SELECT match_id, any_value(event) AS event, frame, side, any_value(player) AS player,
+       CAST(count(*) AS BIGINT) AS length, min(n) AS from_n, max(n) AS to_n, CAST(sum(penalty) AS BIGINT) AS points
+FROM islands
+GROUP BY match_id, frame, side, island
+ORDER BY length DESC, match_id, frame, from_n
+LIMIT $limit
+"""
+
+
+def longest_miss_runs(con: duckdb.DuckDBPyConnection, players: Sequence[str], limit: int) -> pa.Table:
+    """The ``limit`` longest FOUL AND A MISS sequences of ``players`` (empty: everyone) in
+    ``scope_matches``: match, event, frame, side, player, length, first and last stroke,
+    and the points they gave away."""
+    relation = con.sql(_MISS_RUNS, params={"players": list(players), "limit": int(limit)})
+    assert relation is not None
+    return relation.to_arrow_table()
 
 
 @dataclass(frozen=True, slots=True)

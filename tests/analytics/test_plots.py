@@ -9,7 +9,11 @@ import pytest
 from matplotlib import image
 from typer.testing import CliRunner
 
+from cuelog.analytics import plots
+from cuelog.analytics.queries import Scope
+from cuelog.analytics.reports import load
 from cuelog.cli import app
+from cuelog.store import connect
 from tests.analytics import kit
 
 runner = CliRunner()
@@ -114,3 +118,32 @@ def test_score_worm_marks_each_finding_on_its_stroke(tmp_path: Path) -> None:
     out = tmp_path / "worm.png"
     fig.savefig(out)
     assert out.read_bytes()[:8] == PNG_SIGNATURE
+
+
+def test_s3_r14d_iii_the_opponents_stroke_ends_a_miss_sequence_with_one_player_chosen(tmp_path: Path) -> None:
+    """Bob is called for a FOUL AND A MISS, Ann plays on (a stroke of hers ends the
+    sequence, S3 R14(d)(iii)), then Bob is called again: two sequences of one, also when
+    the picture shows Bob alone (his two misses are then next to each other in his strokes,
+    one number apart). The same from DuckDB's sequences and from the strokes in Polars."""
+    log = kit.Log("m9-two-sequences", "Ann", "Bob").frame(breaker="B")
+    log.safety("B").safety("A")  # n1, n2
+    log.foul("B", ["blue"], 5, miss=True)  # n3
+    log.choice("A", "play")
+    log.safety("A")  # n4: Ann plays on
+    log.foul("B", ["blue"], 5, miss=True)  # n5: a new sequence
+    log.choice("A", "replace_return")
+    log.safety("B")  # n6: Bob hits the red
+    db = kit.load(tmp_path / "t.duckdb", log)
+    assert runner.invoke(app, ["replay", "--db", str(db)]).exit_code in (0, 1)
+    con = connect(db, read_only=True)
+    try:
+        for scope in (Scope(), Scope(players=("Bob",))):
+            stored = plots.stored_miss_runs(con, scope).to_dicts()
+            counted = plots.longest_miss_runs(load(con, "misses", scope, needs=("strokes", "frames"))).to_dicts()
+            assert stored == counted
+            assert [(r["player"], r["from_n"], r["to_n"], r["length"], r["points"]) for r in stored] == [
+                ("Bob", 3, 3, 1, 5),
+                ("Bob", 5, 5, 1, 5),
+            ]
+    finally:
+        con.close()

@@ -6,18 +6,21 @@ one player."""
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
 import pyarrow as pa
 import pytest
+from matplotlib.figure import Figure
 from polars.testing import assert_frame_equal
 from typer.testing import CliRunner
 
+from cuelog.analytics import plots
 from cuelog.analytics.queries import BY, GROUPS, KINDS, Scope, report
-from cuelog.analytics.reports import REPORTS, load
+from cuelog.analytics.reports import REPORTS, Data, load
 from cuelog.cli import app
-from cuelog.store import connect, summaries
+from cuelog.store import connect, reads, summaries
 
 runner = CliRunner()
 SEASONS = ("snooker/wpbsa-2024", "billiards/wpbsa-2024", "eightball/world-2015", "nineball/wpa", "straight-pool/wpa")
@@ -94,3 +97,86 @@ def test_the_json_printed_is_the_standard_encoders_text(season: Path, kind: str)
         printed = runner.invoke(app, ["report", kind, "--by", by, "--db", str(season), "--json"])
         assert printed.exit_code == 0
         assert printed.stdout == json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
+
+
+def test_the_shot_time_picture_counted_by_duckdb_is_the_picture_of_every_shot(season: Path) -> None:
+    """``cuelog plot clock`` counts the shot times in DuckDB (a season's ten million never
+    reach Python): the same counts as numpy's histogram of every time, from the summaries
+    and from the shot clock joined to the strokes, and the same PNG, byte for byte, as
+    matplotlib draws from every time, for everyone (one histogram of all shots), two
+    players (one each) and one event."""
+    con = connect(season, read_only=True)
+    try:
+        players = [str(row["player"]) for row in report(con, "clock", by="player").rows]
+        events = [str(row["event"]) for row in report(con, "clock", by="event").rows if row["event"] is not None]
+        assert len(players) > plots.COMPARE and events
+        for scope in (Scope(), Scope(players=tuple(players[:2])), Scope(events=(events[0],))):
+            data = load(con, "clock", scope, needs=("clock", "frames"))
+            counted = plots.stored_shot_histogram(con, scope)
+            assert counted == plots.shot_histogram(data)
+            assert len(counted.groups) == (1 if scope == Scope() else len({p for p in data.clock["player"]}))
+            width, chosen = counted.edges[1] - counted.edges[0], list(scope.players)
+            for by_player in (True, False):
+                summed = reads.shot_counts(con, chosen, width, by_player=by_player, summarised=True)
+                assert summed == reads.shot_counts(con, chosen, width, by_player=by_player, summarised=False)
+            assert png(plots.picture(con, "clock", scope)) == png(every_shot(data))
+    finally:
+        con.close()
+
+
+def png(figure: Figure) -> bytes:
+    out = io.BytesIO()
+    figure.savefig(out, format="png", dpi=plots.DPI)
+    return out.getvalue()
+
+
+def every_shot(data: Data) -> Figure:
+    """The shot-time picture as matplotlib draws it from every shot time (what the picture
+    was before the counts): the reference the counted picture is held to."""
+    clock = data.clock.sort("player", "match_id", "frame", "n")
+    hist = plots.shot_histogram(data)
+    fig = Figure(figsize=(plots.SIZE[0] / plots.DPI, plots.SIZE[1] / plots.DPI), dpi=plots.DPI)
+    ax = fig.add_subplot()
+    players = clock["player"].unique(maintain_order=True).to_list()
+    if len(players) <= plots.COMPARE:
+        groups = [(p, clock.filter(clock["player"] == p)["shot_s"].to_list()) for p in players]
+    else:
+        groups = [(f"all shots, {len(players)} players", clock["shot_s"].to_list())]
+    for i, (label, times) in enumerate(groups):
+        colour = plots.PALETTE[i % len(plots.PALETTE)]
+        ax.hist(
+            times,
+            bins=hist.edges,
+            histtype="stepfilled",
+            alpha=0.45,
+            color=colour,
+            edgecolor=colour,
+            label=plots.shown(label),
+        )
+    for lim in hist.limits:
+        ax.axvline(lim, color="black", linestyle="--", linewidth=1)
+        ax.text(lim, 0.98, f" limit {lim:g} s", transform=ax.get_xaxis_transform(), va="top", fontsize=8)
+    ax.set_xlabel("shot time (s)")
+    ax.set_ylabel("shots")
+    ax.set_title(f"Shot times ({clock.height} shots)")
+    ax.legend(loc="upper right")
+    fig.tight_layout()
+    return fig
+
+
+def test_the_miss_sequences_found_by_duckdb_are_those_of_every_stroke(season: Path) -> None:
+    """``cuelog plot misses`` has DuckDB find the longest FOUL AND A MISS sequences from
+    the called misses alone (S3 R14): the same sequences as the strokes give in Polars, and
+    the same picture, for everyone and for each of two players with sequences."""
+    con = connect(season, read_only=True)
+    try:
+        everyone = plots.stored_miss_runs(con, Scope())
+        assert everyone.height > 0
+        chosen = sorted(set(everyone["player"].to_list()))[:2]
+        for scope in (Scope(), *(Scope(players=(p,)) for p in chosen)):
+            data = load(con, "misses", scope, needs=("strokes", "frames"))
+            stored = plots.stored_miss_runs(con, scope)
+            assert stored.to_dicts() == plots.longest_miss_runs(data).to_dicts()
+            assert png(plots.picture(con, "misses", scope)) == png(plots.miss_sequences(data))
+    finally:
+        con.close()
