@@ -180,3 +180,25 @@ def test_the_miss_sequences_found_by_duckdb_are_those_of_every_stroke(season: Pa
             assert png(plots.picture(con, "misses", scope)) == png(plots.miss_sequences(data))
     finally:
         con.close()
+
+
+@pytest.mark.parametrize("name", list(plots.PICTURES))
+def test_each_picture_from_the_store_is_the_picture_of_every_row(season: Path, name: str) -> None:
+    """``cuelog plot NAME`` (``plots.picture``: counts, sequences or report rows from
+    DuckDB where the picture allows) draws the PNG the picture's drawing makes from every
+    row of the report's tables, for everyone and for one player."""
+    chosen = plots.PICTURES[name]
+    con = connect(season, read_only=True)
+    try:
+        someone = str(report(con, chosen.report, by="player").rows[0]["player"])
+        for scope in (Scope(), Scope(players=(someone,))):
+            every_row = load(con, chosen.report, scope)
+            try:
+                expected = png(chosen.draw(every_row, plots.SIZE))
+            except plots.NothingToPlot:
+                with pytest.raises(plots.NothingToPlot):
+                    plots.picture(con, name, scope)
+                continue
+            assert png(plots.picture(con, name, scope)) == expected
+    finally:
+        con.close()
