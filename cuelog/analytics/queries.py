@@ -87,18 +87,19 @@ class Report:
         and the demo): Polars is imported here, not by the command that only prints."""
         import polars as pl
 
-        schema = [(name, _dtype(pl, kind)) for name, kind in zip(self.columns, self.types, strict=True)]
-        return pl.DataFrame(list(self.values), schema=schema, orient="row")
+        typed = {name: _dtype(pl, kind) for name, kind in zip(self.columns, self.types, strict=True)}
+        known = {name: dtype for name, dtype in typed.items() if dtype is not None}
+        return pl.DataFrame(list(self.values), schema=list(self.columns), schema_overrides=known, orient="row")
 
 
 def _dtype(pl: Any, duck: str) -> Any:
-    """The Polars type of a DuckDB column type a report has."""
+    """The Polars type of a DuckDB column type a report has (None: left to Polars to infer
+    from the values, for a type no report has today)."""
     if duck.endswith("[]"):
-        return pl.List(_dtype(pl, duck[:-2]))
+        inner = _dtype(pl, duck[:-2])
+        return None if inner is None else pl.List(inner)
     types = {"BIGINT": pl.Int64, "INTEGER": pl.Int32, "DOUBLE": pl.Float64, "VARCHAR": pl.String, "BOOLEAN": pl.Boolean}
-    if duck not in types:
-        raise TypeError(f"a report column of DuckDB type {duck} has no Polars type here")
-    return types[duck]
+    return types.get(duck)
 
 
 # -- the checks a report makes first ---------------------------------------------------------
