@@ -94,6 +94,8 @@ def test_each_listed_help_is_the_first_paragraph_of_the_commands_own(name: str) 
         (("replay", "--help"), HEAVY),
         (("replay", EXAMPLES / "snooker-officiating.jsonl"), HEAVY),
         (("report", "--help"), HEAVY),
+        (("ingest", "--help"), HEAVY),
+        (("matches", "--help"), HEAVY),
         (("plot", "--help"), HEAVY),
         (("export", "--help"), HEAVY),
         (("audit", "--help"), HEAVY),

@@ -7,8 +7,8 @@ import json
 import sys
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import duckdb
 import typer
 from rich.console import Console
 from rich.markup import escape
@@ -27,10 +27,14 @@ from cuelog.cli.common import (
 )
 from cuelog.ingest.clean import FAST_CHECK_BYTES
 from cuelog.ingest.clock import DEFAULT_TOLERANCE_S, SHOW_UNPLACED, ClockResult, ingest_clocks, pairing_ahead
-from cuelog.ingest.load import FileResult, ingest_paths
-from cuelog.ingest.parallel import PARALLEL_BYTES, PARALLEL_LARGE_LOGS, default_workers
 from cuelog.ingest.reader import is_clock_csv, log_files
+from cuelog.ingest.workers import PARALLEL_BYTES, PARALLEL_LARGE_LOGS, default_workers
 from cuelog.store import DEFAULT_DB, connect
+
+if TYPE_CHECKING:  # loading imports DuckDB and pyarrow: imported when the command runs, not for --help
+    import duckdb
+
+    from cuelog.ingest.load import FileResult
 
 
 def _progress(paths: list[Path], quiet: bool) -> Progress:
@@ -103,6 +107,10 @@ def _load(
     """Load the logs and clocks into ``db``; with ``parquet``, load the logs into ``db`` (a
     temporary database) and write them to the dataset, which keeps the clocks and aligns them
     over every stroke it holds (a clock and its strokes may come in different batches)."""
+    import duckdb
+
+    from cuelog.ingest.load import ingest_paths
+
     try:
         con = connect(db)
     except duckdb.Error as exc:

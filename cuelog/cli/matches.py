@@ -6,13 +6,11 @@ import json
 import sys
 from pathlib import Path
 
-import duckdb
 import typer
 
 from cuelog.cli import plain
 from cuelog.cli.common import EXIT_OK, fail, json_errors, out_console
 from cuelog.store import DEFAULT_DB, connect
-from cuelog.store.reads import loaded_summaries
 
 
 def matches(
@@ -27,6 +25,10 @@ def matches(
 
       cuelog matches --db season.duckdb --json
     """
+    import duckdb  # here, not at the top: `cuelog matches --help` needs neither DuckDB nor pyarrow
+
+    from cuelog.store.reads import loaded_summaries
+
     json_errors(as_json)
     if not db.is_file():
         fail(f"no database at {db} (load logs first: cuelog ingest PATH --db {db})", "no_database")

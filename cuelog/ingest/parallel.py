@@ -22,17 +22,14 @@ from __future__ import annotations
 import contextlib
 import itertools
 import multiprocessing
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from cuelog.ingest.clean import FAST_CHECK_BYTES
 from cuelog.ingest.collector import collector_paused
-from cuelog.ingest.cores import idle_cores
-from cuelog.ingest.reader import gz_size
 from cuelog.ingest.reading import FileRead, read_large, read_small
 from cuelog.ingest.rows import Rows, Tables
 from cuelog.ingest.spool import Spool, Spooled, folder
@@ -42,49 +39,6 @@ T = TypeVar("T")
 BATCH_BYTES = 1 << 20
 """A worker's batch of small logs, in bytes: enough records (some 4,000) that sending the
 batch and its Arrow rows costs little beside checking it."""
-
-PARALLEL_BYTES = 48 << 20
-"""Logs below this size in all (a gzipped log counts what it holds) are checked by the
-loading process alone: starting the workers (each imports cuelog's ingest) costs more than
-they save on less (measured: benchmarks/README.md, "Ingest with workers")."""
-
-PARALLEL_LARGE_LOGS = 3
-"""Or this many large logs (each more than :data:`cuelog.ingest.clean.FAST_CHECK_BYTES`,
-a second or more of a worker's work): three day-logs of 11 MB loaded in 0.81x the time
-with two workers, two in 0.88x (0.81-1.11) (benchmarks/README.md, "Large logs: rows
-spooled to disk, and read by the workers")."""
-
-
-def default_workers(files: Sequence[Path], cores: int | None = None, load: float | None = None) -> int:
-    """The number of checking processes when none is asked for: one (the loading process
-    itself) without two idle cores or for less than :data:`PARALLEL_BYTES` of logs and
-    fewer than :data:`PARALLEL_LARGE_LOGS` large ones, else one worker per idle core (a
-    worker on a core other work holds only adds its start-up and the copying of logs to it
-    and rows back)."""
-    cores, idle = idle_cores(cores, load)
-    if idle < 2 or not _worth_workers(files):
-        return 1
-    return min(cores, idle)
-
-
-def _worth_workers(files: Sequence[Path]) -> bool:
-    total = large = 0
-    for path in files:
-        size = _held(path)
-        total += size
-        large += size > FAST_CHECK_BYTES
-        if total >= PARALLEL_BYTES or large >= PARALLEL_LARGE_LOGS:
-            return True
-    return False
-
-
-def _held(path: Path) -> int:
-    """What a log holds, in bytes: its size, or for a gzipped one the size it records."""
-    try:
-        size = path.stat().st_size
-    except OSError:
-        return 0
-    return (gz_size(path) or size) if path.suffix == ".gz" else size
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from cuelog.ingest import load, parallel, rows
+from cuelog.ingest import workers as how_many
 from cuelog.ingest.reader import log_files
 from cuelog.store import connect
 from tests.ingest.conftest import cli, frame, match, snapshot, stroke, write
@@ -136,32 +137,32 @@ def test_the_default_is_one_process_for_small_runs_and_busy_machines(
     files = sorted(logs.iterdir())
     # What the logs hold (the gzipped one counts its content).
     size = sum(len(gzip.decompress(f.read_bytes())) if f.suffix == ".gz" else f.stat().st_size for f in files)
-    assert parallel.default_workers(files, cores=2, load=0.0) == 1  # a few KB: workers cost more
-    monkeypatch.setattr(parallel, "PARALLEL_BYTES", size)
-    assert parallel.default_workers(files, cores=2, load=0.0) == 2
-    assert parallel.default_workers(files, cores=4, load=1.2) == 3
-    assert parallel.default_workers(files, cores=2, load=1.0) == 1  # one core held by other work
-    monkeypatch.setattr(parallel, "PARALLEL_BYTES", size + 1)
-    assert parallel.default_workers(files, cores=2, load=0.0) == 1
+    assert how_many.default_workers(files, cores=2, load=0.0) == 1  # a few KB: workers cost more
+    monkeypatch.setattr(how_many, "PARALLEL_BYTES", size)
+    assert how_many.default_workers(files, cores=2, load=0.0) == 2
+    assert how_many.default_workers(files, cores=4, load=1.2) == 3
+    assert how_many.default_workers(files, cores=2, load=1.0) == 1  # one core held by other work
+    monkeypatch.setattr(how_many, "PARALLEL_BYTES", size + 1)
+    assert how_many.default_workers(files, cores=2, load=0.0) == 1
 
 
 def test_three_large_logs_are_worth_the_workers_by_default(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A large log is a second or more of a worker's work: three of them take the workers
     on an idle machine whatever their total; a gzipped log counts what it holds."""
-    monkeypatch.setattr(parallel, "FAST_CHECK_BYTES", 1000)
+    monkeypatch.setattr(how_many, "FAST_CHECK_BYTES", 1000)
     logs = tmp_path / "logs"
     logs.mkdir()
     day = [match(match="d"), frame(), *(stroke(n, striker="AB"[n % 2]) for n in range(1, 30))]
     for name in ("a", "b"):
         write(logs / f"{name}.jsonl", day)
     files = sorted(logs.iterdir())
-    assert parallel.default_workers(files, cores=2, load=0.0) == 1  # two large logs: not enough
+    assert how_many.default_workers(files, cores=2, load=0.0) == 1  # two large logs: not enough
     with gzip.open(logs / "c.jsonl.gz", "wt", encoding="utf-8") as fh:
         fh.write("".join(json.dumps(r) + "\n" for r in day))
     assert (logs / "c.jsonl.gz").stat().st_size < 1000  # small as a file, large in what it holds
     files = sorted(logs.iterdir())
-    assert parallel.default_workers(files, cores=2, load=0.0) == 2
-    assert parallel.default_workers(files, cores=2, load=1.0) == 1  # one core held by other work
+    assert how_many.default_workers(files, cores=2, load=0.0) == 2
+    assert how_many.default_workers(files, cores=2, load=1.0) == 1  # one core held by other work
 
 
 def test_workers_must_be_at_least_one(tmp_path: Path) -> None:
