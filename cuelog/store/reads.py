@@ -316,6 +316,7 @@ def worst_frames(con: duckdb.DuckDBPyConnection, limit: int = 5) -> list[dict[st
 # -- what the reports read: the queries and the scope are cuelog.store.report_scope's; the plots
 # read their rows here as Arrow ------------------------------------------------------------------
 
+# Push outs are a fact of the stroke (WPA 2.4), read from the stored records.
 _PUSH_OUTS = f"""
 SELECT r.match_id, p.event, r.frame, p.side, p.player, count(*) AS push_outs
 FROM records r JOIN ({_SIDES}) p
