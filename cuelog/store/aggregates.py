@@ -2,7 +2,7 @@
 
 A report never loads a row per stroke, shot, frame or break into Python: DuckDB sums,
 counts and takes medians over the ``replay_*`` tables (and the shot clock) of the matches
-in scope (the ``scope_matches`` table :func:`cuelog.store.report_scope.unreplayed_in_scope`
+in scope (the ``scope_matches`` table :func:`cuelog.store.report_scope.in_scope`
 and :func:`cuelog.store.reads.scope` make), grouped by player, match or event, and hands
 back those few rows (:class:`cuelog.store.report_scope.GroupRows`). The ratios and their
 rounding are left to the caller (:mod:`cuelog.analytics.queries`).
