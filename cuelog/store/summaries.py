@@ -17,7 +17,7 @@ again when a clock log re-aligns a match's strokes (:func:`refresh_shots`). All 
 match's rows go with it when it is replaced (``loads.MATCH_TABLES``). A report over a store
 where a replayed match has no summaries (a database replayed before them, results read
 from Parquet) aggregates the replay tables directly instead
-(:func:`cuelog.store.report_scope.in_scope` says whether they are).
+(:func:`cuelog.store.report_scope.in_scope` finds whether every replayed match has them).
 
 Each figure is the one its report computed from the strokes before (``report_scope._TOTALS``,
 ``aggregates._RACKS``): :data:`_SIDES_SQL` computes the side rows from the replay rows the

@@ -3,7 +3,7 @@
 The same functions, arguments and columns as :mod:`cuelog.store.aggregates`, which reads
 the replay tables themselves; these read a row per match and side (and the shot times)
 instead of every stroke, frame and break. Only for a scope whose replayed matches are all
-summarised (``report_scope.in_scope`` says whether they are).
+summarised (``report_scope.in_scope`` finds whether they are).
 """
 
 from __future__ import annotations
