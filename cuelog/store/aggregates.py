@@ -19,11 +19,9 @@ from typing import Final
 
 import duckdb
 
-from cuelog.store.report_scope import _BREAKS, _CLOCK, _FRAMES, _SIDES, _TOTALS, GroupRows, group_rows
+from cuelog.store.report_scope import _BREAKS, _CHOSEN, _CLOCK, _FRAMES, _SIDES, _TOTALS, GroupRows, group_rows
 
 KEYS: Final = ("player", "match_id", "event")
-
-_CHOSEN = "(len($players) = 0 OR list_contains($players, player))"
 
 # Each side's strokes in scope, with its player; no ordering (aggregated, never listed).
 # `condoned`: a foul nobody called before the next stroke; it stands (S3 R10(c)).

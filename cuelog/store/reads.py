@@ -17,7 +17,7 @@ import pyarrow.compute as pc
 
 from cuelog.errors import CuelogError
 from cuelog.schemas.records import Correction, Record, decode
-from cuelog.store.report_scope import _CLOCK, _MATCHES, _QUERIES, _SIDES, TABLES
+from cuelog.store.report_scope import _CHOSEN, _CLOCK, _MATCHES, _QUERIES, _SIDES, TABLES
 
 if TYPE_CHECKING:  # the connection is the caller's: a replay worker imports this module without DuckDB
     import duckdb
@@ -335,12 +335,11 @@ def push_outs(con: duckdb.DuckDBPyConnection) -> pa.Table:
 
 # The shot times of the chosen players in ``scope_matches``: from the summaries (a row per
 # shot with its player) or, in a store without them, from the shot clock joined to the strokes.
-_CHOSEN_PLAYER = "(len($players) = 0 OR list_contains($players, player))"
 _SUMMARISED_SHOTS = (
     "SELECT player, shot_s, limit_s FROM summary_shots "
-    f"WHERE match_id IN (SELECT match_id FROM scope_matches) AND {_CHOSEN_PLAYER}"
+    f"WHERE match_id IN (SELECT match_id FROM scope_matches) AND {_CHOSEN}"
 )
-_JOINED_SHOTS = f"SELECT player, shot_s, limit_s FROM ({_CLOCK}) WHERE {_CHOSEN_PLAYER}"
+_JOINED_SHOTS = f"SELECT player, shot_s, limit_s FROM ({_CLOCK}) WHERE {_CHOSEN}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -399,7 +398,7 @@ WITH m AS (
     FROM replay_strokes r JOIN ({_SIDES}) p ON p.match_id = r.match_id AND p.side = r.striker
     WHERE r.miss AND NOT EXISTS (SELECT 1 FROM replay_findings x WHERE x.match_id = r.match_id AND x.frame = r.frame
                                  AND x.n = r.n AND x.kind = 'condoned_foul')
-      AND {_CHOSEN_PLAYER}
+      AND {_CHOSEN}
 ),
 islands AS (SELECT *, n - row_number() OVER (PARTITION BY match_id, frame, side ORDER BY n) AS island FROM m)
 SELECT match_id, any_value(event) AS event, frame, side, any_value(player) AS player,

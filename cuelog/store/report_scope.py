@@ -30,6 +30,9 @@ WHERE ($discipline IS NULL OR split_part(rules, '/', 1) = $discipline)
   AND (len($events) = 0 OR list_contains($events, event))
 """
 
+# The rows of the chosen players (``$players``; empty: everyone), in a query with a ``player``.
+_CHOSEN = "(len($players) = 0 OR list_contains($players, player))"
+
 _SIDES = """
 SELECT m.match_id, m.event, s.side, CASE s.side WHEN 'A' THEN m.side_a ELSE m.side_b END AS player
 FROM scope_matches m CROSS JOIN (VALUES ('A'), ('B')) s(side)

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 import duckdb
 
 from cuelog.store import report_scope
-from cuelog.store.aggregates import _CHOSEN, KEYS, miss_groups
-from cuelog.store.report_scope import _SIDES, GroupRows, group_rows
+from cuelog.store.aggregates import KEYS, miss_groups
+from cuelog.store.report_scope import _CHOSEN, _SIDES, GroupRows, group_rows
 
 # Each summarised side of the matches in scope, with its player and event.
 _ROWS = f"""
