@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 
 from cuelog import __version__
-from cuelog import diff as d
 from cuelog.cli import plain
 from cuelog.cli.common import (
     EXIT_BAD_INPUT,
@@ -29,6 +28,9 @@ from cuelog.replay.derived import Derived, install
 from cuelog.replay.output import dumps
 from cuelog.rulesfile import resolve_rules
 from cuelog.store import DEFAULT_DB
+
+if TYPE_CHECKING:  # the diff replays from the store (DuckDB, pyarrow): imported when the command runs
+    from cuelog import diff as d
 
 
 def _score(score: list[int] | None) -> str:
@@ -80,6 +82,8 @@ def print_human(doc: dict[str, Any], console: Console) -> None:
 
 
 def _label(rules: str | Derived | None) -> str:
+    from cuelog import diff as d
+
     if rules is None:
         return d.RECORDED
     return install(rules) if isinstance(rules, Derived) else rules
@@ -94,6 +98,7 @@ def _run(
     events: list[str],
     workers: int | None,
 ) -> tuple[d.Selection, list[d.MatchDiff]]:
+    from cuelog import diff as d
     from cuelog.store import connect
 
     try:
@@ -203,6 +208,8 @@ def diff(
     except InputError as exc:
         print_problems(exc.problems, as_json=as_json)
         raise typer.Exit(EXIT_BAD_INPUT) from None
+    from cuelog import diff as d
+
     old_label = f"baseline {baseline}" if baseline is not None else _label(old)
     changes = d.parameter_changes(new, old) if new is not None else []
     doc = d.document(
@@ -222,6 +229,8 @@ def diff(
 
 
 def _outputs(doc: dict[str, Any], diffs: list[d.MatchDiff], parquet: Path | None, plot: Path | None) -> None:
+    from cuelog import diff as d
+
     if parquet is not None:
         import pyarrow.parquet as pq
 
