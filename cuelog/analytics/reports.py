@@ -26,7 +26,6 @@ import pyarrow as pa
 from cuelog.analytics.queries import (
     CENTURY,
     CLEARANCE_BALLS,
-    DISCIPLINE,
     FIFTY,
     ReportError,
     Scope,
@@ -67,16 +66,15 @@ def load(con: duckdb.DuckDBPyConnection, kind: str, scope: Scope = Scope(), need
     Raises ReportError for an empty database, no replay results, or a name in the scope
     that the database does not know.
     """
-    in_scope(con, kind, scope)
-    discipline = DISCIPLINE[kind]
-    tables = reads.report_tables(con, discipline, scope.matches, scope.events, needs)
+    found = in_scope(con, kind, scope)
+    tables = reads.report_tables(con, needs)
     data = Data(
         strokes=_polars(tables.strokes),
         frames=_polars(tables.frames),
         breaks=_polars(tables.breaks),
         clock=_polars(tables.clock),
         totals=_polars(tables.totals),
-        unreplayed=[m for m in tables.in_scope if m not in tables.replayed],
+        unreplayed=found.unreplayed,
         push_outs=_polars(reads.push_outs(con)) if kind == "nineball" else None,
     )
     if scope.players:

@@ -2,9 +2,8 @@
 
 A report never loads a row per stroke, shot, frame or break into Python: DuckDB sums,
 counts and takes medians over the ``replay_*`` tables (and the shot clock) of the matches
-in scope (the ``scope_matches`` table :func:`cuelog.store.report_scope.in_scope`
-and :func:`cuelog.store.reads.scope` make), grouped by player, match or event, and hands
-back those few rows (:class:`cuelog.store.report_scope.GroupRows`). The ratios and their
+in scope (the ``scope_matches`` table :func:`cuelog.store.report_scope.in_scope` makes),
+grouped by player, match or event, and hands back those few rows (:class:`cuelog.store.report_scope.GroupRows`). The ratios and their
 rounding are left to the caller (:mod:`cuelog.analytics.queries`).
 
 Every query takes ``$players`` (names; empty for all): the rows of other players are left
@@ -19,17 +18,26 @@ from typing import Final
 
 import duckdb
 
-from cuelog.store.report_scope import _BREAKS, _CHOSEN, _CLOCK, _FRAMES, _SIDES, _TOTALS, GroupRows, group_rows
+from cuelog.store.report_scope import (
+    _BREAKS,
+    _CHOSEN,
+    _CLOCK,
+    _FRAMES,
+    _SIDES,
+    _TOTALS,
+    GroupRows,
+    condoned,
+    group_rows,
+)
 
 KEYS: Final = ("player", "match_id", "event")
 
-# Each side's strokes in scope, with its player; no ordering (aggregated, never listed).
-# `condoned`: a foul nobody called before the next stroke; it stands (S3 R10(c)).
+# Each side's strokes in scope, with its player, and whether each is a condoned foul; no
+# ordering (aggregated, never listed).
 _STROKES = f"""
 SELECT r.match_id, p.event, r.frame, r.n, r.striker AS side, p.player,
        r.scored, r.credited, r.penalty, r.foul, r.ball_on, r.visit_id,
-       EXISTS (SELECT 1 FROM replay_findings x WHERE x.match_id = r.match_id AND x.frame = r.frame
-               AND x.n = r.n AND x.kind = 'condoned_foul') AS condoned
+       {condoned()} AS condoned
 FROM replay_strokes r JOIN ({_SIDES}) p ON p.match_id = r.match_id AND p.side = r.striker
 """
 

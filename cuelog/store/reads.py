@@ -17,7 +17,7 @@ import pyarrow.compute as pc
 
 from cuelog.errors import CuelogError
 from cuelog.schemas.records import Correction, Record, decode
-from cuelog.store.report_scope import _CHOSEN, _CLOCK, _MATCHES, _QUERIES, _SIDES, TABLES
+from cuelog.store.report_scope import _CHOSEN, _CLOCK, _QUERIES, _SIDES, TABLES, condoned
 
 if TYPE_CHECKING:  # the connection is the caller's: a replay worker imports this module without DuckDB
     import duckdb
@@ -328,8 +328,8 @@ ORDER BY r.match_id, r.frame, p.side
 
 
 def push_outs(con: duckdb.DuckDBPyConnection) -> pa.Table:
-    """Nine-ball push outs declared per player and rack, in the scope of the last
-    :func:`report_tables` (its ``scope_matches``)."""
+    """Nine-ball push outs declared per player and rack, of the matches in ``scope_matches``
+    (as :func:`cuelog.store.report_scope.in_scope` made it)."""
     return con.sql(_PUSH_OUTS).to_arrow_table()
 
 
@@ -396,8 +396,7 @@ _MISS_RUNS = f"""
 WITH m AS (
     SELECT r.match_id, p.event, r.frame, r.n, r.striker AS side, p.player, r.penalty
     FROM replay_strokes r JOIN ({_SIDES}) p ON p.match_id = r.match_id AND p.side = r.striker
-    WHERE r.miss AND NOT EXISTS (SELECT 1 FROM replay_findings x WHERE x.match_id = r.match_id AND x.frame = r.frame
-                                 AND x.n = r.n AND x.kind = 'condoned_foul')
+    WHERE r.miss AND NOT {condoned()}
       AND {_CHOSEN}
 ),
 islands AS (SELECT *, n - row_number() OVER (PARTITION BY match_id, frame, side ORDER BY n) AS island FROM m)
@@ -422,10 +421,8 @@ def longest_miss_runs(con: duckdb.DuckDBPyConnection, players: Sequence[str], li
 @dataclass(frozen=True, slots=True)
 class ReportTables:
     """The replay results of the matches in a report's scope, as Arrow tables with the
-    players' names: what ``cuelog report`` and the plots summarise."""
+    players' names: what the plots and notebooks summarise."""
 
-    in_scope: list[str]
-    replayed: set[str]
     strokes: pa.Table
     frames: pa.Table
     breaks: pa.Table
@@ -433,42 +430,17 @@ class ReportTables:
     totals: pa.Table
 
 
-def report_tables(
-    con: duckdb.DuckDBPyConnection,
-    discipline: str | None,
-    matches: Sequence[str],
-    events: Sequence[str],
-    needs: Collection[str] = TABLES,
-) -> ReportTables:
-    """The replay results of the matches of ``discipline`` (None: every one), restricted to
-    ``matches`` and ``events`` when given. A table not in ``needs`` comes with its columns
-    and no rows, so a report reads only what it summarises."""
-    in_scope, replayed = scope(con, discipline, matches, events)
+def report_tables(con: duckdb.DuckDBPyConnection, needs: Collection[str] = TABLES) -> ReportTables:
+    """The replay results of the matches in ``scope_matches`` (as
+    :func:`cuelog.store.report_scope.in_scope` made it). A table not in ``needs`` comes with
+    its columns and no rows, so a report reads only what it summarises."""
     return ReportTables(
-        in_scope=in_scope,
-        replayed=replayed,
         strokes=_table(con, "strokes", needs),
         frames=_table(con, "frames", needs),
         breaks=_table(con, "breaks", needs),
         clock=_table(con, "clock", needs),
         totals=_table(con, "totals", needs),
     )
-
-
-def scope(
-    con: duckdb.DuckDBPyConnection, discipline: str | None, matches: Sequence[str], events: Sequence[str]
-) -> tuple[list[str], set[str]]:
-    """Make ``scope_matches``: the matches of ``discipline`` (None: every one), restricted to
-    ``matches`` and ``events`` when given. Returns their ids, sorted, and those replayed."""
-    con.execute(_MATCHES, {"discipline": discipline, "matches": list(matches), "events": list(events)})
-    in_scope = [r[0] for r in con.execute("SELECT match_id FROM scope_matches ORDER BY match_id").fetchall()]
-    replayed = {
-        r[0]
-        for r in con.execute(
-            "SELECT DISTINCT match_id FROM replay_frames WHERE match_id IN (SELECT match_id FROM scope_matches)"
-        ).fetchall()
-    }
-    return in_scope, replayed
 
 
 def _table(con: duckdb.DuckDBPyConnection, name: str, needs: Collection[str]) -> pa.Table:

@@ -38,13 +38,21 @@ SELECT m.match_id, m.event, s.side, CASE s.side WHEN 'A' THEN m.side_a ELSE m.si
 FROM scope_matches m CROSS JOIN (VALUES ('A'), ('B')) s(side)
 """
 
-# `condoned`: the facts show a foul nobody called before the next stroke; it stands (S3 R10(c)),
-# so its penalty was never given and any pot in it scored. The replay says so in a finding.
+
+def condoned(findings: str = "replay_findings") -> str:
+    """Whether the stroke ``r`` (a replay stroke's row) is a condoned foul: the facts show a
+    foul nobody called before the next stroke; it stands (S3 R10(c)), so its penalty was
+    never given and any pot in it scored. The replay says so in a finding (of ``findings``)."""
+    return (
+        f"EXISTS (SELECT 1 FROM {findings} x WHERE x.match_id = r.match_id AND x.frame = r.frame "
+        "AND x.n = r.n AND x.kind = 'condoned_foul')"
+    )
+
+
 _STROKES = f"""
 SELECT r.match_id, p.event, r.frame, r.n, r.striker AS side, p.player, r.scored, r.credited, r.penalty, r.foul, r.miss,
        r.ball_on, r.break_id, r.visit_id, r.score_a, r.score_b,
-       EXISTS (SELECT 1 FROM replay_findings x WHERE x.match_id = r.match_id AND x.frame = r.frame
-               AND x.n = r.n AND x.kind = 'condoned_foul') AS condoned
+       {condoned()} AS condoned
 FROM replay_strokes r JOIN ({_SIDES}) p ON p.match_id = r.match_id AND p.side = r.striker
 ORDER BY r.match_id, r.frame, r.n
 """
@@ -105,8 +113,7 @@ summaries and by the report's direct path (:data:`_TOTALS`)."""
 _TOTALS = f"""
 WITH s AS (
     SELECT r.match_id, r.frame, r.n, r.striker AS side, r.credited, r.penalty, r.foul,
-           EXISTS (SELECT 1 FROM replay_findings x WHERE x.match_id = r.match_id AND x.frame = r.frame
-                   AND x.n = r.n AND x.kind = 'condoned_foul') AS condoned, r.miss
+           {condoned()} AS condoned, r.miss
     FROM replay_strokes r SEMI JOIN scope_matches m ON m.match_id = r.match_id
 ), {MISS_SEQUENCES}, totals AS (
     SELECT match_id, side,
@@ -148,8 +155,9 @@ class InScope:
 def in_scope(
     con: duckdb.DuckDBPyConnection, discipline: str | None, matches: Sequence[str], events: Sequence[str]
 ) -> InScope:
-    """Make ``scope_matches`` (as :func:`cuelog.store.reads.scope` does) and count it in one
-    query: no id list of the whole store comes to Python. A replayed match is one with
+    """Make ``scope_matches`` (the loaded matches of ``discipline``, None: every one,
+    restricted to ``matches`` and ``events`` when given) and count it in one query: no id
+    list of the whole store comes to Python. A replayed match is one with
     replayed frames; it is summarised when it has side rows (``summary_sides``): a store
     without the table (results read from Parquet), or whose results were written before the
     summaries, has not."""

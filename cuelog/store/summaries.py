@@ -36,7 +36,7 @@ import pyarrow.compute as pc
 from cuelog.replay.model import FrameResult, MatchResult, Outcome
 from cuelog.schemas.rulesets import DISCIPLINES
 from cuelog.store.arrow import rows_table
-from cuelog.store.report_scope import MISS_SEQUENCES
+from cuelog.store.report_scope import MISS_SEQUENCES, condoned
 
 if TYPE_CHECKING:  # the connection is the caller's: a replay worker builds side rows without DuckDB
     import duckdb
@@ -61,8 +61,9 @@ sides AS (
 s AS (
     SELECT r.match_id, r.frame, r.n, r.striker AS side, r.scored, r.credited, r.penalty, r.foul, r.ball_on,
            r.visit_id, r.miss,
-           EXISTS (SELECT 1 FROM {findings} x WHERE x.match_id = r.match_id AND x.frame = r.frame
-                   AND x.n = r.n AND x.kind = 'condoned_foul') AS condoned
+           """
+    + condoned("{findings}")
+    + """ AS condoned
     FROM {strokes} r
 ), """
     + MISS_SEQUENCES
