@@ -9,6 +9,12 @@ their spread, and the load average.
     python benchmarks/workers.py --db season.duckdb       # an existing, loaded database
     python benchmarks/workers.py --ingest --matches 300   # ingest of the simulated logs instead
     python benchmarks/workers.py --ingest --logs season/logs   # ingest of a directory of logs
+    python benchmarks/workers.py --ingest --logs season/logs --after-busy 45   # each run right
+        # after 45 s of one core's other work, as a command run after another finds the machine
+
+With ``--after-busy``, one process keeps a core busy for that long before each run and
+stops as the run starts: the cores are idle, but the one-minute load average still says one
+was busy (the default chooses its workers by the cores watched now, cuelog/ingest/cores.py).
 """
 
 from __future__ import annotations
@@ -28,7 +34,12 @@ _SCRIPT = Path(sys.executable).with_name("cuelog")
 CUELOG = [str(_SCRIPT)] if _SCRIPT.exists() else [sys.executable, "-m", "cuelog"]
 
 
-def timed(args: list[str]) -> float:
+def timed(args: list[str], after_busy: float = 0.0) -> float:
+    if after_busy:
+        busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+        time.sleep(after_busy)
+        busy.kill()
+        busy.wait()
     start = time.perf_counter()
     subprocess.run([*CUELOG, *args], check=False, capture_output=True)
     return time.perf_counter() - start
@@ -74,6 +85,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--ingest", action="store_true", help="time `cuelog ingest` of the logs instead")
     parser.add_argument("--logs", type=Path, help="with --ingest: a directory of logs (default: simulate them)")
+    parser.add_argument(
+        "--after-busy", type=float, default=0.0, help="seconds of one core's other work before each run"
+    )
     opts = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         if opts.ingest:
@@ -89,7 +103,7 @@ def main() -> None:
         timed([*command(), "--workers", "1"])  # warm the file cache
         for _ in range(opts.rounds):
             for name, extra in args.items():
-                runs[name].append(timed([*command(), *extra]))
+                runs[name].append(timed([*command(), *extra], opts.after_busy))
         floor = runs["1 worker (floor)"]
         print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores, {opts.rounds} rounds")
         for name, times in runs.items():

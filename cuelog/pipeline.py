@@ -97,10 +97,10 @@ def default_workers(records: int, cores: int | None = None, load: float | None =
     its start-up and the copying of records to and from it (measured: 1.4x slower at 74k
     and 308k strokes with two workers on two busy cores). Then one worker per idle core.
     """
+    if records < PARALLEL_FROM:
+        return 1  # decided without watching the cores
     cores, idle = idle_cores(cores, load)
-    if records < PARALLEL_FROM or idle < 2:
-        return 1
-    return min(cores, idle)
+    return 1 if idle < 2 else min(cores, idle)
 
 
 def _decode(loaded: LoadedMatch) -> tuple[Match, list[Record]]:

@@ -1,16 +1,101 @@
 """How many cores a run may use: a module of its own, light to import, for the replay's
-worker processes import what chooses their number."""
+worker processes import what chooses their number.
+
+Idle means idle now. Where the kernel counts how each core spends its time (Linux's
+``/proc/stat``), the cores are watched for :data:`SAMPLE_S`, and what this process's own
+threads used meanwhile is not counted as other work; elsewhere the one-minute load average
+stands in. The load average trails the machine by a minute: right after a command that kept
+one core busy it still reads about 1 on two idle cores, so a large ingest or replay started
+then ran in one process (benchmarks/README.md, "Idle cores: watched, not averaged").
+"""
 
 from __future__ import annotations
 
 import os
+import time
+from dataclasses import dataclass
+
+SAMPLE_S = 0.1
+"""How long the cores are watched: ten of the kernel's ticks (10 ms each) a core, enough to
+tell a core another process keeps busy from an idle one."""
+
+STAT = "/proc/stat"
+
+
+@dataclass(frozen=True, slots=True)
+class Sample:
+    """The counters at one moment: our cores' time in all and idle (the kernel's ticks, summed
+    over the cores), this process's CPU time (every thread) and the clock, in seconds."""
+
+    cores: int
+    total: int
+    idle: int
+    own_s: float
+    at_s: float
 
 
 def idle_cores(cores: int | None = None, load: float | None = None) -> tuple[int, int]:
-    """This machine's cores (or ``cores``) and how many of them other work leaves idle (by
-    the one-minute load average, or ``load``)."""
+    """This machine's cores (or ``cores``) and how many of them other work leaves idle: by
+    ``load`` when given (cores' worth of other work), else by watching the cores
+    (:func:`busy_cores`), else by the one-minute load average."""
     if cores is None:
-        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+        cores = len(_ours())
+    if load is None:
+        load = busy_cores()
     if load is None:
         load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float(cores)
     return cores, int(cores - load + 0.5)
+
+
+def busy_cores(seconds: float = SAMPLE_S) -> float | None:
+    """How many of our cores other processes keep busy, watched for ``seconds``; None where
+    the kernel does not count it (no ``/proc/stat``)."""
+    before = sample()
+    if before is None:
+        return None
+    time.sleep(seconds)
+    after = sample()
+    return None if after is None else others_busy(before, after)
+
+
+def others_busy(before: Sample, after: Sample) -> float:
+    """The cores' worth of work between two samples that was not this process's: the busy
+    share of the cores' ticks times the cores, less this process's CPU time over the time
+    between (ingest pairs the shot clocks on a thread of its own while it decides)."""
+    ticks = after.total - before.total
+    elapsed = after.at_s - before.at_s
+    if ticks <= 0 or elapsed <= 0:
+        return 0.0
+    busy = (ticks - (after.idle - before.idle)) / ticks * after.cores
+    own = (after.own_s - before.own_s) / elapsed
+    return max(0.0, busy - own)
+
+
+def sample(path: str | None = None) -> Sample | None:
+    """Our cores' counters now (the ``cpuN`` lines of ``path``, :data:`STAT` by default, for
+    the cores this process may run on), or None when there is no such file or it holds none."""
+    ours = {f"cpu{n}" for n in _ours()}
+    total = idle = cores = 0
+    try:
+        with open(STAT if path is None else path, encoding="ascii") as fh:
+            for line in fh:
+                fields = line.split()
+                if not fields or fields[0] not in ours:
+                    continue
+                # user nice system idle iowait irq softirq steal (guest time is within user)
+                ticks = [int(x) for x in fields[1:9]]
+                total += sum(ticks)
+                idle += ticks[3] + (ticks[4] if len(ticks) > 4 else 0)
+                cores += 1
+    except (OSError, ValueError):
+        return None
+    if not cores:
+        return None
+    return Sample(cores, total, idle, time.process_time(), time.monotonic())
+
+
+def _ours() -> set[int]:
+    """The cores this process may run on."""
+    if hasattr(os, "sched_getaffinity"):
+        return set(os.sched_getaffinity(0))
+    return set(range(os.cpu_count() or 1))

@@ -29,10 +29,10 @@ def default_workers(files: Sequence[Path], cores: int | None = None, load: float
     fewer than :data:`PARALLEL_LARGE_LOGS` large ones, else one worker per idle core (a
     worker on a core other work holds only adds its start-up and the copying of logs to it
     and rows back)."""
+    if not _worth_workers(files):
+        return 1  # decided without watching the cores
     cores, idle = idle_cores(cores, load)
-    if idle < 2 or not _worth_workers(files):
-        return 1
-    return min(cores, idle)
+    return 1 if idle < 2 else min(cores, idle)
 
 
 def _worth_workers(files: Sequence[Path]) -> bool:

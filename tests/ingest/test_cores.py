@@ -1,0 +1,118 @@
+"""Idle cores, as the worker defaults of ``cuelog ingest`` and ``cuelog replay --db`` count
+them (cuelog/ingest/cores.py): the cores watched now, this process's own threads not
+counted as other work; the one-minute load average only where the kernel counts nothing."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from cuelog import pipeline
+from cuelog.ingest import cores, workers
+
+LINUX = Path("/proc/stat").exists()
+
+
+def _stat(path: Path, busy: dict[int, int], idle: dict[int, int]) -> None:
+    """A ``/proc/stat`` as the kernel writes it: the machine's line, one line per core
+    (user nice system idle iowait irq softirq steal guest guest_nice), the rest."""
+    ours = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else [0]
+    lines = [f"cpu  {sum(busy.values())} 0 0 {sum(idle.values())} 0 0 0 0 0 0"]
+    lines += [f"cpu{n} {busy.get(n, 0)} 0 0 {idle.get(n, 0)} 0 0 0 0 0 0" for n in ours]
+    lines += [f"cpu{max(ours) + 1} 999999 0 0 0 0 0 0 0 0 0", "intr 12345 0 0", "ctxt 999", "btime 1700000000"]
+    path.write_text("\n".join(lines) + "\n", encoding="ascii")
+
+
+@pytest.fixture
+def watched(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """The cores as a ``/proc/stat`` this test writes: ``watched(busy_per_core)`` sets how
+    many of the 10 ticks of the watch each core spent on other work."""
+    stat = tmp_path / "stat"
+    ours = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else [0]
+    monkeypatch.setattr(cores, "STAT", str(stat))
+    asleep = time.sleep
+    # A machine that was busy a minute ago: the load average still says so.
+    monkeypatch.setattr(os, "getloadavg", lambda: (float(len(ours)), 1.0, 1.0))
+
+    busy, idle = dict.fromkeys(ours, 1000), dict.fromkeys(ours, 5000)
+    _stat(stat, busy, idle)
+
+    def during(per_core: list[int]) -> None:
+        def watch(seconds: float) -> None:  # the watch: each core's ticks move on by ten
+            asleep(seconds)
+            for i, n in enumerate(ours):
+                busy[n] += per_core[i]
+                idle[n] += 10 - per_core[i]
+            _stat(stat, busy, idle)
+
+        monkeypatch.setattr(cores.time, "sleep", watch)
+
+    return during, len(ours)
+
+
+def test_idle_cores_are_the_cores_idle_now_not_a_minute_ago(watched, tmp_path: Path) -> None:
+    during, n = watched
+    during([0] * n)  # every core idle now, the load average still high
+    assert cores.idle_cores() == (n, n)
+    assert pipeline.default_workers(pipeline.PARALLEL_FROM * 4) == (n if n >= 2 else 1)
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_getaffinity") or len(os.sched_getaffinity(0)) < 2, reason="two cores")
+def test_a_core_other_work_keeps_busy_is_not_idle(watched) -> None:
+    during, n = watched
+    during([10] + [0] * (n - 1))  # one core all the watch long
+    assert cores.idle_cores() == (n, n - 1)
+    during([10, 10] + [0] * (n - 2))
+    assert cores.idle_cores() == (n, n - 2)
+    assert pipeline.default_workers(pipeline.PARALLEL_FROM * 4) == (n - 2 if n - 2 >= 2 else 1)
+
+
+def test_a_large_ingest_watches_the_cores_and_a_small_one_does_not(
+    watched, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    during, n = watched
+    log = tmp_path / "a.jsonl"
+    log.write_bytes(b"{}\n" * 10)
+    during([0] * n)
+    assert workers.default_workers([log]) == 1  # 30 bytes: workers cost more than they save
+    monkeypatch.setattr(workers, "PARALLEL_BYTES", 30)
+    assert workers.default_workers([log]) == (n if n >= 2 else 1)
+
+
+def test_only_the_cores_this_process_may_run_on_are_counted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    stat = tmp_path / "stat"
+    ours = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else [0]
+    _stat(stat, {n: 7 for n in ours}, {n: 3 for n in ours})
+    got = cores.sample(str(stat))
+    assert got is not None
+    # The machine's line and a core beyond ours (999,999 busy ticks) are not counted.
+    assert (got.cores, got.total, got.idle) == (len(ours), 10 * len(ours), 3 * len(ours))
+    (tmp_path / "none").write_text("intr 1\n", encoding="ascii")
+    assert cores.sample(str(tmp_path / "none")) is None
+    assert cores.sample(str(tmp_path / "missing")) is None
+
+
+def test_this_process_s_own_threads_are_not_other_work() -> None:
+    # Two cores, 20 ticks: 10 busy. Over the same 0.1 s this process used 0.1 s of CPU (a
+    # thread pairing shot clocks): one core's worth, its own, so no other work.
+    before = cores.Sample(cores=2, total=0, idle=0, own_s=0.0, at_s=0.0)
+    assert cores.others_busy(before, cores.Sample(2, 20, 10, 0.1, 0.1)) == pytest.approx(0.0)
+    assert cores.others_busy(before, cores.Sample(2, 20, 10, 0.0, 0.1)) == pytest.approx(1.0)
+    assert cores.others_busy(before, cores.Sample(2, 20, 0, 0.05, 0.1)) == pytest.approx(1.5)
+    assert cores.others_busy(before, cores.Sample(2, 0, 0, 0.0, 0.1)) == 0.0  # no tick yet: nothing seen
+
+
+@pytest.mark.skipif(not LINUX, reason="the kernel's counters (/proc/stat)")
+def test_another_process_spinning_is_seen_busy() -> None:
+    spinning = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        time.sleep(0.3)
+        assert (cores.busy_cores(0.3) or 0.0) >= 0.5
+    finally:
+        spinning.kill()
+        spinning.wait()
