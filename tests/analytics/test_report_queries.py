@@ -60,6 +60,28 @@ def test_each_report_query_equals_the_summary_of_every_row(season: Path, kind: s
         con.close()
 
 
+def test_reports_of_one_connection_each_cover_their_own_selection(season: Path) -> None:
+    """A notebook asks for one event, then for every match, on one connection: each report
+    covers its own selection (the matches in scope are a view over the store's matches, or
+    over the chosen ones), the same rows as on a connection of its own."""
+    con = connect(season, read_only=True)
+    try:
+        events = sorted({str(e) for e in report(con, "clock", by="event").frame["event"].to_list()})
+        asked = [("clock", Scope(events=(events[0],))), ("clock", Scope()), ("breaks", Scope()), ("clock", Scope())]
+        asked += [("breaks", Scope(matches=(str(report(con, "breaks", by="match").frame["match"][0]),)))]
+        got = [report(con, kind, scope, "match").frame for kind, scope in asked]
+    finally:
+        con.close()
+    assert got[0].height < got[1].height  # one event's matches, then every match's
+    for (kind, scope), frame in zip(asked, got, strict=True):
+        alone = connect(season, read_only=True)
+        try:
+            assert_frame_equal(frame, report(alone, kind, scope, "match").frame, check_exact=True)
+        finally:
+            alone.close()
+    assert got[-1].height == 1
+
+
 def test_the_clock_report_counts_shots_over_a_limit(season: Path) -> None:
     """A shot over its limit counts; groups with no limit on any shot say None, not 0."""
     con = connect(season)
