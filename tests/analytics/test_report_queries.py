@@ -61,9 +61,9 @@ def test_each_report_query_equals_the_summary_of_every_row(season: Path, kind: s
 
 
 def test_reports_of_one_connection_each_cover_their_own_selection(season: Path) -> None:
-    """A notebook asks for one event, then for every match, on one connection: each report
-    covers its own selection (the matches in scope are a view over the store's matches, or
-    over the chosen ones), the same rows as on a connection of its own."""
+    """A notebook asks for one event, then for every match, then for one match, on one
+    connection: each report covers its own selection (the matches in scope are made again
+    for each), the same rows as on a connection of its own."""
     con = connect(season, read_only=True)
     try:
         events = sorted({str(e) for e in report(con, "clock", by="event").frame["event"].to_list()})

@@ -55,7 +55,7 @@ def watched(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     return during, len(ours)
 
 
-def test_idle_cores_are_the_cores_idle_now_not_a_minute_ago(watched, tmp_path: Path) -> None:
+def test_idle_cores_are_the_cores_idle_now_not_a_minute_ago(watched) -> None:
     during, n = watched
     during([0] * n)  # every core idle now, the load average still high
     assert cores.idle_cores() == (n, n)
@@ -97,14 +97,21 @@ def test_only_the_cores_this_process_may_run_on_are_counted(tmp_path: Path, monk
     assert cores.sample(str(tmp_path / "missing")) is None
 
 
+def _after(total: int, idle: int, own_s: float) -> cores.Sample:
+    """Two cores' counters 0.1 s after :data:`_BEFORE`."""
+    return cores.Sample(cores=2, total=total, idle=idle, own_s=own_s, at_s=0.1)
+
+
+_BEFORE = cores.Sample(cores=2, total=0, idle=0, own_s=0.0, at_s=0.0)
+
+
 def test_this_process_s_own_threads_are_not_other_work() -> None:
     # Two cores, 20 ticks: 10 busy. Over the same 0.1 s this process used 0.1 s of CPU (a
     # thread pairing shot clocks): one core's worth, its own, so no other work.
-    before = cores.Sample(cores=2, total=0, idle=0, own_s=0.0, at_s=0.0)
-    assert cores.others_busy(before, cores.Sample(2, 20, 10, 0.1, 0.1)) == pytest.approx(0.0)
-    assert cores.others_busy(before, cores.Sample(2, 20, 10, 0.0, 0.1)) == pytest.approx(1.0)
-    assert cores.others_busy(before, cores.Sample(2, 20, 0, 0.05, 0.1)) == pytest.approx(1.5)
-    assert cores.others_busy(before, cores.Sample(2, 0, 0, 0.0, 0.1)) == 0.0  # no tick yet: nothing seen
+    assert cores.others_busy(_BEFORE, _after(total=20, idle=10, own_s=0.1)) == pytest.approx(0.0)
+    assert cores.others_busy(_BEFORE, _after(total=20, idle=10, own_s=0.0)) == pytest.approx(1.0)
+    assert cores.others_busy(_BEFORE, _after(total=20, idle=0, own_s=0.05)) == pytest.approx(1.5)
+    assert cores.others_busy(_BEFORE, _after(total=0, idle=0, own_s=0.0)) == 0.0  # no tick yet: nothing seen
 
 
 @pytest.mark.skipif(not LINUX, reason="the kernel's counters (/proc/stat)")
