@@ -7,13 +7,17 @@ threads used meanwhile is not counted as other work; elsewhere the one-minute lo
 stands in. The load average trails the machine by a minute: right after a command that kept
 one core busy it still reads about 1 on two idle cores, so a large ingest or replay started
 then ran in one process (benchmarks/README.md, "Idle cores: watched, not averaged").
+Those counters and the load average are the host's: a CPU quota of the process's control
+group (a container's ``--cpus``) bounds what this process may use of them.
 """
 
 from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 SAMPLE_S = 0.1
 """How long the cores are watched: ten of the kernel's ticks (10 ms each) a core, enough to
@@ -35,16 +39,88 @@ class Sample:
 
 
 def idle_cores(cores: int | None = None, load: float | None = None) -> tuple[int, int]:
-    """This machine's cores (or ``cores``) and how many of them other work leaves idle: by
-    ``load`` when given (cores' worth of other work), else by watching the cores
-    (:func:`busy_cores`), else by the one-minute load average."""
+    """The cores this process may use (or ``cores``) and how many of them other work leaves
+    idle: by ``load`` when given (cores' worth of other work), else by watching the cores
+    (:func:`busy_cores`), else by the one-minute load average. A CPU quota of the process's
+    control group (a container's ``--cpus``) bounds both: the kernel's counters and the load
+    average are the host's, and the quota is what this process may have of them."""
     if cores is None:
         cores = len(_ours())
+        allowed = quota_cores()
+    else:
+        allowed = None  # the caller says how many
     if load is None:
         load = busy_cores()
     if load is None:
         load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float(cores)
-    return cores, int(cores - load + 0.5)
+    idle = int(cores - load + 0.5)
+    if allowed is not None:
+        cores, idle = min(cores, allowed), min(idle, allowed)
+    return cores, idle
+
+
+CGROUP = "/sys/fs/cgroup"
+MEMBERSHIP = "/proc/self/cgroup"
+
+
+def quota_cores(root: str | None = None, membership: str | None = None) -> int | None:
+    """The whole cores a CPU quota allows this process (at least one), the smallest quota of
+    its control group and the groups above it (cgroup v2 ``cpu.max``; v1
+    ``cpu.cfs_quota_us`` over ``cpu.cfs_period_us``, under ``root``, :data:`CGROUP` by
+    default); None without a quota, or where there are no control groups. ``membership``
+    is the text of :data:`MEMBERSHIP`, the groups this process is in (read when not given)."""
+    base = Path(CGROUP if root is None else root)
+    if membership is None:
+        try:
+            membership = Path(MEMBERSHIP).read_text(encoding="ascii")
+        except (OSError, UnicodeDecodeError):
+            membership = ""
+    found: list[float] = []
+    for line in membership.splitlines():
+        parts = line.split(":", 2)
+        if len(parts) != 3:
+            continue
+        _, controllers, path = parts
+        if controllers == "":  # v2: one hierarchy
+            found += _quotas(base, path, lambda d: _v2(d / "cpu.max"))
+        elif "cpu" in controllers.split(","):
+            mount = base / controllers if (base / controllers).is_dir() else base / "cpu"
+            found += _quotas(mount, path, _v1)
+    if not found:
+        return None
+    return max(1, int(min(found)))
+
+
+def _quotas(mount: Path, path: str, read: Callable[[Path], float | None]) -> list[float]:
+    """The quotas (in cores) set on the group ``path`` under ``mount`` and on each group above it."""
+    out = []
+    here = mount / path.strip("/")
+    while True:
+        quota = read(here)
+        if quota is not None:
+            out.append(quota)
+        if here == mount or mount not in here.parents:
+            return out
+        here = here.parent
+
+
+def _v2(path: Path) -> float | None:
+    """``cpu.max``: ``max PERIOD`` (no quota) or ``QUOTA PERIOD`` in microseconds."""
+    try:
+        quota, period = path.read_text(encoding="ascii").split()[:2]
+        return None if quota == "max" else int(quota) / int(period)
+    except (OSError, ValueError, UnicodeDecodeError):
+        return None
+
+
+def _v1(group: Path) -> float | None:
+    """``cpu.cfs_quota_us`` (-1: no quota) over ``cpu.cfs_period_us``."""
+    try:
+        quota = int((group / "cpu.cfs_quota_us").read_text(encoding="ascii"))
+        period = int((group / "cpu.cfs_period_us").read_text(encoding="ascii"))
+    except (OSError, ValueError, UnicodeDecodeError):
+        return None
+    return None if quota <= 0 or period <= 0 else quota / period
 
 
 def busy_cores(seconds: float = SAMPLE_S) -> float | None:

@@ -30,11 +30,13 @@ def _stat(path: Path, busy: dict[int, int], idle: dict[int, int]) -> None:
 
 @pytest.fixture
 def watched(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    """The cores as a ``/proc/stat`` this test writes: ``watched(busy_per_core)`` sets how
-    many of the 10 ticks of the watch each core spent on other work."""
+    """The cores as a ``/proc/stat`` this test writes, with no CPU quota: ``during(busy_per_core)``
+    sets how many of the 10 ticks of the watch each core spent on other work."""
     stat = tmp_path / "stat"
     ours = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else [0]
     monkeypatch.setattr(cores, "STAT", str(stat))
+    (tmp_path / "no-groups").write_text("", encoding="ascii")  # no CPU quota, whatever the machine has
+    monkeypatch.setattr(cores, "MEMBERSHIP", str(tmp_path / "no-groups"))
     asleep = time.sleep
     # A machine that was busy a minute ago: the load average still says so.
     monkeypatch.setattr(os, "getloadavg", lambda: (float(len(ours)), 1.0, 1.0))
@@ -123,3 +125,48 @@ def test_another_process_spinning_is_seen_busy() -> None:
     finally:
         spinning.kill()
         spinning.wait()
+
+
+def _group(root: Path, path: str, **files: str) -> None:
+    folder = root / path.strip("/")
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        (folder / name.replace("_", ".", 1)).write_text(text + "\n", encoding="ascii")
+
+
+def test_a_cpu_quota_bounds_the_cores_cgroup_v2(tmp_path: Path) -> None:
+    # A container given one and a half cores (docker --cpus 1.5): one whole core.
+    _group(tmp_path, "/", cpu_max="max 100000")
+    _group(tmp_path, "/docker/abc", cpu_max="150000 100000")
+    assert cores.quota_cores(str(tmp_path), "0::/docker/abc") == 1
+    # The quota of a group above counts as well: the smallest one holds.
+    _group(tmp_path, "/docker", cpu_max="200000 100000")
+    _group(tmp_path, "/docker/abc", cpu_max="max 100000")
+    assert cores.quota_cores(str(tmp_path), "0::/docker/abc") == 2
+    _group(tmp_path, "/docker", cpu_max="max 100000")
+    assert cores.quota_cores(str(tmp_path), "0::/docker/abc") is None
+    assert cores.quota_cores(str(tmp_path), "") is None  # no control groups
+
+
+def test_a_cpu_quota_bounds_the_cores_cgroup_v1(tmp_path: Path) -> None:
+    _group(tmp_path, "/cpu", cpu_cfs_quota_us="300000", cpu_cfs_period_us="100000")
+    membership = "12:pids:/\n4:cpu,cpuacct:/\n0::/\n"
+    assert cores.quota_cores(str(tmp_path), membership) == 3
+    _group(tmp_path, "/cpu", cpu_cfs_quota_us="-1", cpu_cfs_period_us="100000")
+    assert cores.quota_cores(str(tmp_path), membership) is None
+
+
+def test_a_container_of_one_core_on_an_idle_host_runs_one_process(
+    watched, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    during, n = watched
+    during([0] * n)  # the host's cores idle
+    groups = tmp_path / "groups"
+    _group(groups, "/", cpu_max="100000 100000")
+    (tmp_path / "membership").write_text("0::/\n", encoding="ascii")
+    monkeypatch.setattr(cores, "CGROUP", str(groups))
+    monkeypatch.setattr(cores, "MEMBERSHIP", str(tmp_path / "membership"))
+    assert cores.idle_cores() == (1, 1)
+    assert pipeline.default_workers(pipeline.PARALLEL_FROM * 4) == 1
+    _group(groups, "/", cpu_max="max 100000")
+    assert cores.idle_cores() == (n, n)
