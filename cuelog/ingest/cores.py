@@ -108,9 +108,12 @@ def _v2(path: Path) -> float | None:
     """``cpu.max``: ``max PERIOD`` (no quota) or ``QUOTA PERIOD`` in microseconds."""
     try:
         quota, period = path.read_text(encoding="ascii").split()[:2]
-        return None if quota == "max" else int(quota) / int(period)
+        if quota == "max":
+            return None
+        cap, every = int(quota), int(period)
     except (OSError, ValueError, UnicodeDecodeError):
         return None
+    return None if cap <= 0 or every <= 0 else cap / every
 
 
 def _v1(group: Path) -> float | None:

@@ -145,6 +145,8 @@ def test_a_cpu_quota_bounds_the_cores_cgroup_v2(tmp_path: Path) -> None:
     assert cores.quota_cores(str(tmp_path), "0::/docker/abc") == 2
     _group(tmp_path, "/docker", cpu_max="max 100000")
     assert cores.quota_cores(str(tmp_path), "0::/docker/abc") is None
+    _group(tmp_path, "/docker", cpu_max="100000 0")  # not a quota the kernel would write
+    assert cores.quota_cores(str(tmp_path), "0::/docker/abc") is None
     assert cores.quota_cores(str(tmp_path), "") is None  # no control groups
 
 
