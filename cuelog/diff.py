@@ -19,7 +19,6 @@ import collections
 import itertools
 import json
 import multiprocessing
-import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
@@ -29,6 +28,7 @@ import duckdb
 import pyarrow as pa
 
 from cuelog.errors import InputError, Problem
+from cuelog.ingest.cores import usable_cores
 from cuelog.pipeline import ReplayFailed, _decode, replay_all
 from cuelog.replay import NoEngine, UnknownRuleset, replay_match
 from cuelog.replay.derived import Derived, install, parameters_of, under
@@ -286,7 +286,7 @@ def diff_db(
         if ruleset(old_id).discipline != ruleset(new_id).discipline:
             raise ReplayFailed(f"{old_id!r} and {new_id!r} are rulesets of different disciplines")
     selection = select(con, ruleset(new_id).discipline, ids, events)
-    n = max(1, min(workers if workers is not None else (os.cpu_count() or 1), len(selection.compared)))
+    n = max(1, min(workers if workers is not None else usable_cores(), len(selection.compared)))
 
     job = _Chunk(new, old)
     outcomes = list(_ordered(loaded_matches(con, selection.compared), job, n)) if selection.compared else []
@@ -348,7 +348,7 @@ def diff_baseline(
     with nothing (every frame of it differs)."""
     discipline = None if new is None else ruleset(install(new) if isinstance(new, Derived) else new).discipline
     selection = select(con, discipline, ids, events)
-    n = max(1, min(workers if workers is not None else (os.cpu_count() or 1), len(selection.compared)))
+    n = max(1, min(workers if workers is not None else usable_cores(), len(selection.compared)))
     loaded = loaded_matches(con, selection.compared)
     today = replay_all(loaded, n, rules=new) if selection.compared else []
     event_of: dict[str, str | None] = {m: event for m, (_, event) in match_index(con).items()}

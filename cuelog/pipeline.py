@@ -22,7 +22,6 @@ import dataclasses
 import gc
 import itertools
 import multiprocessing
-import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import TYPE_CHECKING
@@ -32,7 +31,7 @@ import pyarrow as pa
 
 from cuelog.errors import CuelogError, InputError, Problem
 from cuelog.ingest.ahead import ReadAhead
-from cuelog.ingest.cores import idle_cores
+from cuelog.ingest.cores import idle_cores, usable_cores
 from cuelog.ingest.corrections import Located, apply_corrections
 from cuelog.ingest.reader import decode_problem
 from cuelog.replay import NoEngine, UnknownRuleset, replay_match
@@ -160,7 +159,8 @@ def replay_all(
     batch: int = 256,
     rules: str | Derived | None = None,
 ) -> list[MatchResult]:
-    """Replay matches, in ``workers`` processes (default: every core), results by match id.
+    """Replay matches, in ``workers`` processes (default: every core this process may use,
+    :func:`cuelog.ingest.cores.usable_cores`), results by match id.
 
     Matches are read and handed to the workers a few at a time, so only the raw records
     of the matches in flight are in memory. ``progress(records)`` is called as each match
@@ -168,7 +168,7 @@ def replay_all(
     (the first match, by id, that cannot be replayed). ``rules`` replaces every match's
     recorded ruleset (same discipline).
     """
-    n = max(1, workers if workers is not None else (os.cpu_count() or 1))
+    n = max(1, workers if workers is not None else usable_cores())
     outcomes = [o for done, _, _ in _chunks(_batches(loaded, max(1, batch // 32)), n, progress, rules) for o in done]
     _raise_first(outcomes)
     results = [o for o in outcomes if isinstance(o, MatchResult)]

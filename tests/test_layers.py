@@ -65,7 +65,14 @@ LAYERS: dict[str, Layer] = {
     "diff": Layer(
         5,
         ("cuelog.diff",),
-        ("cuelog.schemas.*", "cuelog.errors", "cuelog.replay.*", "cuelog.store.*", "cuelog.pipeline"),
+        (
+            "cuelog.schemas.*",
+            "cuelog.errors",
+            "cuelog.replay.*",
+            "cuelog.store.*",
+            "cuelog.pipeline",
+            "cuelog.ingest.cores",  # how many cores it may use, as the pipeline counts them
+        ),
     ),
     # 6: the replay past one machine: its Parquet dataset is the cluster's store, its tasks
     # reuse the pipeline's rows and the diff's comparison as they are.

@@ -151,7 +151,10 @@ def diff(
     matches: list[str] | None = typer.Option(None, "--match", help="Only this match id (repeatable)."),
     events: list[str] | None = typer.Option(None, "--event", help="Only matches of this event (repeatable)."),
     workers: int | None = typer.Option(
-        None, "--workers", min=1, help="Worker processes (default: every core). Output is the same."
+        None,
+        "--workers",
+        min=1,
+        help="Worker processes (default: every core this process may use, within a CPU quota). Output is the same.",
     ),
     baseline: Path | None = typer.Option(
         None,

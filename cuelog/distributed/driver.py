@@ -35,6 +35,7 @@ from cuelog.distributed.layout import (
 from cuelog.distributed.rules import RulesSpec, to_spec
 from cuelog.distributed.task import RESULT_TABLES, PartitionOutcome, replay_partition
 from cuelog.errors import InputError, Problem
+from cuelog.ingest.cores import usable_cores
 from cuelog.ingest.corrections import Located
 from cuelog.replay.derived import Derived
 
@@ -81,7 +82,7 @@ def client(scheduler: Scheduler) -> Iterator[Any]:
         with c:
             yield c
         return
-    n = scheduler.workers or os.cpu_count() or 1
+    n = scheduler.workers or usable_cores()
     with (
         distributed.LocalCluster(
             n_workers=n, processes=True, threads_per_worker=1, dashboard_address=":0", silence_logs=40

@@ -59,6 +59,14 @@ def idle_cores(cores: int | None = None, load: float | None = None) -> tuple[int
     return cores, idle
 
 
+def usable_cores() -> int:
+    """The cores this process may run on, bounded by its control group's CPU quota: the
+    default of the commands that use every core (`cuelog diff`, a local Dask cluster)."""
+    cores = len(_ours())
+    allowed = quota_cores()
+    return cores if allowed is None else min(cores, allowed)
+
+
 CGROUP = "/sys/fs/cgroup"
 MEMBERSHIP = "/proc/self/cgroup"
 

@@ -172,3 +172,18 @@ def test_a_container_of_one_core_on_an_idle_host_runs_one_process(
     assert pipeline.default_workers(pipeline.PARALLEL_FROM * 4) == 1
     _group(groups, "/", cpu_max="max 100000")
     assert cores.idle_cores() == (n, n)
+
+
+def test_the_commands_using_every_core_use_the_cores_a_quota_allows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cores usable under a quota: the default number of workers of ``cuelog diff``,
+    ``replay_all`` and a local Dask cluster."""
+    ours = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
+    (tmp_path / "membership").write_text("0::/\n", encoding="ascii")
+    monkeypatch.setattr(cores, "CGROUP", str(tmp_path))
+    monkeypatch.setattr(cores, "MEMBERSHIP", str(tmp_path / "membership"))
+    _group(tmp_path, "/", cpu_max="max 100000")
+    assert cores.usable_cores() == ours
+    _group(tmp_path, "/", cpu_max="100000 100000")
+    assert cores.usable_cores() == 1
