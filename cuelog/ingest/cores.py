@@ -44,24 +44,18 @@ def idle_cores(cores: int | None = None, load: float | None = None) -> tuple[int
     (:func:`busy_cores`), else by the one-minute load average. A CPU quota of the process's
     control group (a container's ``--cpus``) bounds both: the kernel's counters and the load
     average are the host's, and the quota is what this process may have of them."""
-    if cores is None:
-        cores = len(_ours())
-        allowed = quota_cores()
-    else:
-        allowed = None  # the caller says how many
+    # The load is counted over the cores this process may run on; the quota bounds the rest.
+    ours, cores = (len(_ours()), usable_cores()) if cores is None else (cores, cores)
     if load is None:
         load = busy_cores()
     if load is None:
-        load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float(cores)
-    idle = int(cores - load + 0.5)
-    if allowed is not None:
-        cores, idle = min(cores, allowed), min(idle, allowed)
-    return cores, idle
+        load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float(ours)
+    return cores, min(int(ours - load + 0.5), cores)
 
 
 def usable_cores() -> int:
     """The cores this process may run on, bounded by its control group's CPU quota: the
-    default of the commands that use every core (`cuelog diff`, a local Dask cluster)."""
+    default of the commands that use every core (``cuelog diff``, a local Dask cluster)."""
     cores = len(_ours())
     allowed = quota_cores()
     return cores if allowed is None else min(cores, allowed)
