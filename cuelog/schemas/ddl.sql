@@ -233,17 +233,24 @@ CREATE TABLE IF NOT EXISTS summary_shots (
     limit_s     DOUBLE
 );
 
--- The shot times of `summary_shots` counted per match, side and whole second (the floor of
--- the shot time), written with them: the clock report finds each group's middle second
--- from these counts and reads the exact times of that second only, so its median never
--- holds every shot time of a group (cuelog/store/summed.py).
+-- The shot times of `summary_shots` counted and summed per match, side and whole second (the
+-- floor of the shot time), written with them: the clock report sums these rows for each
+-- group's shots, mean, longest and shots over the limit, finds each group's middle second from
+-- the counts and reads the exact times of that second only, so it never scans every shot time
+-- for its sums, and its median never holds every shot time of a group (cuelog/store/summed.py).
+-- A store whose table lacks the sums has it rebuilt from `summary_shots` when opened for
+-- writing (cuelog.store.summaries.upgrade_counts).
 CREATE TABLE IF NOT EXISTS summary_shot_counts (
     match_id    VARCHAR NOT NULL,
     side        VARCHAR NOT NULL,
     event       VARCHAR,
     player      VARCHAR NOT NULL,
     whole_s     BIGINT NOT NULL,       -- floor(shot_s)
-    shots       BIGINT NOT NULL
+    shots       BIGINT NOT NULL,
+    sum_us      BIGINT NOT NULL,       -- the shot times summed in whole microseconds (exact)
+    max_s       DOUBLE NOT NULL,       -- the longest
+    over_limit  BIGINT NOT NULL,       -- shots longer than their limit
+    limited     BOOLEAN NOT NULL       -- whether any of the shots had a limit
 );
 
 -- Nine-ball push outs declared (WPA 2.4, a recorded fact) in the replayed racks, per side.

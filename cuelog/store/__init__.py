@@ -43,13 +43,18 @@ def connect(path: str | os.PathLike[str] = DEFAULT_DB, *, read_only: bool = Fals
         # Here, not at the top: the results module imports pyarrow, which a reader (the
         # report command) does without.
         from cuelog.store.results import adopt_single_generation, set_aside_single_generation
+        from cuelog.store.summaries import recount_shots, upgrade_counts
 
         con.execute("BEGIN TRANSACTION")
         try:
             # A database made before replay generations: its replay tables move under the views.
             moved = set_aside_single_generation(con)
+            # Shot counts without their sums: made again, with them, from the shot times.
+            recount = upgrade_counts(con)
             con.execute(ddl())
             adopt_single_generation(con, moved)
+            if recount:
+                recount_shots(con)
             # Staging tables an interrupted load of an older cuelog left (large logs are
             # spooled outside the store now): nothing reads them.
             for table in _OLD_STAGING:

@@ -25,9 +25,11 @@ from cuelog.store.report_scope import (
     _FRAMES,
     _SIDES,
     _TOTALS,
+    SHOT_US,
     GroupRows,
     condoned,
     group_rows,
+    seconds,
 )
 
 KEYS: Final = ("player", "match_id", "event")
@@ -135,14 +137,14 @@ FROM groups g LEFT JOIN per t ON g.key IS NOT DISTINCT FROM t.key"""
 
 
 def clock(con: duckdb.DuckDBPyConnection, key: str, players: Sequence[str]) -> GroupRows:
-    """Per group: timed shots, the sum of their times (``fsum``: compensated, so the order
-    DuckDB's threads add them in does not change it), the median and the longest, and the
-    shots over the limit (``NULL`` when no shot had a limit)."""
+    """Per group: timed shots, the sum of their times (in whole microseconds: exact, so the
+    order DuckDB's threads add them in does not change it; ``report_scope.SHOT_US``), the
+    median and the longest, and the shots over the limit (``NULL`` when no shot had a limit)."""
     sql = f"""
 WITH {_base(key)},
 shots AS (SELECT * FROM ({_CLOCK}) WHERE {_CHOSEN}),
 per AS (
-    SELECT {key} AS key, CAST(count(*) AS BIGINT) AS shots, fsum(shot_s) AS sum_s,
+    SELECT {key} AS key, CAST(count(*) AS BIGINT) AS shots, {seconds(f"sum({SHOT_US})")} AS sum_s,
            median(shot_s) AS median_s, max(shot_s) AS max_s,
            CASE WHEN bool_or(limit_s IS NOT NULL)
                 THEN CAST(count(*) FILTER (WHERE shot_s > limit_s) AS BIGINT) END AS over_limit

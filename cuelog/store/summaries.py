@@ -36,7 +36,7 @@ import pyarrow.compute as pc
 from cuelog.replay.model import FrameResult, MatchResult, Outcome
 from cuelog.schemas.rulesets import DISCIPLINES
 from cuelog.store.arrow import rows_table
-from cuelog.store.report_scope import MISS_SEQUENCES, condoned
+from cuelog.store.report_scope import MISS_SEQUENCES, SHOT_US, condoned
 
 if TYPE_CHECKING:  # the connection is the caller's: a replay worker builds side rows without DuckDB
     import duckdb
@@ -204,17 +204,42 @@ def _insert_shots(con: duckdb.DuckDBPyConnection, ids: str | None, gen: int | No
 
 def _count_shots(con: duckdb.DuckDBPyConnection, ids: str | None, first: str, last: str) -> None:
     """``summary_shot_counts`` of the matches ``ids`` from ``first`` to ``last`` from their
-    ``summary_shots`` rows: per match, side (with its player and event) and whole second."""
+    ``summary_shots`` rows: per match, side (with its player and event) and whole second,
+    the shots, their sum in whole microseconds, the longest, and those over their limit."""
     con.execute(
         f"""
         INSERT INTO summary_shot_counts
-        SELECT match_id, side, event, player, CAST(floor(shot_s) AS BIGINT) AS whole_s, count(*) AS shots
+        SELECT match_id, side, event, player, CAST(floor(shot_s) AS BIGINT) AS whole_s, count(*) AS shots,
+               CAST(sum({SHOT_US}) AS BIGINT) AS sum_us, max(shot_s) AS max_s,
+               count(*) FILTER (WHERE shot_s > limit_s) AS over_limit, bool_or(limit_s IS NOT NULL) AS limited
         FROM summary_shots
         WHERE match_id BETWEEN $first AND $last AND {_within("match_id", ids)}
         GROUP BY ALL ORDER BY ALL
         """,
         {"first": first, "last": last},
     )
+
+
+def upgrade_counts(con: duckdb.DuckDBPyConnection) -> bool:
+    """Drop a ``summary_shot_counts`` without the shot times' sums (a store written before
+    them), inside the caller's transaction, for the DDL to make it again; returns whether it
+    did, so that :func:`recount_shots` fills it after."""
+    columns = con.execute(
+        "SELECT column_name FROM duckdb_columns() WHERE table_name = 'summary_shot_counts' AND NOT internal"
+        " AND schema_name = 'main' AND database_name = current_database()"
+    ).fetchall()
+    if not columns or ("sum_us",) in columns:
+        return False
+    con.execute("DROP TABLE summary_shot_counts")
+    return True
+
+
+def recount_shots(con: duckdb.DuckDBPyConnection) -> None:
+    """``summary_shot_counts`` of every match from ``summary_shots``, in match id ranges of
+    about :data:`SHOT_BATCH` shots (inside the caller's transaction)."""
+    counts = con.execute("SELECT match_id, count(*) FROM summary_shots GROUP BY match_id ORDER BY match_id").fetchall()
+    for first, last in _ranges(counts, SHOT_BATCH):
+        _count_shots(con, None, first, last)
 
 
 def _ranges(counts: Sequence[tuple[str, int]], limit: int) -> list[tuple[str, str]]:

@@ -14,7 +14,7 @@ import duckdb
 
 from cuelog.store import report_scope
 from cuelog.store.aggregates import KEYS, miss_groups
-from cuelog.store.report_scope import _CHOSEN, _SIDES, GroupRows, group_rows
+from cuelog.store.report_scope import _CHOSEN, _SIDES, SHOT_US, GroupRows, group_rows, seconds
 
 # Each summarised side of the matches in scope, with its player and event.
 _ROWS = f"""
@@ -88,42 +88,56 @@ WITH {_base(key)},
 def clock(con: duckdb.DuckDBPyConnection, key: str, players: Sequence[str]) -> GroupRows:
     """As :func:`cuelog.store.aggregates.clock`, over the summarised shot times, which carry
     their player and event: no join per shot, and over every match no selection either.
-    By player and by event, the median comes from the counts per whole second
-    (:data:`_MEDIANS`) where the store has them for every shot time
-    (``report_scope.shots_counted``): DuckDB's ``median`` holds every shot time of a group.
-    By match (a match's shots are few, and its counts per second hardly fewer) and in a
-    store without the counts, from ``median``."""
+    By player and by event, where the store has the per-second rows for every shot time
+    (``report_scope.shots_counted``), every figure comes from them (:data:`_COUNTED`): the
+    shots, the sum, the longest and those over the limit summed from those rows (3.5M for
+    10M shot times), the median from their counts (DuckDB's ``median`` holds every shot
+    time of a group).
+    By match (a match's shots are few, and its rows per second hardly fewer) and in a store
+    without those rows, from the shot times themselves."""
     every = con.execute("SELECT (SELECT count(*) FROM scope_matches) = (SELECT count(*) FROM matches)").fetchall()
     chosen = "true" if every[0][0] else "match_id IN (SELECT match_id FROM scope_matches)"
     where = f"{chosen} AND {_CHOSEN if players else 'true'}"
-    counted = key != "match_id" and report_scope.shots_counted(con)
-    medians = _MEDIANS.format(key=key, where=where) if counted else ""
-    sql = f"""
-WITH {_base(key)},{medians}
+    if key != "match_id" and report_scope.shots_counted(con):
+        per = _COUNTED.format(key=key, where=where)
+        medians = "LEFT JOIN medians m ON g.key IS NOT DISTINCT FROM m.key"
+    else:
+        per = f"""
 per AS (
-    SELECT {key} AS key, CAST(count(*) AS BIGINT) AS shots, fsum(shot_s) AS sum_s,
-           {"" if counted else "median(shot_s) AS median_s,"} max(shot_s) AS max_s,
+    SELECT {key} AS key, CAST(count(*) AS BIGINT) AS shots, {seconds(f"sum({SHOT_US})")} AS sum_s,
+           median(shot_s) AS median_s, max(shot_s) AS max_s,
            CASE WHEN bool_or(limit_s IS NOT NULL)
                 THEN CAST(count(*) FILTER (WHERE shot_s > limit_s) AS BIGINT) END AS over_limit
     FROM summary_shots WHERE {where} GROUP BY ALL
-)
-SELECT g.key AS {key}, coalesce(p.shots, 0) AS shots, p.sum_s, {"m" if counted else "p"}.median_s, p.max_s,
+)"""
+        medians = ""
+    sql = f"""
+WITH {_base(key)},{per}
+SELECT g.key AS {key}, coalesce(p.shots, 0) AS shots, p.sum_s, {"m" if medians else "p"}.median_s, p.max_s,
        p.over_limit
 FROM groups g LEFT JOIN per p ON g.key IS NOT DISTINCT FROM p.key
-{"LEFT JOIN medians m ON g.key IS NOT DISTINCT FROM m.key" if counted else ""}
+{medians}
 """
     return group_rows(con, sql, players)
 
 
-# Each group's exact median from the shot counts per whole second: the counts summed per
-# group and second, the second (or two) holding the middle rank(s) found by the running
-# count, and only the shot times of those seconds read and sorted. DuckDB's ``median`` of
-# the one or two middle times is the ``median`` of all of them (the same interpolation
-# between the same two values), so the figure is the one ``median(shot_s)`` gives.
-_MEDIANS = """
+# Each group's figures from the shot times' rows per match, side and whole second: summed per
+# group and second (``seconds``), then per group (``per``; the sum exact in microseconds, as
+# from every shot time). The median is exact too: the second (or two) holding the middle
+# rank(s) found by the running count, and only the shot times of those seconds read and
+# sorted. DuckDB's ``median`` of the one or two middle times is the ``median`` of all of
+# them (the same interpolation between the same two values), so the figure is the one
+# ``median(shot_s)`` gives.
+_COUNTED = f"""
 seconds AS (
-    SELECT {key} AS key, whole_s, CAST(sum(shots) AS BIGINT) AS shots
-    FROM summary_shot_counts WHERE {where} GROUP BY ALL
+    SELECT {{key}} AS key, whole_s, CAST(sum(shots) AS BIGINT) AS shots, sum(sum_us) AS sum_us, max(max_s) AS max_s,
+           sum(over_limit) AS over_limit, bool_or(limited) AS limited
+    FROM summary_shot_counts WHERE {{where}} GROUP BY ALL
+),
+per AS (
+    SELECT key, CAST(sum(shots) AS BIGINT) AS shots, {seconds("sum(sum_us)")} AS sum_s, max(max_s) AS max_s,
+           CASE WHEN bool_or(limited) THEN CAST(sum(over_limit) AS BIGINT) END AS over_limit
+    FROM seconds GROUP BY ALL
 ),
 running AS (
     SELECT key, whole_s, shots,
@@ -137,7 +151,7 @@ middle AS (
 ),
 picked AS (
     SELECT m.key, m.whole_s, m.before, m.lo, m.hi, list(s.shot_s ORDER BY s.shot_s) AS times
-    FROM (SELECT {key} AS key, CAST(floor(shot_s) AS BIGINT) AS whole_s, shot_s FROM summary_shots WHERE {where}) s
+    FROM (SELECT {{key}} AS key, CAST(floor(shot_s) AS BIGINT) AS whole_s, shot_s FROM summary_shots WHERE {{where}}) s
     JOIN middle m ON m.key IS NOT DISTINCT FROM s.key AND m.whole_s = s.whole_s
     GROUP BY ALL
 ),
@@ -148,7 +162,7 @@ middle_times AS (
 ),
 medians AS (
     SELECT key, median(shot_s) AS median_s FROM middle_times GROUP BY ALL
-),"""
+)"""
 
 
 # The racks' figures summed per group: racks and visits from the frames, the rest from the

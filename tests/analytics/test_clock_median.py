@@ -9,14 +9,16 @@ from __future__ import annotations
 import json
 import math
 import shutil
+from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import pytest
 from polars.testing import assert_frame_equal
 from typer.testing import CliRunner
 
-from cuelog.analytics.queries import BY, Scope, report
+from cuelog.analytics.queries import BY, Scope, checked_scope, report
 from cuelog.cli import app
 from cuelog.store import connect, report_scope, summed
 from cuelog.store.report_scope import GroupRows
@@ -56,12 +58,13 @@ def season(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return db
 
 
-def with_times(season: Path, dest: Path, expr: str) -> Path:
-    """A copy of the season whose shot clock holds the times ``expr``, replayed again (the
-    replay writes the shot times and their counts)."""
+def with_times(season: Path, dest: Path, expr: str, limit: str = "limit_s") -> Path:
+    """A copy of the season whose shot clock holds the times ``expr`` (and the limits
+    ``limit``), replayed again (the replay writes the shot times and their counts)."""
     shutil.copy(season, dest)
     with duckdb.connect(str(dest)) as con:
-        con.execute(f"UPDATE shot_clock SET shot_s = {expr.format(h='hash(match_id, frame, n)')}")
+        h = "hash(match_id, frame, n)"
+        con.execute(f"UPDATE shot_clock SET shot_s = {expr.format(h=h)}, limit_s = {limit.format(h=h)}")
     cli("replay", "--db", dest)
     return dest
 
@@ -143,22 +146,68 @@ def test_the_cases_cover_odd_and_even_counts_ties_and_two_middle_seconds(season:
     }  # fmt: skip
 
 
-def test_the_counts_are_the_shot_times_per_match_side_and_second(season: Path) -> None:
-    with duckdb.connect(str(season), read_only=True) as con:
+def per_second(rows: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+    """The rows of ``summary_shot_counts`` worked out in Python from the shot times'
+    ``(match_id, side, event, player, shot_s, limit_s)``: per match, side and whole second,
+    the shots, their sum in whole microseconds, the longest, those over their limit, and
+    whether any had a limit."""
+    groups: dict[tuple[Any, ...], list[tuple[float, float | None]]] = defaultdict(list)
+    for match_id, side, event, player, shot_s, limit_s in rows:
+        groups[(match_id, side, event, player, math.floor(shot_s))].append((shot_s, limit_s))
+    return sorted(
+        (
+            *group,
+            len(times),
+            sum(round(t * 1_000_000) for t, _ in times),
+            max(t for t, _ in times),
+            sum(1 for t, limit in times if limit is not None and t > limit),
+            any(limit is not None for _, limit in times),
+        )
+        for group, times in groups.items()
+    )
+
+
+def test_the_counts_are_the_shot_times_per_match_side_and_second(season: Path, tmp_path: Path) -> None:
+    # Limits on some shots (a shot clock's expiry), none on others.
+    db = with_times(season, tmp_path / "limits.duckdb", "shot_s", "CASE WHEN {h} % 3 = 0 THEN 20.0 END")
+    with duckdb.connect(str(db), read_only=True) as con:
         counted = con.execute("SELECT * FROM summary_shot_counts ORDER BY ALL").fetchall()
-        expected = con.execute(
-            "SELECT match_id, side, event, player, CAST(floor(shot_s) AS BIGINT), count(*) FROM summary_shots"
-            " GROUP BY ALL ORDER BY ALL"
-        ).fetchall()
-    assert counted == expected and len(counted) > 100
+        shots = con.execute("SELECT match_id, side, event, player, shot_s, limit_s FROM summary_shots").fetchall()
+    assert counted == per_second(shots) and len(counted) > 100
+    assert any(row[-1] for row in counted) and any(row[-2] for row in counted)  # limits, and shots over them
+
+
+def test_a_groups_mean_shot_time_is_the_exact_sum_of_its_times(season: Path) -> None:
+    """The mean a report gives is the sum of the group's shot times, exact (the clock reads
+    whole microseconds), over their count, to two places: the same from the per-second rows,
+    from the shot times and from every replayed stroke (``clock_documents`` holds them equal)."""
+    con = connect(season, read_only=True)
+    try:
+        checked_scope(con, "clock", Scope())
+        rows = by_key(summed.clock(con, "player", []), "player")
+        times = defaultdict(list)
+        for player, shot_s in con.execute("SELECT player, shot_s FROM summary_shots").fetchall():
+            times[player].append(shot_s)
+    finally:
+        con.close()
+    assert len(rows) == len(times) > 4
+    for row in rows:
+        mine = times[str(row["player"])]
+        assert row["shots"] == len(mine)
+        assert row["sum_s"] == sum(round(t * 1_000_000) for t in mine) / 1e6
+        assert row["max_s"] == max(mine)
 
 
 def test_a_store_without_the_counts_gives_the_same_clock_report(season: Path, tmp_path: Path) -> None:
     """A store whose shot times were summarised before the counts existed (the table empty,
-    or partly filled, or missing altogether when opened read-only) takes every shot time's
-    median instead: the same ``cuelog report clock --json``."""
+    or partly filled, or missing altogether when opened read-only), or before the counts
+    carried their sums, takes every shot time's median instead: the same ``cuelog report
+    clock --json``. Opened for writing, a store whose counts lack the sums has them made
+    again from the shot times."""
     expected = {by: cli("report", "clock", "--by", by, "--db", season, "--json") for by in BY}
-    for case in ("empty", "one match missing", "no table"):
+    with duckdb.connect(str(season), read_only=True) as con:
+        fresh = con.execute("SELECT * FROM summary_shot_counts ORDER BY ALL").fetchall()
+    for case in ("empty", "one match missing", "no table", "no sums"):
         db = tmp_path / f"{case}.duckdb"
         shutil.copy(season, db)
         with duckdb.connect(str(db)) as con:
@@ -166,8 +215,15 @@ def test_a_store_without_the_counts_gives_the_same_clock_report(season: Path, tm
                 con.execute("DELETE FROM summary_shot_counts")
             elif case == "one match missing":
                 con.execute("DELETE FROM summary_shot_counts WHERE match_id = (SELECT min(match_id) FROM matches)")
-            else:
+            elif case == "no table":
                 con.execute("DROP TABLE summary_shot_counts")
+            else:  # the table as it was before the sums
+                con.execute(
+                    "CREATE TABLE counts_before AS SELECT match_id, side, event, player, whole_s, shots"
+                    " FROM summary_shot_counts"
+                )
+                con.execute("DROP TABLE summary_shot_counts")
+                con.execute("ALTER TABLE counts_before RENAME TO summary_shot_counts")
             con.execute("CHECKPOINT")
         con = connect(db, read_only=True)
         try:
@@ -179,3 +235,10 @@ def test_a_store_without_the_counts_gives_the_same_clock_report(season: Path, tm
             con.close()
         for by in BY:
             assert cli("report", "clock", "--by", by, "--db", db, "--json") == expected[by]
+        if case == "no sums":
+            connect(db).close()
+            with duckdb.connect(str(db), read_only=True) as con:
+                assert con.execute("SELECT * FROM summary_shot_counts ORDER BY ALL").fetchall() == fresh
+                assert report_scope.shots_counted(con)
+            for by in BY:
+                assert cli("report", "clock", "--by", by, "--db", db, "--json") == expected[by]

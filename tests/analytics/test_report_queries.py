@@ -96,11 +96,18 @@ def test_the_clock_report_counts_shots_over_a_limit(season: Path) -> None:
         ).fetchall()[0][0]
         rows = report(con, "clock", by="match").rows
         assert rows == report(con, "clock", by="match", direct=True).rows
+        # By player and event the figures come from the shot times' rows per second.
+        grouped = {by: report(con, "clock", by=by).rows for by in ("player", "event")}
+        for by, these in grouped.items():
+            assert these == report(con, "clock", by=by, direct=True).rows
     finally:
         con.close()
     limited = [r for r in rows if r["over_limit"] is not None]
     assert len(limited) == 1 and limited[0]["over_limit"] == over > 0
     assert all(r["over_limit"] is None for r in rows if r is not limited[0])
+    # The match's shots over the limit are its two players' together, and all its event's.
+    assert sum(r["over_limit"] or 0 for r in grouped["player"]) == over
+    assert [r["over_limit"] for r in grouped["event"] if r["over_limit"] is not None] == [over]
 
 
 @pytest.mark.parametrize("kind", KINDS)

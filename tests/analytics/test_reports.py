@@ -21,7 +21,9 @@ import pytest
 from typer.testing import CliRunner
 
 from cuelog.analytics import export
-from cuelog.cli import app
+from cuelog.analytics.queries import Report
+from cuelog.cli import app, plain
+from cuelog.cli.report import table
 from tests.analytics import kit
 
 runner = CliRunner()
@@ -222,6 +224,30 @@ def test_human_table_lists_a_break_made_twice_once_with_its_count(tmp_path: Path
     bob = next(line for line in out.splitlines() if line.strip().startswith("Bob"))
     assert "67, 56" in bob and " x" not in bob
     assert by_name(report_json(db, "breaks"))["Ann"]["breaks"] == [147, 147, 21]
+
+
+def test_the_human_table_shows_each_column_as_the_table_of_its_rows_would() -> None:
+    """The table is laid out column by column (a season by match is 59,000 rows): the same
+    text as the plain table of its rows, a name's control character shown as its code, no
+    value as ``-``, figures to two places after the names, and a list's runs: equal values
+    together counted once, equal values apart (a list not sorted) left apart."""
+    result = Report(
+        "breaks",
+        "player",
+        ("player", "frames", "breaks", "average"),
+        ("VARCHAR", "BIGINT", "BIGINT[]", "DOUBLE"),
+        (("Ann\x1b[2J", 3, [147, 147, 21], 1.5), ("Bob", 0, [], None), ("Cy", 2, [50, 8, 50], 2.0)),
+    )
+    text = table(result)
+    rows = [
+        ("Ann\x1b[2J", "3", "1.50", "147 x2, 21"),
+        ("Bob", "0", "-", "-"),
+        ("Cy", "2", "2.00", "50, 8, 50"),
+    ]
+    justify: list[plain.Justify] = ["left", "right", "right", "left"]
+    headers = ("player", "frames", "average", "breaks")
+    assert text == plain.table(headers, rows, justify, title="breaks by player", last_runs_on=True)
+    assert "Ann\\x1b[2J" in text and "\x1b" not in text
 
 
 def test_exports_round_trip_parquet_and_csv(stats_db: Path, tmp_path: Path) -> None:
