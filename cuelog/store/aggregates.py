@@ -27,9 +27,9 @@ from cuelog.store.report_scope import (
     _TOTALS,
     SHOT_US,
     GroupRows,
+    as_seconds,
     condoned,
     group_rows,
-    seconds,
 )
 
 KEYS: Final = ("player", "match_id", "event")
@@ -144,7 +144,7 @@ def clock(con: duckdb.DuckDBPyConnection, key: str, players: Sequence[str]) -> G
 WITH {_base(key)},
 shots AS (SELECT * FROM ({_CLOCK}) WHERE {_CHOSEN}),
 per AS (
-    SELECT {key} AS key, CAST(count(*) AS BIGINT) AS shots, {seconds(f"sum({SHOT_US})")} AS sum_s,
+    SELECT {key} AS key, CAST(count(*) AS BIGINT) AS shots, {as_seconds(f"sum({SHOT_US})")} AS sum_s,
            median(shot_s) AS median_s, max(shot_s) AS max_s,
            CASE WHEN bool_or(limit_s IS NOT NULL)
                 THEN CAST(count(*) FILTER (WHERE shot_s > limit_s) AS BIGINT) END AS over_limit

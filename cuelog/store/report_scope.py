@@ -42,7 +42,7 @@ them, so the clock report's mean is the same from the shot times, from their sum
 second, and from every replayed stroke (``fsum`` of the doubles was near, not exact)."""
 
 
-def seconds(total_us: str) -> str:
+def as_seconds(total_us: str) -> str:
     """A sum of whole microseconds (a ``HUGEINT`` or ``BIGINT`` expression) as seconds."""
     return f"CAST({total_us} AS DOUBLE) / 1e6"
 

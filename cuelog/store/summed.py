@@ -14,7 +14,7 @@ import duckdb
 
 from cuelog.store import report_scope
 from cuelog.store.aggregates import KEYS, miss_groups
-from cuelog.store.report_scope import _CHOSEN, _SIDES, SHOT_US, GroupRows, group_rows, seconds
+from cuelog.store.report_scope import _CHOSEN, _SIDES, SHOT_US, GroupRows, as_seconds, group_rows
 
 # Each summarised side of the matches in scope, with its player and event.
 _ROWS = f"""
@@ -104,7 +104,7 @@ def clock(con: duckdb.DuckDBPyConnection, key: str, players: Sequence[str]) -> G
     else:
         per = f"""
 per AS (
-    SELECT {key} AS key, CAST(count(*) AS BIGINT) AS shots, {seconds(f"sum({SHOT_US})")} AS sum_s,
+    SELECT {key} AS key, CAST(count(*) AS BIGINT) AS shots, {as_seconds(f"sum({SHOT_US})")} AS sum_s,
            median(shot_s) AS median_s, max(shot_s) AS max_s,
            CASE WHEN bool_or(limit_s IS NOT NULL)
                 THEN CAST(count(*) FILTER (WHERE shot_s > limit_s) AS BIGINT) END AS over_limit
@@ -135,7 +135,7 @@ seconds AS (
     FROM summary_shot_counts WHERE {{where}} GROUP BY ALL
 ),
 per AS (
-    SELECT key, CAST(sum(shots) AS BIGINT) AS shots, {seconds("sum(sum_us)")} AS sum_s, max(max_s) AS max_s,
+    SELECT key, CAST(sum(shots) AS BIGINT) AS shots, {as_seconds("sum(sum_us)")} AS sum_s, max(max_s) AS max_s,
            CASE WHEN bool_or(limited) THEN CAST(sum(over_limit) AS BIGINT) END AS over_limit
     FROM seconds GROUP BY ALL
 ),
