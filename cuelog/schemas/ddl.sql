@@ -239,7 +239,7 @@ CREATE TABLE IF NOT EXISTS summary_shots (
 -- the counts and reads the exact times of that second only, so it never scans every shot time
 -- for its sums, and its median never holds every shot time of a group (cuelog/store/summed.py).
 -- A store whose table lacks the sums has it rebuilt from `summary_shots` when opened for
--- writing (cuelog.store.summaries.upgrade_counts).
+-- writing (cuelog.store.summaries.stale_shot_summaries).
 CREATE TABLE IF NOT EXISTS summary_shot_counts (
     match_id    VARCHAR NOT NULL,
     side        VARCHAR NOT NULL,
@@ -251,6 +251,18 @@ CREATE TABLE IF NOT EXISTS summary_shot_counts (
     max_s       DOUBLE NOT NULL,       -- the longest
     over_limit  BIGINT NOT NULL,       -- shots longer than their limit
     limited     BOOLEAN NOT NULL       -- whether any of the shots had a limit
+);
+
+-- Each match's median shot time, of its two sides' shot times together and of each side's
+-- (NULL: the side has none), written with the rows per second: the clock report by match
+-- reads these instead of holding every shot time of the store for DuckDB's `median`
+-- (cuelog/store/summed.py). Made from `summary_shots` when a store without them is opened
+-- for writing (cuelog.store.summaries.stale_shot_summaries).
+CREATE TABLE IF NOT EXISTS summary_shot_medians (
+    match_id    VARCHAR NOT NULL,
+    median_s    DOUBLE NOT NULL,       -- median(shot_s) of the match's shot times
+    median_a_s  DOUBLE,                -- of side A's
+    median_b_s  DOUBLE                 -- of side B's
 );
 
 -- Nine-ball push outs declared (WPA 2.4, a recorded fact) in the replayed racks, per side.

@@ -43,14 +43,14 @@ def connect(path: str | os.PathLike[str] = DEFAULT_DB, *, read_only: bool = Fals
         # Here, not at the top: the results module imports pyarrow, which a reader (the
         # report command) does without.
         from cuelog.store.results import adopt_single_generation, set_aside_single_generation
-        from cuelog.store.summaries import recount_shots, upgrade_counts
+        from cuelog.store.summaries import recount_shots, stale_shot_summaries
 
         con.execute("BEGIN TRANSACTION")
         try:
             # A database made before replay generations: its replay tables move under the views.
             moved = set_aside_single_generation(con)
-            # Shot counts without their sums: made again, with them, from the shot times.
-            recount = upgrade_counts(con)
+            # Shot times' rows per second without their sums, or no medians: made again.
+            recount = stale_shot_summaries(con)
             con.execute(ddl())
             adopt_single_generation(con, moved)
             if recount:

@@ -249,6 +249,18 @@ def shots_counted(con: duckdb.DuckDBPyConnection) -> bool:
     return int(totals[0][0]) == int(totals[0][1])
 
 
+def medians_stored(con: duckdb.DuckDBPyConnection) -> bool:
+    """Whether ``summary_shot_medians`` holds the medians of every match with shot times in
+    ``summary_shot_counts`` (they are written and removed together; a store written before
+    the medians, opened read-only, has no such table)."""
+    if not _has_table(con, "summary_shot_medians"):
+        return False
+    totals = con.execute(
+        "SELECT (SELECT count(*) FROM summary_shot_medians), (SELECT count(DISTINCT match_id) FROM summary_shot_counts)"
+    ).fetchall()
+    return int(totals[0][0]) == int(totals[0][1])
+
+
 # -- a report's group rows ---------------------------------------------------------------------
 
 

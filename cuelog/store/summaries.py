@@ -41,7 +41,13 @@ from cuelog.store.report_scope import MISS_SEQUENCES, SHOT_US, condoned
 if TYPE_CHECKING:  # the connection is the caller's: a replay worker builds side rows without DuckDB
     import duckdb
 
-SUMMARY_TABLES: Final = ("summary_sides_rows", "summary_shots", "summary_shot_counts", "summary_push_outs")
+SUMMARY_TABLES: Final = (
+    "summary_sides_rows",
+    "summary_shots",
+    "summary_shot_counts",
+    "summary_shot_medians",
+    "summary_push_outs",
+)
 """The tables holding a match's summaries (every generation of its side rows)."""
 
 # Push outs are recorded only by the disciplines with the nine-ball report (WPA 2.4).
@@ -143,7 +149,7 @@ def add_matches(con: duckdb.DuckDBPyConnection, ids: str | None, gen: int | None
     ids; ``None``: every match) from their replay rows of generation ``gen`` (``None``: the
     current ones), replacing theirs, inside the caller's transaction: each reads a loaded
     table beside the replay's, so it runs once per replay, not once per chunk."""
-    for table in ("summary_shots", "summary_shot_counts", "summary_push_outs"):
+    for table in (*_SHOT_TABLES, "summary_push_outs"):
         con.execute(f"DELETE FROM {table} WHERE {_within('match_id', ids)}")
     _insert_shots(con, ids, gen)
     disciplines = {"disciplines": list(_PUSH_OUT_DISCIPLINES)}
@@ -169,6 +175,9 @@ def add_matches(con: duckdb.DuckDBPyConnection, ids: str | None, gen: int | None
         disciplines,
     )
 
+
+_SHOT_TABLES: Final = ("summary_shots", "summary_shot_counts", "summary_shot_medians")
+"""The shot times and what is made of them, written and removed together."""
 
 SHOT_BATCH: Final = 100_000
 """Shot times inserted per statement at most: the join and sort of one statement over every
@@ -203,40 +212,59 @@ def _insert_shots(con: duckdb.DuckDBPyConnection, ids: str | None, gen: int | No
 
 
 def _count_shots(con: duckdb.DuckDBPyConnection, ids: str | None, first: str, last: str) -> None:
-    """``summary_shot_counts`` of the matches ``ids`` from ``first`` to ``last`` from their
-    ``summary_shots`` rows: per match, side (with its player and event) and whole second,
-    the shots, their sum in whole microseconds, the longest, and those over their limit."""
+    """``summary_shot_counts`` and ``summary_shot_medians`` of the matches ``ids`` from
+    ``first`` to ``last`` from their ``summary_shots`` rows: per match, side (with its player
+    and event) and whole second, the shots, their sum in whole microseconds, the longest, and
+    those over their limit; and each match's median shot time, of both sides and of each."""
+    within = f"match_id BETWEEN $first AND $last AND {_within('match_id', ids)}"
     con.execute(
         f"""
         INSERT INTO summary_shot_counts
         SELECT match_id, side, event, player, CAST(floor(shot_s) AS BIGINT) AS whole_s, count(*) AS shots,
                CAST(sum({SHOT_US}) AS BIGINT) AS sum_us, max(shot_s) AS max_s,
                count(*) FILTER (WHERE shot_s > limit_s) AS over_limit, bool_or(limit_s IS NOT NULL) AS limited
-        FROM summary_shots
-        WHERE match_id BETWEEN $first AND $last AND {_within("match_id", ids)}
+        FROM summary_shots WHERE {within}
+        GROUP BY ALL ORDER BY ALL
+        """,
+        {"first": first, "last": last},
+    )
+    con.execute(
+        f"""
+        INSERT INTO summary_shot_medians
+        SELECT match_id, median(shot_s), median(shot_s) FILTER (WHERE side = 'A'), median(shot_s) FILTER (WHERE side = 'B')
+        FROM summary_shots WHERE {within}
         GROUP BY ALL ORDER BY ALL
         """,
         {"first": first, "last": last},
     )
 
 
-def upgrade_counts(con: duckdb.DuckDBPyConnection) -> bool:
-    """Drop a ``summary_shot_counts`` without the shot times' sums (a store written before
-    them), inside the caller's transaction, for the DDL to make it again; returns whether it
-    did, so that :func:`recount_shots` fills it after."""
-    columns = con.execute(
-        "SELECT column_name FROM duckdb_columns() WHERE table_name = 'summary_shot_counts' AND NOT internal"
-        " AND schema_name = 'main' AND database_name = current_database()"
+def stale_shot_summaries(con: duckdb.DuckDBPyConnection) -> bool:
+    """Whether a store's rows per second or medians of its shot times are to be made again
+    (inside the caller's transaction, before the DDL): rows per second without the shot
+    times' sums (a store written before them) are dropped, for the DDL to make the table
+    again; a store without the medians table gets it from the DDL. :func:`recount_shots`
+    fills them after. A new store has neither table to make again."""
+    rows = con.execute(
+        "SELECT table_name, list(column_name) FROM duckdb_columns() WHERE NOT internal AND schema_name = 'main'"
+        " AND database_name = current_database() AND table_name IN ('summary_shots', 'summary_shot_counts',"
+        " 'summary_shot_medians') GROUP BY table_name"
     ).fetchall()
-    if not columns or ("sum_us",) in columns:
+    columns = dict(rows)
+    if "summary_shots" not in columns:
         return False
-    con.execute("DROP TABLE summary_shot_counts")
-    return True
+    unsummed = "summary_shot_counts" in columns and "sum_us" not in columns["summary_shot_counts"]
+    if unsummed:
+        con.execute("DROP TABLE summary_shot_counts")
+    return unsummed or "summary_shot_counts" not in columns or "summary_shot_medians" not in columns
 
 
 def recount_shots(con: duckdb.DuckDBPyConnection) -> None:
-    """``summary_shot_counts`` of every match from ``summary_shots``, in match id ranges of
-    about :data:`SHOT_BATCH` shots (inside the caller's transaction)."""
+    """``summary_shot_counts`` and ``summary_shot_medians`` of every match made again from
+    ``summary_shots``, in match id ranges of about :data:`SHOT_BATCH` shots (inside the
+    caller's transaction)."""
+    con.execute("DELETE FROM summary_shot_counts")
+    con.execute("DELETE FROM summary_shot_medians")
     counts = con.execute("SELECT match_id, count(*) FROM summary_shots GROUP BY match_id ORDER BY match_id").fetchall()
     for first, last in _ranges(counts, SHOT_BATCH):
         _count_shots(con, None, first, last)
@@ -264,7 +292,7 @@ def refresh_shots(con: duckdb.DuckDBPyConnection, match_ids: pa.Array | pa.Chunk
     ids = pa.table({"match_id": pc.unique(match_ids).cast(pa.string())})
     con.register("cuelog_clock_ids", ids)
     try:
-        for table in ("summary_shots", "summary_shot_counts"):
+        for table in _SHOT_TABLES:
             con.execute(f"DELETE FROM {table} WHERE {_within('match_id', 'cuelog_clock_ids')}")
         # Only a replayed match has shot times to insert; asking first spares loading clocks
         # before the replay a count over the whole shot clock per batch (2.4 s of 62 at 10M

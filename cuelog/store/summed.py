@@ -88,19 +88,21 @@ WITH {_base(key)},
 def clock(con: duckdb.DuckDBPyConnection, key: str, players: Sequence[str]) -> GroupRows:
     """As :func:`cuelog.store.aggregates.clock`, over the summarised shot times, which carry
     their player and event: no join per shot, and over every match no selection either.
-    By player and by event, where the store has the per-second rows for every shot time
-    (``report_scope.shots_counted``), every figure comes from them (:data:`_COUNTED`): the
-    shots, the sum, the longest and those over the limit summed from those rows (3.5M for
-    10M shot times), the median from their counts (DuckDB's ``median`` holds every shot
-    time of a group).
-    By match (a match's shots are few, and its rows per second hardly fewer) and in a store
-    without those rows, from the shot times themselves."""
+    Where the store has the rows per second for every shot time
+    (``report_scope.shots_counted``), the shots, the sum, the longest and those over the
+    limit are summed from them (3.5M rows for 10M shot times). By player and by event the
+    median comes from their counts (:data:`_COUNTED`), by match from each match's stored
+    medians (:data:`_MATCH_MEDIANS`): DuckDB's ``median`` holds every shot time of a group,
+    and by match every shot time of the store. In a store without them, every figure comes
+    from the shot times themselves."""
     every = con.execute("SELECT (SELECT count(*) FROM scope_matches) = (SELECT count(*) FROM matches)").fetchall()
     chosen = "true" if every[0][0] else "match_id IN (SELECT match_id FROM scope_matches)"
     where = f"{chosen} AND {_CHOSEN if players else 'true'}"
-    if key != "match_id" and report_scope.shots_counted(con):
+    counted = report_scope.shots_counted(con)
+    if counted and key != "match_id":
         per = _COUNTED.format(key=key, where=where)
-        medians = "LEFT JOIN medians m ON g.key IS NOT DISTINCT FROM m.key"
+    elif counted and report_scope.medians_stored(con):
+        per = _MATCH_MEDIANS.format(where=where)
     else:
         per = f"""
 per AS (
@@ -109,16 +111,32 @@ per AS (
            CASE WHEN bool_or(limit_s IS NOT NULL)
                 THEN CAST(count(*) FILTER (WHERE shot_s > limit_s) AS BIGINT) END AS over_limit
     FROM summary_shots WHERE {where} GROUP BY ALL
-)"""
-        medians = ""
+),
+medians AS (SELECT key, median_s FROM per)"""
     sql = f"""
 WITH {_base(key)},{per}
-SELECT g.key AS {key}, coalesce(p.shots, 0) AS shots, p.sum_s, {"m" if medians else "p"}.median_s, p.max_s,
-       p.over_limit
+SELECT g.key AS {key}, coalesce(p.shots, 0) AS shots, p.sum_s, m.median_s, p.max_s, p.over_limit
 FROM groups g LEFT JOIN per p ON g.key IS NOT DISTINCT FROM p.key
-{medians}
+LEFT JOIN medians m ON g.key IS NOT DISTINCT FROM m.key
 """
     return group_rows(con, sql, players)
+
+
+# The figures of each match from its rows per second (the chosen players' sides), and its
+# median: of both sides' shot times where both sides are chosen, else of the one side's
+# (the median DuckDB took of exactly those times when the replay wrote them).
+_MATCH_MEDIANS = f"""
+per AS (
+    SELECT match_id AS key, CAST(sum(shots) AS BIGINT) AS shots, {as_seconds("sum(sum_us)")} AS sum_s,
+           max(max_s) AS max_s, CASE WHEN bool_or(limited) THEN CAST(sum(over_limit) AS BIGINT) END AS over_limit,
+           bool_or(side = 'A') AS side_a, bool_or(side = 'B') AS side_b
+    FROM summary_shot_counts WHERE {{where}} GROUP BY ALL
+),
+medians AS (
+    SELECT p.key, CASE WHEN p.side_a AND p.side_b THEN d.median_s WHEN p.side_a THEN d.median_a_s
+                       ELSE d.median_b_s END AS median_s
+    FROM per p JOIN summary_shot_medians d ON d.match_id = p.key
+)"""
 
 
 # Each group's figures from the shot times' rows per match, side and whole second: summed per

@@ -119,7 +119,10 @@ def test_the_median_from_the_counts_is_the_median_of_every_shot(
     with duckdb.connect(str(db), read_only=True) as con:
         player, event = con.execute("SELECT min(player), min(event) FROM summary_shots").fetchall()[0]
         match = con.execute("SELECT min(match_id) FROM summary_shots").fetchall()[0][0]
-    for scope in (Scope(), Scope(players=(player,)), Scope(matches=(match,)), Scope(events=(event,))):
+        # Two players who met: by match, their match's figures are both sides' together.
+        met = con.execute("SELECT side_a, side_b FROM matches WHERE match_id = ?", [match]).fetchall()[0]
+    scopes = (Scope(), Scope(players=(player,)), Scope(players=met), Scope(matches=(match,)), Scope(events=(event,)))
+    for scope in scopes:
         for by in BY:
             counted, median, direct = clock_documents(db, scope, by, monkeypatch)
             assert counted == median == direct
@@ -177,6 +180,28 @@ def test_the_counts_are_the_shot_times_per_match_side_and_second(season: Path, t
     assert any(row[-1] for row in counted) and any(row[-2] for row in counted)  # limits, and shots over them
 
 
+def test_each_match_has_the_median_of_its_shot_times_and_of_each_sides(season: Path) -> None:
+    """``summary_shot_medians``: DuckDB's ``median`` of each match's shot times, both sides'
+    together and each side's (none for a side without any), as the report by match took it
+    of every shot time."""
+    with duckdb.connect(str(season), read_only=True) as con:
+        stored = con.execute("SELECT * FROM summary_shot_medians ORDER BY ALL").fetchall()
+        expected = con.execute(
+            "SELECT match_id, median(shot_s), median(shot_s) FILTER (WHERE side = 'A'),"
+            " median(shot_s) FILTER (WHERE side = 'B') FROM summary_shots GROUP BY ALL ORDER BY ALL"
+        ).fetchall()
+        matches = con.execute("SELECT count(DISTINCT match_id) FROM summary_shots").fetchall()[0][0]
+    assert stored == expected and len(stored) == matches > 10
+    # The middle of the sorted times, or halfway between the two middle ones.
+    with duckdb.connect(str(season), read_only=True) as con:
+        match_id, times = con.execute(
+            "SELECT match_id, list(shot_s ORDER BY shot_s) FROM summary_shots GROUP BY ALL ORDER BY ALL LIMIT 1"
+        ).fetchall()[0]
+    n = len(times)
+    middle = times[n // 2] if n % 2 else times[n // 2 - 1] + (times[n // 2] - times[n // 2 - 1]) / 2
+    assert math.isclose(stored[0][1], middle) and stored[0][0] == match_id
+
+
 def test_a_groups_mean_shot_time_is_the_exact_sum_of_its_times(season: Path) -> None:
     """The mean a report gives is the sum of the group's shot times, exact (the clock reads
     whole microseconds), over their count, to two places: the same from the per-second rows,
@@ -200,14 +225,16 @@ def test_a_groups_mean_shot_time_is_the_exact_sum_of_its_times(season: Path) -> 
 
 def test_a_store_without_the_counts_gives_the_same_clock_report(season: Path, tmp_path: Path) -> None:
     """A store whose shot times were summarised before the counts existed (the table empty,
-    or partly filled, or missing altogether when opened read-only), or before the counts
-    carried their sums, takes every shot time's median instead: the same ``cuelog report
-    clock --json``. Opened for writing, a store whose counts lack the sums has them made
-    again from the shot times."""
+    or partly filled, or missing altogether when opened read-only), before the counts
+    carried their sums, or before the matches' medians, takes every shot time's median
+    instead: the same ``cuelog report clock --json``. Opened for writing, a store whose
+    counts lack the sums, or which has no medians, has them made again from the shot times."""
     expected = {by: cli("report", "clock", "--by", by, "--db", season, "--json") for by in BY}
     with duckdb.connect(str(season), read_only=True) as con:
         fresh = con.execute("SELECT * FROM summary_shot_counts ORDER BY ALL").fetchall()
-    for case in ("empty", "one match missing", "no table", "no sums"):
+    with duckdb.connect(str(season), read_only=True) as con:
+        medians = con.execute("SELECT * FROM summary_shot_medians ORDER BY ALL").fetchall()
+    for case in ("empty", "one match missing", "no table", "no sums", "no medians"):
         db = tmp_path / f"{case}.duckdb"
         shutil.copy(season, db)
         with duckdb.connect(str(db)) as con:
@@ -217,6 +244,8 @@ def test_a_store_without_the_counts_gives_the_same_clock_report(season: Path, tm
                 con.execute("DELETE FROM summary_shot_counts WHERE match_id = (SELECT min(match_id) FROM matches)")
             elif case == "no table":
                 con.execute("DROP TABLE summary_shot_counts")
+            elif case == "no medians":
+                con.execute("DROP TABLE summary_shot_medians")
             else:  # the table as it was before the sums
                 con.execute(
                     "CREATE TABLE counts_before AS SELECT match_id, side, event, player, whole_s, shots"
@@ -227,7 +256,7 @@ def test_a_store_without_the_counts_gives_the_same_clock_report(season: Path, tm
             con.execute("CHECKPOINT")
         con = connect(db, read_only=True)
         try:
-            assert not report_scope.shots_counted(con)
+            assert not (report_scope.shots_counted(con) and report_scope.medians_stored(con))
             assert json.dumps(report(con, "clock", by="match").document(), indent=1) == json.dumps(
                 report(con, "clock", by="match", direct=True).document(), indent=1
             )
@@ -235,10 +264,11 @@ def test_a_store_without_the_counts_gives_the_same_clock_report(season: Path, tm
             con.close()
         for by in BY:
             assert cli("report", "clock", "--by", by, "--db", db, "--json") == expected[by]
-        if case == "no sums":
+        if case in ("no sums", "no medians"):
             connect(db).close()
             with duckdb.connect(str(db), read_only=True) as con:
                 assert con.execute("SELECT * FROM summary_shot_counts ORDER BY ALL").fetchall() == fresh
-                assert report_scope.shots_counted(con)
+                assert con.execute("SELECT * FROM summary_shot_medians ORDER BY ALL").fetchall() == medians
+                assert report_scope.shots_counted(con) and report_scope.medians_stored(con)
             for by in BY:
                 assert cli("report", "clock", "--by", by, "--db", db, "--json") == expected[by]
