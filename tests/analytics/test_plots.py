@@ -147,3 +147,32 @@ def test_s3_r14d_iii_the_opponents_stroke_ends_a_miss_sequence_with_one_player_c
             ]
     finally:
         con.close()
+
+
+def test_s2_r8_every_break_is_a_dot_on_its_players_row_and_the_view_holds_them(stats_db: Path) -> None:
+    """The breaks picture: a row per player (sorted by name), each of the player's breaks
+    (S2 R8) a dot at its points, equal values spread by rank over the row; the view is the one
+    matplotlib works out for every dot and box (worked out once, after the last row)."""
+    con = connect(stats_db, read_only=True)
+    try:
+        data = load(con, "breaks", Scope())
+    finally:
+        con.close()
+    fig = plots.breaks_distribution(data)
+    [ax] = fig.axes
+    expected: dict[str, list[int]] = {}
+    for player, points in data.breaks.select("player", "points").iter_rows():
+        expected.setdefault(player, []).append(points)
+    dots = [c for c in ax.collections if c.get_label() in expected]
+    assert [c.get_label() for c in dots] == sorted(expected) and len(dots) > 1
+    for row, dot in enumerate(dots, start=1):
+        xy = dot.get_offsets()
+        points = sorted(expected[dot.get_label()])
+        assert list(xy[:, 0]) == points
+        assert list(xy[:, 1]) == [row + ((k % 7) - 3) * 0.04 for k in range(len(points))]
+    assert ax.get_autoscaley_on()
+    shown = ax.get_ylim()
+    ax.autoscale_view()
+    assert ax.get_ylim() == shown
+    low, high = shown
+    assert all(low < y < high for dot in dots for y in dot.get_offsets()[:, 1])
