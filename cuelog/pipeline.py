@@ -31,7 +31,7 @@ import pyarrow as pa
 
 from cuelog.errors import CuelogError, InputError, Problem
 from cuelog.ingest.ahead import ReadAhead
-from cuelog.ingest.cores import idle_cores, usable_cores
+from cuelog.ingest.cores import idle_workers, usable_cores
 from cuelog.ingest.corrections import Located, apply_corrections
 from cuelog.ingest.reader import decode_problem
 from cuelog.replay import NoEngine, UnknownRuleset, replay_match
@@ -98,8 +98,7 @@ def default_workers(records: int, cores: int | None = None, load: float | None =
     """
     if records < PARALLEL_FROM:
         return 1  # decided without watching the cores
-    cores, idle = idle_cores(cores, load)
-    return 1 if idle < 2 else min(cores, idle)
+    return idle_workers(cores, load)
 
 
 def _decode(loaded: LoadedMatch) -> tuple[Match, list[Record]]:

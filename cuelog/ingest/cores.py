@@ -53,6 +53,15 @@ def idle_cores(cores: int | None = None, load: float | None = None) -> tuple[int
     return cores, min(int(ours - load + 0.5), cores)
 
 
+def idle_workers(cores: int | None = None, load: float | None = None) -> int:
+    """One worker process per idle core (:func:`idle_cores`, with the same arguments), or
+    one process when fewer than two are idle: a worker on a core other work holds only adds
+    its start-up and the copying to and from it. The default of ``cuelog ingest`` and
+    ``cuelog replay --db`` for a run large enough for workers."""
+    _, idle = idle_cores(cores, load)
+    return idle if idle >= 2 else 1
+
+
 def usable_cores() -> int:
     """The cores this process may run on, bounded by its control group's CPU quota: the
     default of the commands that use every core (``cuelog diff``, a local Dask cluster)."""

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from cuelog.ingest.clean import FAST_CHECK_BYTES
-from cuelog.ingest.cores import idle_cores
+from cuelog.ingest.cores import idle_workers
 from cuelog.ingest.reader import gz_size
 
 PARALLEL_BYTES = 48 << 20
@@ -31,8 +31,7 @@ def default_workers(files: Sequence[Path], cores: int | None = None, load: float
     and rows back)."""
     if not _worth_workers(files):
         return 1  # decided without watching the cores
-    cores, idle = idle_cores(cores, load)
-    return 1 if idle < 2 else min(cores, idle)
+    return idle_workers(cores, load)
 
 
 def _worth_workers(files: Sequence[Path]) -> bool:
