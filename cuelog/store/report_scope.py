@@ -177,17 +177,14 @@ def in_scope(
     summaries, has not."""
     con.execute(_MATCHES, {"discipline": discipline, "matches": list(matches), "events": list(events)})
     with_summaries = _has_table(con, "summary_sides")
+    summarised = "s.match_id IN (SELECT match_id FROM summary_sides)" if with_summaries else "false"
     if with_summaries:
         # A match's side rows are written with its replayed frames, under their generation:
         # a summarised match is a replayed one. When every match in scope is, that is all
         # there is to count (the frames need not be read: 0.07 s at 59,000 matches).
-        found = con.execute(
-            """SELECT count(*), count(*) FILTER (WHERE s.match_id IN (SELECT match_id FROM summary_sides))
-               FROM scope_matches s"""
-        ).fetchall()[0]
+        found = con.execute(f"SELECT count(*), count(*) FILTER (WHERE {summarised}) FROM scope_matches s").fetchall()[0]
         if found[0] == found[1]:
             return InScope(int(found[0]), int(found[0]), [], True)
-    summarised = "s.match_id IN (SELECT match_id FROM summary_sides)" if with_summaries else "false"
     counts = con.execute(
         f"""
         WITH marked AS (
