@@ -56,6 +56,10 @@ LAYERS: dict[str, Layer] = {
         4, ("cuelog.simulate.*",), ("cuelog.schemas.*", "cuelog.errors", "cuelog.replay.*", "cuelog.ingest.reader")
     ),
     "rulesfile": Layer(4, ("cuelog.rulesfile",), ("cuelog.schemas.*", "cuelog.errors", "cuelog.replay.*")),
+    # The replay of log files (`cuelog replay LOGS`): the engines over what the reader reads; no store.
+    "logreplay": Layer(
+        4, ("cuelog.logreplay",), ("cuelog.schemas.*", "cuelog.errors", "cuelog.replay.*", "cuelog.ingest.*")
+    ),
     "live": Layer(4, ("cuelog.live.*",), ("cuelog.schemas.*", "cuelog.errors", "cuelog.replay.*", "cuelog.ingest.*")),
     # 5: over the store and the pipeline: the reports (replay.model: the result types the
     # audit report renders), the rule makers' diff (the database replayed twice).
@@ -101,6 +105,7 @@ LAYERS: dict[str, Layer] = {
             "cuelog.store.*",
             "cuelog.ingest.*",
             "cuelog.pipeline",
+            "cuelog.logreplay",
             "cuelog.simulate.*",
             "cuelog.rulesfile",
             "cuelog.live.*",

@@ -70,7 +70,7 @@ def test_nothing_to_replay_is_a_usage_error() -> None:
 def test_match_without_db_is_a_usage_error(tmp_path: Path) -> None:
     log = kit.maximum().write(tmp_path / "m.jsonl")
     result = runner.invoke(app, ["replay", str(log), "--match", "m1-maximum"])
-    assert result.exit_code == 2 and "need --db" in result.stderr
+    assert result.exit_code == 2 and "--match needs --db" in result.stderr
 
 
 def test_missing_database_is_exit_2(tmp_path: Path) -> None:

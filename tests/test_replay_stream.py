@@ -277,6 +277,7 @@ def test_replay_of_logs_holds_no_replayed_match_and_prints_them_in_id_order(
 ) -> None:
     """The output is in match id order and the logs need not be: the replayed matches wait
     pickled in a spool (to disk past SPOOL_BYTES), not as objects, until every file is read."""
+    from cuelog import logreplay
     from cuelog.cli import replay as command
 
     logs = tmp_path / "logs"
@@ -287,13 +288,13 @@ def test_replay_of_logs_holds_no_replayed_match_and_prints_them_in_id_order(
         log.write(logs / f"{i:02d}-{match}.jsonl")
     monkeypatch.setattr(command, "SPOOL_BYTES", spool_bytes)
     alive: list[int] = []
-    real = command.replay_match
+    real = logreplay.replay_match
 
     def counted(*args, **kwargs):
         alive.append(sum(isinstance(o, MatchResult) for o in gc.get_objects()))
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(command, "replay_match", counted)
+    monkeypatch.setattr(logreplay, "replay_match", counted)
     gc.collect()
     before = sum(isinstance(o, MatchResult) for o in gc.get_objects())  # other tests' in this process
     result = runner.invoke(app, ["replay", str(logs), "--json"])

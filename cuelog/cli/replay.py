@@ -21,14 +21,13 @@ from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
     Progress,
-    TaskID,
     TextColumn,
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
 from rich.text import Text
 
-from cuelog import __version__
+from cuelog import __version__, logreplay
 from cuelog.analytics.words import kind_words
 from cuelog.cli import plain
 from cuelog.cli.common import (
@@ -43,15 +42,14 @@ from cuelog.cli.common import (
     replay_refusals,
 )
 from cuelog.cli.plain import Justify
-from cuelog.errors import InputError, Problem
-from cuelog.ingest.corrections import Located, apply_corrections, read_corrections
-from cuelog.ingest.reader import is_clock_csv, log_files, read_records
-from cuelog.replay import NoEngine, UnknownRuleset, replay_match, split_matches
-from cuelog.replay.derived import Derived, under
+from cuelog.errors import InputError
+from cuelog.ingest.corrections import Located, read_corrections
+from cuelog.ingest.reader import is_clock_csv, log_files
+from cuelog.replay import NoEngine, UnknownRuleset
+from cuelog.replay.derived import Derived
 from cuelog.replay.model import Finding, FrameResult, MatchResult
 from cuelog.replay.output import count_findings, document_head, document_tail, match_text, rack_words
 from cuelog.rulesfile import resolve_rules
-from cuelog.schemas.records import Correction, Record
 from cuelog.schemas.rulesets import won_by_rack
 
 
@@ -207,18 +205,6 @@ def _file_progress() -> Progress:
     )
 
 
-def _streamed(files: list[Path], bar: Progress, task: TaskID) -> Iterator[Record]:
-    """The records of the files in order, read as the replay asks for them, counted on the bar."""
-    count = 0
-    for f in files:
-        for _, record in read_records(f):
-            count += 1
-            if count % 2048 == 0:
-                bar.update(task, records=count)
-            yield record
-        bar.update(task, advance=1, records=count)
-
-
 SPOOL_BYTES: Final = 4 << 20
 """Replayed matches held in memory, pickled, before their spool goes to a temporary file.
 Small, because what is held (and copied once when the spool moves to the file) is most of
@@ -244,10 +230,10 @@ class _Held:
     def __exit__(self, *_: object) -> None:
         self._spool.close()
 
-    def add(self, result: MatchResult) -> None:
-        data = pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)
+    def add(self, match: str, data: bytes) -> None:
+        """A replayed match, pickled."""
         # The match id, then the order of reading: a match id given twice keeps its order.
-        self._index.append((result.match, len(self._index), self._end, len(data)))
+        self._index.append((match, len(self._index), self._end, len(data)))
         self._spool.write(data)
         self._end += len(data)
 
@@ -260,58 +246,34 @@ class _Held:
             yield result
 
 
-def _replay_files(paths: list[Path], corrections: list[Located], rules: str | Derived | None, output: Output) -> None:
-    """Replay the logs match by match as they are read: each match's per-stroke outcomes are
-    let go once it is replayed (the output has the frames, breaks and findings), and the
-    rest is spooled (:class:`_Held`), so memory does not grow with the season. The output
-    is sorted by match id, so it comes once every file is read."""
+def _replay_files(
+    paths: list[Path],
+    corrections: list[Located],
+    rules: str | Derived | None,
+    workers: int | None,
+    output: Output,
+) -> None:
+    """Replay the logs match by match as they are read (:func:`cuelog.logreplay.replay_logs`,
+    in ``workers`` processes): each match's per-stroke outcomes are let go once it is
+    replayed (the output has the frames, breaks and findings), and the rest is spooled
+    (:class:`_Held`), so memory does not grow with the season. The output is sorted by
+    match id, so it comes once every file is read."""
+    files = log_files(paths)
+    n = workers if workers is not None else logreplay.default_workers(files)
     with _Held() as held:
-        _replay_held(paths, corrections, rules, held)
+        with _file_progress() as bar:
+            task = bar.add_task("replay", total=len(files), records=0)
+            records = 0
+
+            def advance(files_done: int, records_done: int) -> None:
+                nonlocal records
+                records += records_done
+                bar.update(task, advance=files_done, records=records)
+
+            for replayed in logreplay.replay_logs(files, corrections, rules, workers=n, progress=advance):
+                held.add(replayed.match, replayed.pickled)
         for result in held.in_order():
             output.add([result])
-
-
-def _replay_held(paths: list[Path], corrections: list[Located], rules: str | Derived | None, held: _Held) -> None:
-    """Replay every match of the logs into ``held``; the problems of the corrections, if
-    any, are raised together at the end (InputError), and nothing is replayed after the first."""
-    files = log_files(paths)
-    fixes: dict[str, list[Located]] = {}
-    for item in corrections:
-        fixes.setdefault(item[2].match, []).append(item)
-    problems: list[Problem] = []
-    with _file_progress() as bar:
-        task = bar.add_task("replay", total=len(files), records=0)
-        for match, body in split_matches(_streamed(files, bar, task)):
-            if rules is not None:
-                match = under(match, rules)
-            applied: list[Correction] = []
-            if match.match in fixes:
-                try:
-                    corrected, applied = apply_corrections([match, *body], fixes.pop(match.match))
-                    body = corrected[1:]
-                except InputError as exc:
-                    problems.extend(exc.problems)
-            if problems:
-                continue  # every problem is reported; nothing more is replayed
-            result = replay_match(match, body)
-            result.corrections = applied
-            for fr in result.frames:
-                fr.outcomes = []
-            held.add(result)
-    # Corrections of matches that are not in the logs name no stroke of them.
-    problems.extend(p for items in fixes.values() for p in _unmatched(items))
-    if problems:
-        raise InputError(sorted(problems, key=lambda p: (p.file, p.line)))
-
-
-def _unmatched(corrections: list[Located]) -> list[Problem]:
-    """The problems of corrections that match no record (one per correction, as
-    ``apply_corrections`` reports them)."""
-    try:
-        apply_corrections([], corrections)
-    except InputError as exc:
-        return exc.problems
-    return []
 
 
 def _replay_db(
@@ -390,8 +352,8 @@ def replay(
         None,
         "--workers",
         min=1,
-        help="With --db: worker processes (default: 1, or one per idle core for 250k records or more; "
-        "never slower than one). Output is the same.",
+        help="Worker processes (default: 1, or one per idle core for 250k records or more in the "
+        "database, 12 MB or more of logs; never slower than one). Output is the same.",
     ),
     corrections: list[Path] | None = typer.Option(
         None,
@@ -437,8 +399,8 @@ def replay(
         fail("give log files or --db, not both")
     if db is None and not paths:
         fail("give log files to replay, or --db FILE to replay the loaded matches")
-    if db is None and (matches or workers is not None):
-        fail("--match and --workers need --db")
+    if db is None and matches:
+        fail("--match needs --db")
     paths = expand_globs(paths or [], "PATHS")
     csvs = [str(p) for p in paths if is_clock_csv(p)]
     if csvs:
@@ -453,13 +415,15 @@ def replay(
             if db is not None:
                 _replay_db(db, matches or [], workers, fixes, chosen, output)
             else:
-                _replay_files(paths, fixes, chosen, output)
+                _replay_files(paths, fixes, chosen, workers, output)
             output.finish()
     except InputError as exc:
         print_problems(exc.problems, as_json=as_json)
         raise typer.Exit(2) from None
     except (UnknownRuleset, NoEngine) as exc:
         fail(str(exc).strip("'\""), "unknown_rules")
+    except logreplay.LogReplayFailed as exc:
+        fail(exc.message, exc.code)
     except ValueError as exc:
         fail(str(exc), "bad_input")
     raise typer.Exit(EXIT_FINDINGS if output.findings else EXIT_OK)

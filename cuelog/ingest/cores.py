@@ -56,8 +56,8 @@ def idle_cores(cores: int | None = None, load: float | None = None) -> tuple[int
 def idle_workers(cores: int | None = None, load: float | None = None) -> int:
     """One worker process per idle core (:func:`idle_cores`, with the same arguments), or
     one process when fewer than two are idle: a worker on a core other work holds only adds
-    its start-up and the copying to and from it. The default of ``cuelog ingest`` and
-    ``cuelog replay --db`` for a run large enough for workers."""
+    its start-up and the copying to and from it. The default of ``cuelog ingest``, ``cuelog
+    replay --db`` and ``cuelog replay LOGS`` for a run large enough for workers."""
     _, idle = idle_cores(cores, load)
     return idle if idle >= 2 else 1
 

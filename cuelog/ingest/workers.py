@@ -37,7 +37,7 @@ def default_workers(files: Sequence[Path], cores: int | None = None, load: float
 def _worth_workers(files: Sequence[Path]) -> bool:
     total = large = 0
     for path in files:
-        size = _held(path)
+        size = held_bytes(path)
         total += size
         large += size > FAST_CHECK_BYTES
         if total >= PARALLEL_BYTES or large >= PARALLEL_LARGE_LOGS:
@@ -45,7 +45,7 @@ def _worth_workers(files: Sequence[Path]) -> bool:
     return False
 
 
-def _held(path: Path) -> int:
+def held_bytes(path: Path) -> int:
     """What a log holds, in bytes: its size, or for a gzipped one the size it records."""
     try:
         size = path.stat().st_size

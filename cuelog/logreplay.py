@@ -1,0 +1,282 @@
+"""Replay stroke log files, file by file, in worker processes when asked (``cuelog replay LOGS``).
+
+Each file is read and split at its ``match`` records on its own: a file's first record is
+its match record, as the validator requires of every log (``no_match``), so the files are
+independent and a pool of processes can replay them a part (a few files) at a time, each
+worker reading its own files. What a part gives is a list of :data:`Event`, in the order
+of its files and matches: a replayed match (pickled, without its per-stroke outcomes: the
+output has the frames, breaks and findings), the problems of a match's corrections, or
+what stopped the replay. The parent reads the parts in file order and decides as one
+process reading every file in turn would (:func:`replay_logs`), so the matches, the
+problems and the error reported are the same whatever the number of workers.
+"""
+
+from __future__ import annotations
+
+import collections
+import multiprocessing
+import pickle
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Final
+
+from cuelog.errors import CuelogError, InputError, Problem
+from cuelog.ingest.collector import collector_paused
+from cuelog.ingest.cores import idle_workers
+from cuelog.ingest.corrections import Located, apply_corrections
+from cuelog.ingest.reader import read_records
+from cuelog.ingest.workers import held_bytes
+from cuelog.replay import NoEngine, UnknownRuleset, replay_match
+from cuelog.replay.derived import Derived, under
+from cuelog.schemas.records import Correction, Match, Record
+
+
+class LogReplayFailed(CuelogError):
+    """A match of the logs could not be replayed (an unknown ruleset, no engine, a ruleset of
+    another discipline, a broken stream): ``code`` is the error code the command reports."""
+
+    def __init__(self, message: str, code: str) -> None:
+        super().__init__(message)
+        self.message, self.code = message, code
+
+
+@dataclass(frozen=True, slots=True)
+class Replayed:
+    """A match replayed: its id and its result pickled (per-stroke outcomes dropped)."""
+
+    match: str
+    pickled: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """A match whose corrections could not be applied: their problems. It is not replayed."""
+
+    match: str
+    problems: list[Problem]
+
+
+@dataclass(frozen=True, slots=True)
+class Stopped:
+    """What stops the replay where it happened: a file that cannot be read (``problems``),
+    or a match that cannot be replayed (``message`` and ``code``). ``always``: it stops the
+    replay even after a correction's problem, as an unreadable file does; a match that
+    cannot be replayed stops it only while no correction has failed, since after that
+    nothing more is replayed."""
+
+    match: str | None = None
+    problems: list[Problem] = field(default_factory=list)
+    message: str = ""
+    code: str = ""
+    always: bool = True
+
+
+Event = Replayed | Refused | Stopped
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """What reading and replaying some files gave: their events, files and records."""
+
+    events: list[Event]
+    files: int
+    records: int
+
+
+def replay_part(names: Sequence[str], fixes: dict[str, list[Located]], rules: str | Derived | None) -> Part:
+    """Read and replay these files in turn (in a worker process, or in this one). Every
+    match is corrected by the corrections naming it (each time it is met), then replayed.
+    The first file that cannot be read, or a match that cannot be put under ``rules``, ends
+    the part; a match that cannot be replayed does not (its replay would not have been tried
+    after a correction of an earlier part failed, and the files after it still have their
+    corrections checked)."""
+    events: list[Event] = []
+    records = 0
+    # The collector paused: the part's records and results are many small objects that
+    # refcounting frees (ingest.collector); the engines make no reference cycles of note.
+    with collector_paused():
+        for done, name in enumerate(names):
+            try:
+                for match, body, count in _matches(name):
+                    records += count
+                    event = _replayed(match, body, fixes, rules)
+                    events.append(event)
+                    if isinstance(event, Stopped) and event.always:
+                        return Part(events, done + 1, records)
+            except InputError as exc:
+                events.append(Stopped(problems=exc.problems))
+                return Part(events, done + 1, records)
+    return Part(events, len(names), records)
+
+
+def _matches(name: str) -> Iterator[tuple[Match, list[Record], int]]:
+    """Each match of one file with the records that follow it, and their number (the match
+    record included). InputError for an unreadable line, or records before the first
+    match record (``no_match``, as the validator names it)."""
+    match: Match | None = None
+    body: list[Record] = []
+    for line, record in read_records(name):
+        if isinstance(record, Match):
+            if match is not None:
+                yield match, body, len(body) + 1
+            match, body = record, []
+        elif match is not None:
+            body.append(record)
+        else:
+            kind = type(record).__name__.lower()
+            raise InputError([Problem(name, line, "type", "no_match", kind, "a match record before it")])
+    if match is not None:
+        yield match, body, len(body) + 1
+
+
+def _replayed(match: Match, body: list[Record], fixes: dict[str, list[Located]], rules: str | Derived | None) -> Event:
+    try:
+        if rules is not None:
+            match = under(match, rules)
+    except (UnknownRuleset, ValueError) as exc:
+        # The chosen ruleset is checked before any correction, so it stops the replay always.
+        return _stopped(match, exc, always=True)
+    applied: list[Correction] = []
+    if match.match in fixes:
+        try:
+            corrected, applied = apply_corrections([match, *body], fixes[match.match])
+        except InputError as exc:
+            return Refused(match.match, exc.problems)
+        body = corrected[1:]
+    try:
+        result = replay_match(match, body)
+    except (UnknownRuleset, NoEngine, ValueError) as exc:
+        return _stopped(match, exc, always=False)
+    result.corrections = applied
+    for fr in result.frames:
+        fr.outcomes = []
+    return Replayed(result.match, pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+def _stopped(match: Match, exc: Exception, *, always: bool) -> Stopped:
+    if isinstance(exc, (UnknownRuleset, NoEngine)):
+        return Stopped(match.match, message=str(exc).strip("'\""), code="unknown_rules", always=always)
+    return Stopped(match.match, message=str(exc), code="bad_input", always=always)
+
+
+PART_BYTES: Final = 1 << 20
+"""Files are handed to a worker in parts of about this many bytes (a larger file alone):
+enough that a part's start and its pickled results cost little beside its replay, small
+enough that the workers share the files evenly."""
+
+PARALLEL_BYTES: Final = 12 << 20
+"""Logs below this size in all are replayed by this process alone: starting the workers
+(each imports the engines) costs about what they save at 6 MB (measured: benchmarks/README.md,
+"replay LOGS with workers")."""
+
+
+def default_workers(files: Sequence[Path], cores: int | None = None, load: float | None = None) -> int:
+    """The ``--workers`` default of ``cuelog replay LOGS``: this process alone for less than
+    :data:`PARALLEL_BYTES` of logs, else one worker per idle core."""
+    if sum(held_bytes(p) for p in files) < PARALLEL_BYTES:
+        return 1  # decided without watching the cores
+    return idle_workers(cores, load)
+
+
+def parts(files: Sequence[Path], size: int = PART_BYTES) -> list[list[str]]:
+    """The files in order, in parts of about ``size`` bytes each."""
+    out: list[list[str]] = []
+    current: list[str] = []
+    held = 0
+    for path in files:
+        current.append(str(path))
+        held += held_bytes(path)
+        if held >= size:
+            out.append(current)
+            current, held = [], 0
+    if current:
+        out.append(current)
+    return out
+
+
+Progress = Callable[[int, int], None]
+"""Called with the files and records of each part once it is replayed."""
+
+
+def replay_logs(
+    files: Sequence[Path],
+    corrections: Sequence[Located] = (),
+    rules: str | Derived | None = None,
+    *,
+    workers: int = 1,
+    progress: Progress | None = None,
+    part_bytes: int = PART_BYTES,
+) -> Iterator[Replayed]:
+    """Each match of the logs replayed, in reading order (files in the order given).
+
+    Decides as one process reading the files in turn: the first unreadable file, or a
+    match that cannot be replayed, raises (InputError, :class:`LogReplayFailed`); once a
+    correction fails nothing more is replayed, and every correction's problem is raised
+    together at the end (InputError), with those of corrections naming no match of the
+    logs. With ``workers`` of 2 or more, that many processes read and replay the files,
+    a part of about ``part_bytes`` at a time.
+    """
+    fixes: dict[str, list[Located]] = {}
+    for item in corrections:
+        fixes.setdefault(item[2].match, []).append(item)
+    problems: list[Problem] = []
+    seen: set[str] = set()
+    for part in _parts_replayed(parts(files, part_bytes), fixes, rules, workers):
+        for event in part.events:
+            if isinstance(event, Stopped):
+                if event.always or not problems:
+                    if event.problems:
+                        raise InputError(event.problems)
+                    raise LogReplayFailed(event.message, event.code)
+                if event.match is not None:
+                    seen.add(event.match)
+            elif isinstance(event, Refused):
+                seen.add(event.match)
+                problems.extend(p for p in event.problems if p not in problems)
+            else:
+                seen.add(event.match)
+                if not problems:
+                    yield event
+        if progress is not None:
+            progress(part.files, part.records)
+    # Corrections of matches that are not in the logs name no stroke of them.
+    problems.extend(p for match, items in fixes.items() if match not in seen for p in _unmatched(items))
+    if problems:
+        raise InputError(sorted(problems, key=lambda p: (p.file, p.line)))
+
+
+def _parts_replayed(
+    todo: list[list[str]], fixes: dict[str, list[Located]], rules: str | Derived | None, workers: int
+) -> Iterator[Part]:
+    """Each part replayed, in order, whichever worker ends first; at most two parts a worker
+    in flight, so the results held wait for the output only that long."""
+    if workers <= 1 or len(todo) <= 1:
+        for names in todo:
+            yield replay_part(names, fixes, rules)
+        return
+    # spawn, not fork: the parent holds rich consoles and open files.
+    context = multiprocessing.get_context("spawn")
+    pool = ProcessPoolExecutor(max_workers=min(workers, len(todo)), mp_context=context)
+    try:
+        pending: collections.deque[Future[Part]] = collections.deque()
+        for names in todo:
+            pending.append(pool.submit(replay_part, names, fixes, rules))
+            if len(pending) >= 2 * workers:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
+    finally:
+        # A replay stopped early (an error, the caller gone) does not wait for the parts queued after it.
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _unmatched(corrections: list[Located]) -> list[Problem]:
+    """The problems of corrections that match no record (one per correction, as
+    ``apply_corrections`` reports them)."""
+    try:
+        apply_corrections([], corrections)
+    except InputError as exc:
+        return exc.problems
+    return []
