@@ -606,8 +606,10 @@ _FAST = True
 
 def _stroke(state: State, stroke: Stroke) -> tuple[Outcome | None, list[Finding]]:
     """One stroke through the rules, step by step: the due call and the findings."""
-    play = _Play(stroke, stroke.n, stroke.striker)
     plain = _FAST and _plain(state, stroke)
+    if plain and stroke.positions is None and not stroke.respots and RED in state.table and RED not in stroke.potted:
+        return _unspotted(state, stroke)
+    play = _Play(stroke, stroke.n, stroke.striker)
     if plain:
         _plain_start(state, play)
     else:
@@ -679,6 +681,112 @@ def _plain(state: State, stroke: Stroke) -> bool:
         if b not in table and b != cb:
             return False
     return True
+
+
+def _unspotted(state: State, stroke: Stroke) -> tuple[Outcome, list[Finding]]:
+    """The steps of :func:`_stroke` for a plain stroke (:func:`_plain`) after which no ball
+    is to be spotted and none was, in one function: the commonest stroke (the hot loop).
+
+    The Red is on the table and not potted, so no Red is due on a spot (S3 R9); positions
+    are not recorded, so the next striker's cue ball is not known to touch a ball (S3
+    R14(a)), and no respot is recorded to vouch that it did; a plain stroke's run is short
+    of fifteen hazards, so the opponent's ball is not due in the D (S3 R11(c)). The due
+    call is no foul and no miss. Each line does what the step named beside it does;
+    ``tests/test_billiards_properties.py`` holds the two paths to the same results.
+    """
+    n, striker = stroke.n, stroke.striker
+    # _plain_start
+    if state.t0 is None:
+        state.t0 = parse_time(stroke.t)  # the game's start, when the frame has no time
+    if state.breaker is None:
+        state.breaker = striker
+    opponent = other(striker)
+    cb, ob = state.cue[striker], state.cue[opponent]
+    if state.turn_side != striker:
+        _begin_turn(state, striker, n)
+    state.foul_by = None
+    before = state.table
+    # _scoring (S3 R4): the Red is on the table and not potted.
+    first, then, potted = stroke.first, stroke.then or (), stroke.potted
+    red_hit = RED in first or RED in then
+    hazard = 0
+    if potted:
+        if ob in potted and ob in before:
+            hazard += 2
+        if cb in potted and _all_on(first, before):
+            hazard += 3 if first == [RED] else 2  # S2 R9, S3 R4(d)
+    cannon: bool | None = False
+    if ob in before:
+        if red_hit and (ob in first or ob in then):
+            cannon = True
+        elif stroke.then is None and len(first) == 1:
+            moved = _recorded_move(state, stroke, striker)  # ``then`` unknown: the scoreboard says
+            cannon = moved is not None and moved == hazard + 2
+    points = hazard + (2 if cannon else 0)
+    # _book (S3 R5(d), R16): nothing called, nothing due.
+    scored = points
+    ledger, target = state.ledger, state.target
+    if target is not None:
+        own = ledger.official[0] if striker == "A" else ledger.official[1]
+        scored = min(scored, max(target - own, 0))
+    mismatch = ledger.stroke(n, striker, scored, 0, stroke.score, break_points=points, rule=state.ed.cite["scoring"])
+    continues = points > 0
+    # _runs (S3 R10, R11)
+    if continues:
+        if cannon and not hazard:
+            if not state.cannons:
+                state.run_first = n
+            state.cannons, state.hazards = state.cannons + 1, 0
+        elif hazard and not cannon:
+            if not state.hazards:
+                state.run_first = n
+            state.hazards, state.cannons = state.hazards + 1, 0
+        else:
+            state.hazards = state.cannons = 0
+    # _table_after_stroke: a ball was hit, so every ball may have moved.
+    table: dict[str, Pos | None] = dict.fromkeys(before)
+    for b in potted:
+        table.pop(b, None)
+    if cb not in potted:
+        table[cb] = None
+    if red_hit:
+        state.red_spot = None
+    # _respot_step: nothing due, nothing recorded.
+    state.red_seq = 0
+    next_striker = striker if continues else opponent
+    state.table = table
+    # _next_turn
+    state.last_n = n
+    state.striker = next_striker
+    if continues:
+        state.turn_side = striker
+    else:
+        _end_turn(state)
+    score = ledger.official
+    if target is not None and (score[0] >= target or score[1] >= target):
+        _end(state, "A" if score[0] >= target else "B", "target", n)
+    # _outcome: positional, in the field order of Outcome.
+    outcome = Outcome(
+        n,
+        striker,
+        scored,
+        0,
+        False,
+        (),
+        None,
+        False,
+        False,
+        (),
+        not continues,
+        next_striker,
+        ledger.score(),
+        ledger.visit_id if points else None,
+        ledger.visit_id,
+        state.over,
+        state.winner,
+        ledger.credited,
+    )
+    return outcome, [] if mismatch is None else [mismatch]
 
 
 def _plain_start(state: State, play: _Play) -> None:
