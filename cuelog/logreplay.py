@@ -3,7 +3,7 @@
 Each file is read and split at its ``match`` records on its own: a file's first record is
 its match record, as the validator requires of every log (``no_match``), so the files are
 independent and a pool of processes can replay them a part (a few files) at a time, each
-worker reading its own files. What a part gives is a list of :data:`Event`, in the order
+worker reading its own files. What a part gives is a list of :data:`Reading`, in the order
 of its files and matches: a replayed match (pickled, without its per-stroke outcomes: the
 output has the frames, breaks and findings), the problems of a match's corrections, or
 what stopped the replay. The parent reads the parts in file order and decides as one
@@ -73,14 +73,15 @@ class Stopped:
     always: bool = True
 
 
-Event = Replayed | Refused | Stopped
+Reading = Replayed | Refused | Stopped
+"""What reading a match (or a file that cannot be read) gave."""
 
 
 @dataclass(frozen=True, slots=True)
 class Part:
-    """What reading and replaying some files gave: their events, files and records."""
+    """What reading and replaying some files gave: their readings, files and records."""
 
-    events: list[Event]
+    readings: list[Reading]
     files: int
     records: int
 
@@ -92,7 +93,7 @@ def replay_part(names: Sequence[str], fixes: dict[str, list[Located]], rules: st
     the part; a match that cannot be replayed does not (its replay would not have been tried
     after a correction of an earlier part failed, and the files after it still have their
     corrections checked)."""
-    events: list[Event] = []
+    readings: list[Reading] = []
     records = 0
     # The collector paused: the part's records and results are many small objects that
     # refcounting frees (ingest.collector); the engines make no reference cycles of note.
@@ -101,14 +102,14 @@ def replay_part(names: Sequence[str], fixes: dict[str, list[Located]], rules: st
             try:
                 for match, body, count in _matches(name):
                     records += count
-                    event = _replayed(match, body, fixes, rules)
-                    events.append(event)
-                    if isinstance(event, Stopped) and event.always:
-                        return Part(events, done + 1, records)
+                    reading = _replayed(match, body, fixes, rules)
+                    readings.append(reading)
+                    if isinstance(reading, Stopped) and reading.always:
+                        return Part(readings, done + 1, records)
             except InputError as exc:
-                events.append(Stopped(problems=exc.problems))
-                return Part(events, done + 1, records)
-    return Part(events, len(names), records)
+                readings.append(Stopped(problems=exc.problems))
+                return Part(readings, done + 1, records)
+    return Part(readings, len(names), records)
 
 
 def _matches(name: str) -> Iterator[tuple[Match, list[Record], int]]:
@@ -131,7 +132,9 @@ def _matches(name: str) -> Iterator[tuple[Match, list[Record], int]]:
         yield match, body, len(body) + 1
 
 
-def _replayed(match: Match, body: list[Record], fixes: dict[str, list[Located]], rules: str | Derived | None) -> Event:
+def _replayed(
+    match: Match, body: list[Record], fixes: dict[str, list[Located]], rules: str | Derived | None
+) -> Reading:
     try:
         if rules is not None:
             match = under(match, rules)
@@ -224,21 +227,21 @@ def replay_logs(
     problems: list[Problem] = []
     seen: set[str] = set()
     for part in _parts_replayed(parts(files, part_bytes), fixes, rules, workers):
-        for event in part.events:
-            if isinstance(event, Stopped):
-                if event.always or not problems:
-                    if event.problems:
-                        raise InputError(event.problems)
-                    raise LogReplayFailed(event.message, event.code)
-                if event.match is not None:
-                    seen.add(event.match)
-            elif isinstance(event, Refused):
-                seen.add(event.match)
-                problems.extend(p for p in event.problems if p not in problems)
+        for reading in part.readings:
+            if isinstance(reading, Stopped):
+                if reading.always or not problems:
+                    if reading.problems:
+                        raise InputError(reading.problems)
+                    raise LogReplayFailed(reading.message, reading.code)
+                if reading.match is not None:
+                    seen.add(reading.match)
+            elif isinstance(reading, Refused):
+                seen.add(reading.match)
+                problems.extend(p for p in reading.problems if p not in problems)
             else:
-                seen.add(event.match)
+                seen.add(reading.match)
                 if not problems:
-                    yield event
+                    yield reading
         if progress is not None:
             progress(part.files, part.records)
     # Corrections of matches that are not in the logs name no stroke of them.
