@@ -13,21 +13,19 @@ problems and the error reported are the same whatever the number of workers.
 
 from __future__ import annotations
 
-import collections
-import multiprocessing
+import functools
 import pickle
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
 from cuelog.errors import CuelogError, InputError, Problem
+from cuelog.ingest import pool
 from cuelog.ingest.collector import collector_paused
-from cuelog.ingest.cores import idle_workers
 from cuelog.ingest.corrections import Located, apply_corrections
+from cuelog.ingest.pool import PART_BYTES, in_order, parts
 from cuelog.ingest.reader import read_records
-from cuelog.ingest.workers import held_bytes
 from cuelog.replay import NoEngine, UnknownRuleset, replay_match
 from cuelog.replay.derived import Derived, under
 from cuelog.schemas.records import Correction, Match, Record
@@ -86,7 +84,7 @@ class Part:
     records: int
 
 
-def replay_part(names: Sequence[str], fixes: dict[str, list[Located]], rules: str | Derived | None) -> Part:
+def replay_part(names: Sequence[str], *, fixes: dict[str, list[Located]], rules: str | Derived | None) -> Part:
     """Read and replay these files in turn (in a worker process, or in this one). Every
     match is corrected by the corrections naming it (each time it is met), then replayed.
     The first file that cannot be read, or a match that cannot be put under ``rules``, ends
@@ -164,39 +162,16 @@ def _stopped(match: Match, exc: Exception, *, always: bool) -> Stopped:
     return Stopped(match.match, message=str(exc), code="bad_input", always=always)
 
 
-PART_BYTES: Final = 1 << 20
-"""Files are handed to a worker in parts of about this many bytes (a larger file alone):
-enough that a part's start and its pickled results cost little beside its replay, small
-enough that the workers share the files evenly."""
-
 PARALLEL_BYTES: Final = 12 << 20
 """Logs below this size in all are replayed by this process alone: starting the workers
 (each imports the engines) costs about what they save at 6 MB (measured: benchmarks/README.md,
-"replay LOGS with workers")."""
+"validate and replay LOGS with workers")."""
 
 
 def default_workers(files: Sequence[Path], cores: int | None = None, load: float | None = None) -> int:
     """The ``--workers`` default of ``cuelog replay LOGS``: this process alone for less than
     :data:`PARALLEL_BYTES` of logs, else one worker per idle core."""
-    if sum(held_bytes(p) for p in files) < PARALLEL_BYTES:
-        return 1  # decided without watching the cores
-    return idle_workers(cores, load)
-
-
-def parts(files: Sequence[Path], size: int = PART_BYTES) -> list[list[str]]:
-    """The files in order, in parts of about ``size`` bytes each."""
-    out: list[list[str]] = []
-    current: list[str] = []
-    held = 0
-    for path in files:
-        current.append(str(path))
-        held += held_bytes(path)
-        if held >= size:
-            out.append(current)
-            current, held = [], 0
-    if current:
-        out.append(current)
-    return out
+    return pool.default_workers(files, PARALLEL_BYTES, cores, load)
 
 
 Progress = Callable[[int, int], None]
@@ -226,7 +201,8 @@ def replay_logs(
         fixes.setdefault(item[2].match, []).append(item)
     problems: list[Problem] = []
     seen: set[str] = set()
-    for part in _parts_replayed(parts(files, part_bytes), fixes, rules, workers):
+    work = functools.partial(replay_part, fixes=fixes, rules=rules)
+    for part in in_order(work, parts(files, part_bytes), workers):
         for reading in part.readings:
             if isinstance(reading, Stopped):
                 if reading.always or not problems:
@@ -248,31 +224,6 @@ def replay_logs(
     problems.extend(p for match, items in fixes.items() if match not in seen for p in _unmatched(items))
     if problems:
         raise InputError(sorted(problems, key=lambda p: (p.file, p.line)))
-
-
-def _parts_replayed(
-    todo: list[list[str]], fixes: dict[str, list[Located]], rules: str | Derived | None, workers: int
-) -> Iterator[Part]:
-    """Each part replayed, in order, whichever worker ends first; at most two parts a worker
-    in flight, so the results held wait for the output only that long."""
-    if workers <= 1 or len(todo) <= 1:
-        for names in todo:
-            yield replay_part(names, fixes, rules)
-        return
-    # spawn, not fork: the parent holds rich consoles and open files.
-    context = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(max_workers=min(workers, len(todo)), mp_context=context)
-    try:
-        pending: collections.deque[Future[Part]] = collections.deque()
-        for names in todo:
-            pending.append(pool.submit(replay_part, names, fixes, rules))
-            if len(pending) >= 2 * workers:
-                yield pending.popleft().result()
-        while pending:
-            yield pending.popleft().result()
-    finally:
-        # A replay stopped early (an error, the caller gone) does not wait for the parts queued after it.
-        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _unmatched(corrections: list[Located]) -> list[Problem]:

@@ -8,8 +8,13 @@ import typer
 
 from cuelog.cli.common import EXIT_BAD_INPUT, EXIT_OK, err_console, expand_globs, fail, json_errors, print_problems
 from cuelog.errors import Problem
+from cuelog.ingest.pool import default_workers
 from cuelog.ingest.reader import is_clock_csv, log_files
 from cuelog.ingest.validate import validate_paths
+
+PARALLEL_BYTES = 24 << 20
+"""Logs below this size in all are checked by this process alone (measured:
+benchmarks/README.md, "validate and replay LOGS with workers")."""
 
 
 def validate(
@@ -18,6 +23,13 @@ def validate(
         help="Log files (.jsonl, .jsonl.gz), directories (searched recursively) or quoted globs; .csv files are checked as shot-clock logs.",
     ),
     as_json: bool = typer.Option(False, "--json", help="Print the problems as JSON on stdout."),
+    workers: int | None = typer.Option(
+        None,
+        "--workers",
+        min=1,
+        help="Worker processes checking the logs (default: 1, or one per idle core for 24 MB of logs "
+        "or more). The problems are the same.",
+    ),
 ) -> None:
     """Check stroke logs: JSON types, then meaning (rules, balls, spots, order, numbering, sides, scores, times).
 
@@ -35,16 +47,18 @@ def validate(
     paths = expand_globs(paths, "PATHS")
     csvs = [p for p in paths if is_clock_csv(p)]
     logs = [p for p in paths if not is_clock_csv(p)]
-    if not log_files(logs) and not csvs:
+    files = log_files(logs)
+    if not files and not csvs:
         fail("no log files (.jsonl, .jsonl.gz) under: " + ", ".join(str(p) for p in paths), "no_logs")
     # A CSV is a shot-clock device log (docs/format.md section 5): checked as one, not as JSON.
-    problems = validate_paths(logs) + _clock_problems(csvs)
+    n = workers if workers is not None else default_workers(files, PARALLEL_BYTES)
+    problems = validate_paths(files, workers=n) + _clock_problems(csvs)
     if as_json or problems:
         print_problems(problems, as_json)
     if not as_json:
-        files = len({p.file for p in problems})
-        verdict = f"{len(problems)} problem(s) in {files} file(s)" if problems else "valid"
-        err_console.print(f"{len(log_files(logs)) + len(csvs)} file(s) checked: {verdict}", highlight=False)
+        bad = len({p.file for p in problems})
+        verdict = f"{len(problems)} problem(s) in {bad} file(s)" if problems else "valid"
+        err_console.print(f"{len(files) + len(csvs)} file(s) checked: {verdict}", highlight=False)
     raise typer.Exit(EXIT_BAD_INPUT if problems else EXIT_OK)
 
 

@@ -53,6 +53,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -653,15 +654,28 @@ def detailed_problems(path: str | os.PathLike[str]) -> list[Problem]:
     return problems
 
 
-def validate_paths(paths: Iterable[str | os.PathLike[str]]) -> list[Problem]:
-    """Every problem of every log under ``paths`` (files, .gz, directories, sorted)."""
+def validate_paths(
+    paths: Iterable[str | os.PathLike[str]], *, workers: int = 1, part_bytes: int | None = None
+) -> list[Problem]:
+    """Every problem of every log under ``paths`` (files, .gz, directories, sorted), in
+    file order. With ``workers`` of 2 or more, that many processes check the files a part
+    (of about ``part_bytes``) at a time (:mod:`cuelog.ingest.pool`): the same problems in
+    the same order. A worker knows the built-in rulesets, not those installed in this
+    process (``cuelog.replay.derived.install``): ``cuelog validate`` installs none."""
+    from cuelog.ingest.pool import PART_BYTES, in_order, parts
+
+    todo = parts(log_files(paths), PART_BYTES if part_bytes is None else part_bytes)
+    return [p for found in in_order(validate_part, todo, workers) for p in found]
+
+
+def validate_part(names: list[str]) -> list[Problem]:
+    """Every problem of these logs, file after file (in a worker process, or in this one)."""
     problems: list[Problem] = []
     with collector_paused():
-        for path in log_files(paths):
+        for name in names:
+            path = Path(name)
             if not path.exists():
-                problems.append(
-                    Problem(str(path), 0, "", "unreadable", "no such file", "an existing file or directory")
-                )
+                problems.append(Problem(name, 0, "", "unreadable", "no such file", "an existing file or directory"))
                 continue
             problems.extend(validate_file(path))
     return problems

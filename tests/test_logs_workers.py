@@ -1,8 +1,10 @@
-"""``cuelog replay LOGS --workers N``: the logs read and replayed by worker processes, a part
-of the files at a time, with the same output, problems and errors as one process."""
+"""``cuelog replay LOGS --workers N`` and ``cuelog validate --workers N``: the logs read by
+worker processes, a part of the files at a time, with the same output, problems and errors
+as one process."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import pickle
@@ -16,9 +18,11 @@ from typer.testing import CliRunner
 
 from cuelog import __version__, logreplay
 from cuelog.cli import app
-from cuelog.errors import InputError
+from cuelog.errors import InputError, Problem
+from cuelog.ingest import pool
 from cuelog.ingest.corrections import read_corrections
 from cuelog.ingest.reader import log_files
+from cuelog.ingest.validate import validate_paths
 from cuelog.replay.output import document, dumps
 from cuelog.simulate import SeasonConfig, simulate_season
 from cuelog.simulate.writer import write_season
@@ -52,7 +56,7 @@ def season(tmp_path_factory: pytest.TempPathFactory) -> Path:
     logs.mkdir()
     for path in sorted(root.glob("*/logs/*.jsonl")):
         shutil.copy(path, logs / path.name)
-    assert sum(p.stat().st_size for p in logs.iterdir()) > 2 * logreplay.PART_BYTES
+    assert sum(p.stat().st_size for p in logs.iterdir()) > 2 * pool.PART_BYTES
     return logs
 
 
@@ -80,7 +84,7 @@ def test_two_worker_processes_print_the_same_bytes_as_one(season: Path) -> None:
 
 def test_the_parts_keep_the_reading_order_and_the_same_results(season: Path) -> None:
     files = log_files([season])
-    parts = logreplay.parts(files, 200_000)
+    parts = pool.parts(files, 200_000)
     assert [name for part in parts for name in part] == [str(p) for p in files]
     assert len(parts) > 3
     one = list(logreplay.replay_logs(files, workers=1))
@@ -203,3 +207,44 @@ def test_a_match_without_an_engine_stops_the_replay_unless_a_correction_failed_b
     result = runner.invoke(app, ["replay", str(first), str(pool), "--corrections", str(fixes), "--json"])
     assert result.exit_code == 2
     assert [p["code"] for p in json.loads(result.stdout)["problems"]] == ["no_such_stroke"]
+
+
+# -- cuelog validate --workers: the same problems, in the same order --------------------------
+
+
+def test_validate_with_workers_reports_every_problem_in_file_order(season: Path, tmp_path: Path) -> None:
+    from tests.ingest.corpus import CASES
+
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    for case in CASES:
+        case.make(bad)
+    files = [*log_files([season]), *log_files([bad])]
+    one = validate_paths(files)
+    two = validate_paths(files, workers=2, part_bytes=50_000)
+    # An unknown ruleset's problem lists the rulesets its process knows: a worker knows the
+    # built-in ones, this process also those other tests installed (rule makers' drafts).
+    assert [_known(p) for p in two] == [_known(p) for p in one]
+    assert len(pool.parts(files, 50_000)) > 3
+    assert {p.file for p in one} == {str(f) for f in log_files([bad])}  # the season is clean
+    # The command, in its own process with real workers: the same JSON document.
+    args = ("validate", str(season), str(bad), "--json")
+    by_one, by_two = cli(*args, "--workers", "1"), cli(*args, "--workers", "2")
+    assert by_one.returncode == by_two.returncode == 2
+    assert by_two.stdout == by_one.stdout
+    assert len(json.loads(by_one.stdout)["problems"]) == len(one)
+
+
+def _known(p: Problem) -> Problem:
+    return dataclasses.replace(p, expected="a known ruleset") if p.code == "unknown_rules" else p
+
+
+def test_validate_uses_workers_by_default_only_for_logs_worth_them(tmp_path: Path) -> None:
+    from cuelog.cli.validate import PARALLEL_BYTES
+
+    small = kit.maximum().write(tmp_path / "m.jsonl")
+    assert pool.default_workers([small], PARALLEL_BYTES, cores=2, load=0.0) == 1
+    large = tmp_path / "day.jsonl"
+    with large.open("wb") as fh:
+        fh.truncate(PARALLEL_BYTES)
+    assert pool.default_workers([small, large], PARALLEL_BYTES, cores=2, load=0.0) == 2
