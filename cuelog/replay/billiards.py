@@ -607,8 +607,8 @@ _FAST = True
 def _stroke(state: State, stroke: Stroke) -> tuple[Outcome | None, list[Finding]]:
     """One stroke through the rules, step by step: the due call and the findings."""
     plain = _FAST and _plain(state, stroke)
-    if plain and stroke.positions is None and not stroke.respots and RED in state.table and RED not in stroke.potted:
-        return _unspotted(state, stroke)
+    if plain and stroke.positions is None:
+        return _plain_stroke(state, stroke)
     play = _Play(stroke, stroke.n, stroke.striker)
     if plain:
         _plain_start(state, play)
@@ -683,16 +683,12 @@ def _plain(state: State, stroke: Stroke) -> bool:
     return True
 
 
-def _unspotted(state: State, stroke: Stroke) -> tuple[Outcome, list[Finding]]:
-    """The steps of :func:`_stroke` for a plain stroke (:func:`_plain`) after which no ball
-    is to be spotted and none was, in one function: the commonest stroke (the hot loop).
-
-    The Red is on the table and not potted, so no Red is due on a spot (S3 R9); positions
-    are not recorded, so the next striker's cue ball is not known to touch a ball (S3
-    R14(a)), and no respot is recorded to vouch that it did; a plain stroke's run is short
-    of fifteen hazards, so the opponent's ball is not due in the D (S3 R11(c)). The due
-    call is no foul and no miss. Each line does what the step named beside it does;
-    ``tests/test_billiards_properties.py`` holds the two paths to the same results.
+def _plain_stroke(state: State, stroke: Stroke) -> tuple[Outcome, list[Finding]]:
+    """The steps of :func:`_stroke` for a plain stroke (:func:`_plain`) without recorded
+    positions, in one function (the hot loop): each line does what the step named beside
+    it does, and ``tests/test_billiards_properties.py`` holds the two paths to the same
+    results. The due call is no foul and no miss. The respots keep their step
+    (:func:`_respot_step`), taken unless nothing can be due and nothing was spotted.
     """
     n, striker = stroke.n, stroke.striker
     # _plain_start
@@ -704,19 +700,22 @@ def _unspotted(state: State, stroke: Stroke) -> tuple[Outcome, list[Finding]]:
     cb, ob = state.cue[striker], state.cue[opponent]
     if state.turn_side != striker:
         _begin_turn(state, striker, n)
+    red_spot0 = state.red_spot
     state.foul_by = None
     before = state.table
-    # _scoring (S3 R4): the Red is on the table and not potted.
+    # _scoring (S3 R4)
     first, then, potted = stroke.first, stroke.then or (), stroke.potted
     red_hit = RED in first or RED in then
     hazard = 0
     if potted:
+        if RED in potted and RED in before:
+            hazard += 3
         if ob in potted and ob in before:
             hazard += 2
         if cb in potted and _all_on(first, before):
             hazard += 3 if first == [RED] else 2  # S2 R9, S3 R4(d)
-    cannon: bool | None = False
-    if ob in before:
+    cannon = False
+    if ob in before and RED in before:
         if red_hit and (ob in first or ob in then):
             cannon = True
         elif stroke.then is None and len(first) == 1:
@@ -749,12 +748,25 @@ def _unspotted(state: State, stroke: Stroke) -> tuple[Outcome, list[Finding]]:
         table.pop(b, None)
     if cb not in potted:
         table[cb] = None
-    if red_hit:
+    if red_hit or RED not in table:
         state.red_spot = None
-    # _respot_step: nothing due, nothing recorded.
-    state.red_seq = 0
     next_striker = striker if continues else opponent
-    state.table = table
+    findings = [] if mismatch is None else [mismatch]
+    respots: tuple[tuple[str, str], ...] = ()
+    if RED in table and not stroke.respots:
+        # _respot_step with nothing due: the Red is on the table (S3 R9); no position is
+        # known, so no cue ball is known to touch a ball (S3 R14(a)) and no respot vouches
+        # that one did; a plain stroke's run is short of fifteen hazards (S3 R11(c)).
+        state.red_seq = 0
+        state.table = table
+    else:
+        play = _Play(stroke, n, striker)
+        play.opponent, play.cue_ball, play.object_ball = opponent, cb, ob
+        play.red_spot0, play.points, play.cannon, play.continues = red_spot0, points, cannon, continues
+        _respot_step(state, play, table)
+        findings.extend(play.findings)
+        if play.due_spots:
+            respots = _due_respots(play.due_spots)
     # _next_turn
     state.last_n = n
     state.striker = next_striker
@@ -776,7 +788,7 @@ def _unspotted(state: State, stroke: Stroke) -> tuple[Outcome, list[Finding]]:
         None,
         False,
         False,
-        (),
+        respots,
         not continues,
         next_striker,
         ledger.score(),
@@ -786,7 +798,7 @@ def _unspotted(state: State, stroke: Stroke) -> tuple[Outcome, list[Finding]]:
         state.winner,
         ledger.credited,
     )
-    return outcome, [] if mismatch is None else [mismatch]
+    return outcome, findings
 
 
 def _plain_start(state: State, play: _Play) -> None:
