@@ -601,7 +601,8 @@ class _Play:
 
 
 _FAST = True
-"""Take :func:`_plain_start` for strokes :func:`_plain` admits (switched off in a test)."""
+"""Take the shortcuts for strokes :func:`_plain` admits: :func:`_plain_stroke` without
+recorded positions, :func:`_plain_start` with them (switched off in a test)."""
 
 
 def _stroke(state: State, stroke: Stroke) -> tuple[Outcome | None, list[Finding]]:
