@@ -355,13 +355,14 @@ def groups_of(ed: Edition) -> tuple[str, str]:
     return ("solids", "stripes") if ed.numbered else ("red", "yellow")
 
 
+_NUMBERED_GROUPS: Final = {**dict.fromkeys(SOLIDS, "solids"), **dict.fromkeys(STRIPES, "stripes")}
+_COLOURED_GROUPS: Final = {"red": "red", "yellow": "yellow"}
+
+
 def group_of(ed: Edition, ball: str) -> str | None:
-    """The group a ball belongs to (``None`` for the black)."""
-    if not ed.numbered:
-        return ball if ball in ("red", "yellow") else None
-    if ball in SOLIDS:
-        return "solids"
-    return "stripes" if ball in STRIPES else None
+    """The group a ball belongs to (``None`` for the black). A lookup: every stroke asks it
+    of every ball on the table, several times."""
+    return (_NUMBERED_GROUPS if ed.numbered else _COLOURED_GROUPS).get(ball)
 
 
 def full_rack(ed: Edition) -> dict[str, int]:
@@ -442,7 +443,8 @@ class State:
         return self.table.get(ball, 0) > 0
 
     def left(self, group: str) -> int:
-        return sum(k for b, k in self.table.items() if group_of(self.ed, b) == group)
+        groups = _NUMBERED_GROUPS if self.ed.numbered else _COLOURED_GROUPS
+        return sum(k for b, k in self.table.items() if groups.get(b) == group)
 
 
 _SCALARS: Final = (
@@ -512,9 +514,10 @@ def balls_on(st: State, side: str, nominated: str | None) -> frozenset[str] | No
     black = black_of(st.ed)
     group = st.groups.get(side)
     if group is None:
-        on = {b for b in st.table if st.on_table(b) and b != black}
+        on = {b for b, k in st.table.items() if k > 0 and b != black}
     else:
-        on = {b for b in st.table if st.on_table(b) and group_of(st.ed, b) == group}
+        groups = _NUMBERED_GROUPS if st.ed.numbered else _COLOURED_GROUPS
+        on = {b for b, k in st.table.items() if k > 0 and groups.get(b) == group}
         if not on:
             on = {black}
     if st.foul_snooker and nominated is not None and st.on_table(nominated):
