@@ -359,10 +359,15 @@ _NUMBERED_GROUPS: Final = {**dict.fromkeys(SOLIDS, "solids"), **dict.fromkeys(ST
 _COLOURED_GROUPS: Final = {"red": "red", "yellow": "yellow"}
 
 
+def groups_by_ball(ed: Edition) -> Mapping[str, str]:
+    """Each object ball's group (the black, and the cue ball, have none). A lookup: every
+    stroke asks it of every ball on the table, several times."""
+    return _NUMBERED_GROUPS if ed.numbered else _COLOURED_GROUPS
+
+
 def group_of(ed: Edition, ball: str) -> str | None:
-    """The group a ball belongs to (``None`` for the black). A lookup: every stroke asks it
-    of every ball on the table, several times."""
-    return (_NUMBERED_GROUPS if ed.numbered else _COLOURED_GROUPS).get(ball)
+    """The group a ball belongs to (``None`` for the black)."""
+    return groups_by_ball(ed).get(ball)
 
 
 def full_rack(ed: Edition) -> dict[str, int]:
@@ -443,7 +448,7 @@ class State:
         return self.table.get(ball, 0) > 0
 
     def left(self, group: str) -> int:
-        groups = _NUMBERED_GROUPS if self.ed.numbered else _COLOURED_GROUPS
+        groups = groups_by_ball(self.ed)
         return sum(k for b, k in self.table.items() if groups.get(b) == group)
 
 
@@ -516,7 +521,7 @@ def balls_on(st: State, side: str, nominated: str | None) -> frozenset[str] | No
     if group is None:
         on = {b for b, k in st.table.items() if k > 0 and b != black}
     else:
-        groups = _NUMBERED_GROUPS if st.ed.numbered else _COLOURED_GROUPS
+        groups = groups_by_ball(st.ed)
         on = {b for b, k in st.table.items() if k > 0 and groups.get(b) == group}
         if not on:
             on = {black}
