@@ -14,6 +14,7 @@ problems and the error reported are the same whatever the number of workers.
 from __future__ import annotations
 
 import functools
+import itertools
 import pickle
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -21,12 +22,12 @@ from pathlib import Path
 from typing import Final
 
 from cuelog.errors import CuelogError, InputError, Problem
-from cuelog.ingest import pool
+from cuelog.ingest import workers as how_many
 from cuelog.ingest.collector import collector_paused
 from cuelog.ingest.corrections import Located, apply_corrections
 from cuelog.ingest.pool import PART_BYTES, in_order, parts
 from cuelog.ingest.reader import read_records
-from cuelog.replay import NoEngine, UnknownRuleset, replay_match
+from cuelog.replay import NoEngine, UnknownRuleset, replay_match, split_matches
 from cuelog.replay.derived import Derived, under
 from cuelog.schemas.records import Correction, Match, Record
 
@@ -111,22 +112,20 @@ def replay_part(names: Sequence[str], *, fixes: dict[str, list[Located]], rules:
 
 
 def _matches(name: str) -> Iterator[tuple[Match, list[Record], int]]:
-    """Each match of one file with the records that follow it, and their number (the match
-    record included). InputError for an unreadable line, or records before the first
-    match record (``no_match``, as the validator names it)."""
-    match: Match | None = None
-    body: list[Record] = []
-    for line, record in read_records(name):
-        if isinstance(record, Match):
-            if match is not None:
-                yield match, body, len(body) + 1
-            match, body = record, []
-        elif match is not None:
-            body.append(record)
-        else:
-            kind = type(record).__name__.lower()
-            raise InputError([Problem(name, line, "type", "no_match", kind, "a match record before it")])
-    if match is not None:
+    """Each match of one file with the records that follow it (the engines'
+    :func:`cuelog.replay.split_matches`), and their number (the match record included).
+    InputError for an unreadable line, or a record before the first match record
+    (``no_match``, as the validator names it)."""
+    numbered = read_records(name)
+    first = next(numbered, None)
+    if first is None:
+        return
+    line, record = first
+    if not isinstance(record, Match):
+        kind = type(record).__name__.lower()
+        raise InputError([Problem(name, line, "type", "no_match", kind, "a match record before it")])
+    records = itertools.chain([record], (r for _, r in numbered))
+    for match, body in split_matches(records):
         yield match, body, len(body) + 1
 
 
@@ -171,7 +170,7 @@ PARALLEL_BYTES: Final = 12 << 20
 def default_workers(files: Sequence[Path], cores: int | None = None, load: float | None = None) -> int:
     """The ``--workers`` default of ``cuelog replay LOGS``: this process alone for less than
     :data:`PARALLEL_BYTES` of logs, else one worker per idle core."""
-    return pool.default_workers(files, PARALLEL_BYTES, cores, load)
+    return how_many.default_workers(files, cores, load, parallel_bytes=PARALLEL_BYTES, large_logs=False)
 
 
 Progress = Callable[[int, int], None]

@@ -241,10 +241,11 @@ def _known(p: Problem) -> Problem:
 
 def test_validate_uses_workers_by_default_only_for_logs_worth_them(tmp_path: Path) -> None:
     from cuelog.cli.validate import PARALLEL_BYTES
+    from cuelog.ingest.workers import default_workers
 
     small = kit.maximum().write(tmp_path / "m.jsonl")
-    assert pool.default_workers([small], PARALLEL_BYTES, cores=2, load=0.0) == 1
+    assert default_workers([small], cores=2, load=0.0, parallel_bytes=PARALLEL_BYTES, large_logs=False) == 1
     large = tmp_path / "day.jsonl"
     with large.open("wb") as fh:
         fh.truncate(PARALLEL_BYTES)
-    assert pool.default_workers([small, large], PARALLEL_BYTES, cores=2, load=0.0) == 2
+    assert default_workers([small, large], cores=2, load=0.0, parallel_bytes=PARALLEL_BYTES, large_logs=False) == 2

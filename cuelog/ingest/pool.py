@@ -16,7 +16,6 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 from typing import Final, TypeVar
 
-from cuelog.ingest.cores import idle_workers
 from cuelog.ingest.workers import held_bytes
 
 T = TypeVar("T")
@@ -41,20 +40,6 @@ def parts(files: Sequence[Path], size: int = PART_BYTES) -> list[list[str]]:
     if current:
         out.append(current)
     return out
-
-
-def default_workers(
-    files: Sequence[Path], parallel_bytes: int, cores: int | None = None, load: float | None = None
-) -> int:
-    """This process alone for less than ``parallel_bytes`` of logs (a gzipped log counts what
-    it holds): starting the workers, each importing cuelog, costs more than they save on
-    less. Else one worker per idle core (:func:`cuelog.ingest.cores.idle_workers`)."""
-    total = 0
-    for path in files:
-        total += held_bytes(path)
-        if total >= parallel_bytes:
-            return idle_workers(cores, load)
-    return 1  # decided without watching the cores
 
 
 def in_order(work: Callable[[list[str]], T], todo: list[list[str]], workers: int) -> Iterator[T]:

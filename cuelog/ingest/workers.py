@@ -23,24 +23,33 @@ with two workers, two in 0.88x (0.81-1.11) (benchmarks/README.md, "Large logs: r
 spooled to disk, and read by the workers")."""
 
 
-def default_workers(files: Sequence[Path], cores: int | None = None, load: float | None = None) -> int:
-    """The number of checking processes when none is asked for: one (the loading process
-    itself) without two idle cores or for less than :data:`PARALLEL_BYTES` of logs and
-    fewer than :data:`PARALLEL_LARGE_LOGS` large ones, else one worker per idle core (a
-    worker on a core other work holds only adds its start-up and the copying of logs to it
-    and rows back)."""
-    if not _worth_workers(files):
+def default_workers(
+    files: Sequence[Path],
+    cores: int | None = None,
+    load: float | None = None,
+    *,
+    parallel_bytes: int | None = None,
+    large_logs: bool = True,
+) -> int:
+    """The number of processes when none is asked for: one (this process itself) without
+    two idle cores or for less than ``parallel_bytes`` of logs (ingest's
+    :data:`PARALLEL_BYTES` unless given) and, with ``large_logs``, fewer than
+    :data:`PARALLEL_LARGE_LOGS` large ones; else one worker per idle core (a worker on a
+    core other work holds only adds its start-up and the copying to and from it).
+    ``cuelog validate`` and ``cuelog replay LOGS`` give their own size and count large
+    logs by their bytes only."""
+    if not _worth_workers(files, PARALLEL_BYTES if parallel_bytes is None else parallel_bytes, large_logs):
         return 1  # decided without watching the cores
     return idle_workers(cores, load)
 
 
-def _worth_workers(files: Sequence[Path]) -> bool:
+def _worth_workers(files: Sequence[Path], parallel_bytes: int, large_logs: bool) -> bool:
     total = large = 0
     for path in files:
         size = held_bytes(path)
         total += size
         large += size > FAST_CHECK_BYTES
-        if total >= PARALLEL_BYTES or large >= PARALLEL_LARGE_LOGS:
+        if total >= parallel_bytes or (large_logs and large >= PARALLEL_LARGE_LOGS):
             return True
     return False
 
