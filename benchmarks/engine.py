@@ -3,9 +3,11 @@
     python benchmarks/engine.py                         # the working tree, 3 rounds
     python benchmarks/engine.py --base HEAD~3 --rounds 5   # a revision against the working tree
     python benchmarks/engine.py --strokes 300000 --json
+    python benchmarks/engine.py --mix pool --base HEAD~1     # the pool engines
 
 The season is the benchmark's mix (``benchmarks/run.py``: about 70% snooker and 30%
-English billiards strokes, officiating errors at 2%), simulated once. Each measurement
+English billiards strokes, officiating errors at 2%), simulated once; with ``--mix pool``
+the pool games instead (World and WPA eight-ball 20% each, nine-ball and 14.1 30% each). Each measurement
 runs in a fresh process with the tree to measure first on the import path; it decodes
 every log into records (timed: the *decode* floor), loops over the decoded strokes
 touching every field (the *touch* floor: the least any replay could cost), then replays
@@ -91,19 +93,31 @@ if __name__ == "__main__":
 """
 
 
-def make_logs(dest: Path, strokes: int, per_file: int, only: str | None = None) -> None:
-    """The benchmark's mix (as ``benchmarks/run.py`` builds it), ``per_file`` matches a log;
-    ``only`` one discipline of it (``snooker`` or ``billiards``), at the same share."""
+MIXES: dict[str, tuple[tuple[str, str, float, int], ...]] = {
+    # name: (discipline, ruleset, share of the strokes, strokes a simulated match has about)
+    "cue": (("snooker", "snooker/wpbsa-2024", 0.7, 250), ("billiards", "billiards/wpbsa-2024", 0.3, 190)),
+    "pool": (
+        ("eightball", "eightball/world-2015", 0.2, 85),
+        ("eightball-wpa", "eightball/wpa", 0.2, 75),
+        ("nineball", "nineball/wpa", 0.3, 50),
+        ("straight-pool", "straight-pool/wpa", 0.3, 320),
+    ),
+}
+"""The seasons measured: ``cue``, the benchmark's mix (as ``benchmarks/run.py`` builds it:
+the issue's target is set on it), and ``pool``, the pool games, whose racks are short."""
+
+
+def make_logs(dest: Path, strokes: int, per_file: int, only: str | None = None, mix: str = "cue") -> None:
+    """A season of ``mix``, ``per_file`` matches a log; ``only`` one discipline of it, at the
+    same share."""
     sys.path.insert(0, str(ROOT))
     from cuelog.simulate import SeasonConfig, simulate_season
     from cuelog.simulate.writer import write_season
 
     season = dest / "season"
-    for cfg, name in (
-        (SeasonConfig("snooker/wpbsa-2024", max(1, int(strokes * 0.7 / 250)), 2026, 0.02), "snooker"),
-        (SeasonConfig("billiards/wpbsa-2024", max(1, int(strokes * 0.3 / 190)), 2026, 0.02), "billiards"),
-    ):
+    for name, rules, share, per_match in MIXES[mix]:
         if only in (None, name):
+            cfg = SeasonConfig(rules, max(1, int(strokes * share / per_match)), 2026, 0.02)
             write_season(season / name, simulate_season(cfg, workers=os.cpu_count() or 1))
     logs = dest / "logs"
     logs.mkdir()
@@ -179,7 +193,10 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3, help="timed runs within each process")
     ap.add_argument("--strokes", type=int, default=100_000, help="about this many strokes in the mix")
     ap.add_argument("--matches-per-file", type=int, default=20)
-    ap.add_argument("--only", choices=("snooker", "billiards"), help="one discipline of the mix")
+    ap.add_argument("--mix", choices=tuple(MIXES), default="cue", help="the season: snooker and billiards, or pool")
+    ap.add_argument(
+        "--only", choices=tuple(name for m in MIXES.values() for name, *_ in m), help="one discipline of the mix"
+    )
     ap.add_argument("--tree", help="the tree to measure: a directory or a git revision (default: this working tree)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
@@ -188,7 +205,9 @@ def main() -> None:
         trees = [("tree", checkout(args.tree, work / "tree") if args.tree else ROOT)]
         if args.base:
             trees.insert(0, ("base", checkout(args.base, work / "base")))
-        make_logs(work, args.strokes, args.matches_per_file, args.only)
+        if args.only is not None and args.only not in {name for name, *_ in MIXES[args.mix]}:
+            ap.error(f"--only {args.only} is not in the {args.mix} mix")
+        make_logs(work, args.strokes, args.matches_per_file, args.only, args.mix)
         script = work / "child.py"
         script.write_text(CHILD, encoding="utf-8")
         runs: dict[str, list[dict[str, Any]]] = {name: [] for name, _ in trees}
@@ -196,6 +215,7 @@ def main() -> None:
             for name, tree in trees:
                 runs[name].append(measure(tree, script, work / "logs", args.repeat))
     doc: dict[str, Any] = {
+        "mix": args.mix,
         "strokes": runs["tree"][0]["strokes"],
         "load": os.getloadavg(),
         "rounds": args.rounds,
@@ -211,7 +231,7 @@ def main() -> None:
     if args.json:
         sys.stdout.write(json.dumps(doc, indent=1) + "\n")
         return
-    print(f"{doc['strokes']:,} strokes, {args.rounds} rounds x {args.repeat} runs, load {doc['load']}")
+    print(f"{doc['strokes']:,} strokes ({args.mix}), {args.rounds} rounds x {args.repeat} runs, load {doc['load']}")
     for clock in ("wall", "cpu"):
         print(f"{clock} clock, median (spread):")
         for name, _ in trees:

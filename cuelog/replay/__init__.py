@@ -56,12 +56,12 @@ def replay_match(match: Match, records: Iterable[Record]) -> MatchResult:
             n: int = record.after if isinstance(record, Choice | Event) else getattr(record, "n", 0)
             result.findings.append(
                 Finding(
-                    n,
-                    INVALID_RECORD,
-                    "FORMAT 2",
-                    None,
-                    0,
-                    f"{type(record).__name__.lower()} record for frame {record.frame} outside that frame's records",
+                    n=n,
+                    kind=INVALID_RECORD,
+                    rule="FORMAT 2",
+                    side=None,
+                    points=0,
+                    message=f"{type(record).__name__.lower()} record for frame {record.frame} outside that frame's records",
                 )
             )
         else:

@@ -19,6 +19,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, Generic, Protocol, TypeVar
 
+import msgspec
+
 from cuelog.replay.ledger import Ledger
 from cuelog.replay.model import (
     CONDONED_FOUL,
@@ -71,16 +73,18 @@ HEAD_STRING: Final[Mapping[str, str]] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Foul:
-    """One foul the facts show: a stable ``code`` and the rule it breaks."""
+class Foul(msgspec.Struct, frozen=True, gc=False):
+    """One foul the facts show: a stable ``code`` and the rule it breaks.
+
+    Fouls and dues are made for every stroke: as msgspec structs (like ``Outcome``) they
+    cost a tenth of a frozen dataclass to make (benchmarks/README.md, "Pool: the engines'
+    facts read once")."""
 
     code: str
     rule: str
 
 
-@dataclass(frozen=True, slots=True)
-class Due:
+class Due(msgspec.Struct, frozen=True, gc=False):
     """The call the rules give for one stroke, in the terms of docs/format.md's pool ``call``."""
 
     fouls: tuple[Foul, ...] = ()
@@ -97,13 +101,19 @@ class Due:
     def foul(self) -> bool:
         return bool(self.fouls)
 
+    @property
+    def codes(self) -> tuple[str, ...]:
+        """The fouls' stable codes, most serious first (``Outcome.reasons``)."""
+        return tuple(f.code for f in self.fouls) if self.fouls else ()
+
 
 # -- facts -------------------------------------------------------------------------------
 
 
 def objects_potted(s: Stroke) -> list[str]:
     """The object balls of ``potted`` (the cue ball left out)."""
-    return [b for b in s.potted if b != CUE]
+    potted = s.potted
+    return [b for b in potted if b != CUE] if CUE in potted else list(potted)
 
 
 def cue_scratched(s: Stroke) -> bool:
@@ -113,7 +123,8 @@ def cue_scratched(s: Stroke) -> bool:
 
 def objects_off_table(s: Stroke) -> list[str]:
     """WPA 6.5: object balls driven off the table (they do not count as pocketed)."""
-    return [b for b in s.off_table or [] if b != CUE]
+    off = s.off_table
+    return [b for b in off if b != CUE] if off else []
 
 
 def rail_after_contact(c: Cushions | None) -> bool | None:
@@ -202,6 +213,11 @@ def spot_order(balls: Iterable[str], order: Sequence[str]) -> list[str]:
         return (key, int(b) if b.isdigit() else 0)
 
     return sorted(balls, key=rank)
+
+
+def foot_spots(balls: Sequence[str]) -> tuple[tuple[str, str], ...]:
+    """``Outcome.respots`` of balls the rules spot: every one on the foot spot (WPA 1.4)."""
+    return tuple((b, FOOT) for b in balls) if balls else ()
 
 
 def check_respots(n: int, due: Sequence[str], recorded: Sequence[Respot] | None, rule: str) -> list[Finding]:
@@ -406,9 +422,6 @@ class Copyable(Protocol):
     def copy(self: RackState) -> RackState: ...
 
 
-Fold = Callable[[RackState, FrameRecord], tuple[Outcome | None, list[Finding]]]
-
-
 @dataclass(frozen=True, slots=True)
 class Handlers(Generic[RackState]):
     """What a pool game does with each kind of record; a kind left out raises nothing."""
@@ -443,15 +456,17 @@ class Handlers(Generic[RackState]):
 def replay_rack(
     state: RackState,
     records: Sequence[FrameRecord],
-    fold: Fold[RackState],
+    handlers: Handlers[RackState],
     finish: Callable[[RackState], FrameResult],
 ) -> FrameResult:
     """Fold a rack's records into ``state`` (a fresh state of the game's own engine) and
     return its result: the replay loop every pool game shares (docs/format.md section 7)."""
     findings: list[Finding] = []
     outcomes: list[Outcome] = []
+    stroke, fold = handlers.stroke, handlers.fold
     for record in records:
-        outcome, raised = fold(state, record)
+        # Strokes, nearly every record, go straight to the game's stroke (what fold does).
+        outcome, raised = stroke(state, record) if type(record) is Stroke else fold(state, record)
         if outcome is not None:
             outcomes.append(outcome)
         findings.extend(raised)

@@ -37,7 +37,6 @@ from cuelog.replay.params import param
 from cuelog.replay.pool.common import (
     BALL_IN_HAND,
     CUE,
-    FOOT,
     FREE_SHOT,
     HEAD_STRING,
     JUDGED,
@@ -53,6 +52,7 @@ from cuelog.replay.pool.common import (
     compare_loss,
     cue_scratched,
     fine_cuts,
+    foot_spots,
     judged_fouls,
     objects_off_table,
     objects_potted,
@@ -365,6 +365,19 @@ def groups_by_ball(ed: Edition) -> Mapping[str, str]:
     return _NUMBERED_GROUPS if ed.numbered else _COLOURED_GROUPS
 
 
+def _members(groups: Mapping[str, str]) -> dict[str, tuple[str, ...]]:
+    return {g: tuple(b for b, of in groups.items() if of == g) for g in dict.fromkeys(groups.values())}
+
+
+_NUMBERED_MEMBERS: Final = _members(_NUMBERED_GROUPS)
+_COLOURED_MEMBERS: Final = _members(_COLOURED_GROUPS)
+
+
+def members_by_group(ed: Edition) -> Mapping[str, tuple[str, ...]]:
+    """Each group's balls: :func:`groups_by_ball` the other way round."""
+    return _NUMBERED_MEMBERS if ed.numbered else _COLOURED_MEMBERS
+
+
 def group_of(ed: Edition, ball: str) -> str | None:
     """The group a ball belongs to (``None`` for the black)."""
     return groups_by_ball(ed).get(ball)
@@ -448,8 +461,8 @@ class State:
         return self.table.get(ball, 0) > 0
 
     def left(self, group: str) -> int:
-        groups = groups_by_ball(self.ed)
-        return sum(k for b, k in self.table.items() if groups.get(b) == group)
+        table = self.table
+        return sum(table.get(b, 0) for b in members_by_group(self.ed)[group])
 
 
 _SCALARS: Final = (
@@ -521,8 +534,8 @@ def balls_on(st: State, side: str, nominated: str | None) -> frozenset[str] | No
     if group is None:
         on = {b for b, k in st.table.items() if k > 0 and b != black}
     else:
-        groups = groups_by_ball(st.ed)
-        on = {b for b, k in st.table.items() if k > 0 and groups.get(b) == group}
+        table = st.table
+        on = {b for b in members_by_group(st.ed)[group] if table.get(b, 0) > 0}
         if not on:
             on = {black}
     if st.foul_snooker and nominated is not None and st.on_table(nominated):
@@ -826,7 +839,7 @@ def _shot_fouls(st: State, s: Stroke, on: frozenset[str] | None) -> list[Foul]:
         fouls.append(Foul("cue_off_table", c("cue_off_table")))
     if not s.first:
         fouls.append(Foul("no_contact", c("no_contact")))
-    elif on is not None and any(b not in on for b in s.first):
+    elif on is not None and not on.issuperset(s.first):
         fouls.append(Foul("wrong_ball_first", c("wrong_ball_first")))
     elif _no_rail(st, s, on):
         fouls.append(Foul("no_rail", c("no_rail")))
@@ -1026,6 +1039,8 @@ def _next_turn(st: State, s: Stroke, due: Due, *, continues: bool) -> None:
 def _due_spots(st: State, s: Stroke, next_shooter: str) -> list[str]:
     """Object balls the rules spot after the stroke (WE S(3)(b), BB 5.11; WPA 3.7: none)."""
     off = objects_off_table(s)
+    if not off:
+        return []
     black = black_of(st.ed)
     if not st.ed.spot_objects:
         return [b for b in off if b == black and st.breaking]
@@ -1051,9 +1066,9 @@ def _outcome(st: State, s: Stroke, due: Due, spots: Sequence[str], *, ball_on: s
         scored=0 if due.foul else balls,
         penalty=0,
         foul=due.foul,
-        reasons=tuple(f.code for f in due.fouls),
+        reasons=due.codes,
         ball_on=ball_on,
-        respots=tuple((b, FOOT) for b in spots),
+        respots=foot_spots(spots),
         turn_ends=st.striker != s.striker or st.over,
         next_striker=None if st.over else st.striker,
         score=rack_score(st.winner),
@@ -1235,7 +1250,7 @@ def replay_frame(
     match: Match, frame: Frame, records: Sequence[FrameRecord], previous: FrameResult | None
 ) -> FrameResult:
     """Replay one rack and return its result (docs/format.md section 7)."""
-    return replay_rack(new_frame(match, frame, previous), records, _RECORDS.fold, finish)
+    return replay_rack(new_frame(match, frame, previous), records, _RECORDS, finish)
 
 
 def finish(state: State) -> FrameResult:

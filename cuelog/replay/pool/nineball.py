@@ -22,7 +22,6 @@ from cuelog.replay.params import param
 from cuelog.replay.pool.common import (
     BALL_IN_HAND,
     CUE,
-    FOOT,
     JUDGED,
     Due,
     Foul,
@@ -32,6 +31,7 @@ from cuelog.replay.pool.common import (
     compare_call,
     compare_loss,
     cue_scratched,
+    foot_spots,
     judged_fouls,
     objects_off_table,
     objects_potted,
@@ -137,7 +137,16 @@ class State:
         return c
 
     def lowest(self) -> str | None:
-        return min(self.table, key=int) if self.table else None
+        """The lowest-numbered ball on the table (WPA 2.2): the ball on."""
+        table = self.table
+        for ball in _LOW_TO_HIGH:
+            if ball in table:
+                return ball
+        return min(table, key=int) if table else None
+
+
+_LOW_TO_HIGH: Final = tuple(str(i) for i in range(1, 16))
+"""Pool's numbered balls in order: a ball spotted that is not in the rack still counts."""
 
 
 _SCALARS: Final = (
@@ -315,9 +324,9 @@ def _outcome(
         scored=balls,
         penalty=0,
         foul=due.foul,
-        reasons=tuple(f.code for f in due.fouls),
+        reasons=due.codes,
         ball_on="break" if breaking else lowest,
-        respots=tuple((b, FOOT) for b in spots),
+        respots=foot_spots(spots),
         turn_ends=st.over or st.striker != s.striker,
         next_striker=None if st.over else st.striker,
         score=rack_score(st.winner),
@@ -433,7 +442,7 @@ def replay_frame(
     match: Match, frame: Frame, records: Sequence[FrameRecord], previous: FrameResult | None
 ) -> FrameResult:
     """Replay one rack and return its result (docs/format.md section 7)."""
-    return replay_rack(new_frame(match, frame, previous), records, _RECORDS.fold, finish)
+    return replay_rack(new_frame(match, frame, previous), records, _RECORDS, finish)
 
 
 def finish(state: State) -> FrameResult:

@@ -37,7 +37,6 @@ from cuelog.replay.params import param
 from cuelog.replay.pool import rerack
 from cuelog.replay.pool.common import (
     CUE,
-    FOOT,
     HEAD_STRING,
     JUDGED,
     Foul,
@@ -46,6 +45,7 @@ from cuelog.replay.pool.common import (
     check_respots,
     cue_scratched,
     describe,
+    foot_spots,
     judged_fouls,
     objects_off_table,
     objects_potted,
@@ -205,7 +205,8 @@ def _stroke(st: State, s: Stroke) -> tuple[Outcome | None, list[Finding]]:
     # WPA 4.11: after the serious foul the offender breaks, from in hand behind the head string (4.3(a)).
     in_hand = serious or _in_hand_after(fouls)
     F.extend(_compare(st, s, fouls, penalty, in_hand=in_hand))
-    spots = sorted(set(([] if continues else objects_potted(s)) + objects_off_table(s)), key=int)
+    off = ([] if continues else objects_potted(s)) + objects_off_table(s)
+    spots = sorted(set(off), key=int) if off else []
     rr = _rerack(st, s) if continues else None
     respots = s.respots
     if rr is not None:
@@ -231,7 +232,10 @@ def _stroke(st: State, s: Stroke) -> tuple[Outcome | None, list[Finding]]:
 def _rerack(st: State, s: Stroke) -> rerack.Rerack | None:
     """WPA 4.4: the fourteenth ball of the rack legally pocketed: the re-rack, with where 4.8
     puts the fifteenth ball (``None`` when it went down too) and the cue ball."""
-    left = st.table - set(objects_potted(s))
+    pots = objects_potted(s)
+    if len(st.table) > len(pots) + 1:
+        return None  # more than one ball stays on the table whatever went down (most strokes)
+    left = st.table - set(pots)
     if len(left) > 1:
         return None
     return rerack.due(Table.of(st.match.table_mm), next(iter(left), None), s.positions)
@@ -408,7 +412,7 @@ def _outcome(
         penalty=penalty,
         foul=bool(fouls),
         reasons=tuple(f.code for f in fouls),
-        respots=tuple((b, FOOT) for b in spots) + tuple(placed),
+        respots=foot_spots(spots) + tuple(placed),
         turn_ends=st.over or st.striker != s.striker,
         next_striker=None if st.over else st.striker,
         score=st.ledger.score(),
@@ -488,7 +492,7 @@ def replay_frame(
     match: Match, frame: Frame, records: Sequence[FrameRecord], previous: FrameResult | None
 ) -> FrameResult:
     """Replay one game and return its result (docs/format.md section 7)."""
-    return replay_rack(new_frame(match, frame, previous), records, _RECORDS.fold, finish)
+    return replay_rack(new_frame(match, frame, previous), records, _RECORDS, finish)
 
 
 def finish(state: State) -> FrameResult:
