@@ -464,6 +464,10 @@ class State:
         table = self.table
         return sum(table.get(b, 0) for b in members_by_group(self.ed)[group])
 
+    def any_left(self, group: str) -> bool:
+        table = self.table
+        return any(table.get(b, 0) > 0 for b in members_by_group(self.ed)[group])
+
 
 _SCALARS: Final = (
     "striker",
@@ -550,7 +554,7 @@ def _describe_on(st: State, side: str) -> str:
         return "any"
     if group is None:
         return "open"
-    return group if st.left(group) else black_of(st.ed)
+    return group if st.any_left(group) else black_of(st.ed)
 
 
 # -- records -----------------------------------------------------------------------------
@@ -601,8 +605,11 @@ def _check_striker(st: State, s: Stroke) -> list[Finding]:
 
 def _balls_there(st: State, s: Stroke, F: list[Finding]) -> bool:
     """Every ball potted or forced off must be on the table (else the record is invalid)."""
+    gone = objects_potted(s) + objects_off_table(s)
+    if not gone:
+        return True  # most strokes: nothing to check, and no copy of the table to count on
     table = dict(st.table)
-    for b in objects_potted(s) + objects_off_table(s):
+    for b in gone:
         if table.get(b, 0) <= 0:
             F.append(
                 Finding(
