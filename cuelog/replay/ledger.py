@@ -8,9 +8,12 @@ the stroke that made it and not again on every stroke after it (docs/format.md s
 
 from __future__ import annotations
 
+from typing import Final
+
 from cuelog.replay.model import SCORE_MISMATCH, Break, Finding
 
-_INDEX = {"A": 0, "B": 1}
+_INDEX: Final = {"A": 0, "B": 1}
+"""Each side's place in the score and visit pairs (Final: a compiled build reads it once)."""
 
 
 class Ledger:

@@ -984,9 +984,12 @@ def _adopt(state: State, other_state: State) -> None:
             setattr(state, f.name, getattr(other_state, f.name))
 
 
-@dataclass(slots=True)
 class _Play:
-    """What the rules make of one stroke, built up step by step by :func:`_judge_stroke`."""
+    """What the rules make of one stroke, built up step by step by :func:`_judge_stroke`.
+
+    A plain class, as billiards' is: the steps set what they find, the class gives the
+    defaults, and only the fields every stroke needs are set at once (a dataclass's
+    ``__init__`` set all forty, and stayed interpreted Python in the compiled build)."""
 
     stroke: Stroke
     n: int
@@ -1004,7 +1007,7 @@ class _Play:
     on_names: tuple[str, ...] = ()
     on_value: int = 0
     ball_on_word: str = "red"
-    fouls: list[tuple[int, str, str]] = field(default_factory=list)
+    fouls: list[tuple[int, str, str]]
     """Every foul the facts show: (penalty, rule, code) (S3 R11)."""
     miss_type: bool = False
     unscored: int = 0
@@ -1015,7 +1018,7 @@ class _Play:
     reasons: tuple[str, ...] = ()
     reds_potted: int = 0
     reds_off: int = 0
-    colours_gone: list[str] = field(default_factory=list)
+    colours_gone: list[str]
     fb_potted: bool = False
     legal_points: int = 0
     foul_stands: bool = False
@@ -1029,11 +1032,17 @@ class _Play:
     """The edition waives FOUL AND A MISS for an offender this far behind (``miss_waived_behind``)."""
     frame_ends: bool = False
     tie: bool = False
-    due_spots: list[tuple[str, str]] = field(default_factory=list)
+    due_spots: list[tuple[str, str]]
     break_id: int | None = None
     free_ball_called: bool = False
     free_ball_due: bool = False
     outcome_free_ball: bool = False
+
+    def __init__(self, stroke: Stroke, n: int, striker: str) -> None:
+        self.stroke, self.n, self.striker = stroke, n, striker
+        self.fouls = []
+        self.colours_gone = []
+        self.due_spots = []
 
     @property
     def due_foul(self) -> bool:
