@@ -24,11 +24,17 @@ MODULES: Final = (
     "cuelog/replay/common.py",
     "cuelog/replay/snooker.py",
     "cuelog/replay/billiards.py",
+    "cuelog/replay/pool/common.py",
+    "cuelog/replay/pool/eightball.py",
+    "cuelog/replay/pool/nineball.py",
+    "cuelog/replay/pool/straight_pool.py",
 )
 """The modules compiled, as paths from the project's root: the record loop that splits a
 log into matches and frames (``cuelog/replay/__init__.py``), the engines' hot loops and what
-they call per stroke. The editions (``*_editions.py``: dataclass fields declared with
-``param``), the model (msgspec structs, already compiled) and everything else stay Python."""
+they call per stroke, the pool games' among them. The editions (``*_editions.py``:
+dataclass fields declared with ``param``), the model (msgspec structs, already compiled),
+the pool table's geometry and re-rack (``pool/table.py``, ``pool/rerack.py``) and
+everything else stay Python."""
 
 COMPILED_NAME: Final = "compiled (mypyc)"
 PURE_NAME: Final = "pure Python"

@@ -27,7 +27,8 @@ from cuelog.replay.model import (
     Outcome,
 )
 from cuelog.replay.pool.common import BALL_IN_HAND, TWO_VISITS
-from cuelog.replay.pool.eightball import Edition, State, balls_on, black_of, edition_of, group_of, groups_of
+from cuelog.replay.pool.eightball import State, balls_on, black_of, edition_of, group_of, groups_of
+from cuelog.replay.pool.eightball_editions import Edition
 from cuelog.schemas.records import Call, Cushions, FrameEnd, Infringement, Match, Respot, Stroke, other
 from cuelog.schemas.rulesets import Ruleset
 from cuelog.simulate.clock import MatchClock, iso

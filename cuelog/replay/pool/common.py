@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Final, Generic, Protocol, TypeVar
 
 import msgspec
@@ -40,8 +39,10 @@ CUE: Final = "white"
 FOOT: Final = "foot"
 """The spot every pool ball is spotted on (the foot spot on the long string, WPA 1.4)."""
 
-TABLE_MM: Final = (1270.0, 2540.0)
-"""A nine-foot table's playing surface (WPA equipment) when the match gives no ``table_mm``."""
+TABLE_MM: Final[tuple[float, ...]] = (1270.0, 2540.0)
+"""A nine-foot table's playing surface (WPA equipment) when the match gives no ``table_mm``:
+width and length. Typed as a tuple of any length on purpose: a compiled build reads a pair
+of floats of another compiled module through a check that always fails (mypyc)."""
 BALL_MM: Final = 57.15
 """Pool ball diameter (WPA equipment: 2 1/4 in); centres closer than this touch."""
 TOLERANCE_MM: Final = 0.5
@@ -422,15 +423,26 @@ class Copyable(Protocol):
     def copy(self: RackState) -> RackState: ...
 
 
-@dataclass(frozen=True, slots=True)
 class Handlers(Generic[RackState]):
-    """What a pool game does with each kind of record; a kind left out raises nothing."""
+    """What a pool game does with each kind of record; a kind left out raises nothing.
 
-    stroke: Callable[[RackState, Stroke], tuple[Outcome | None, list[Finding]]]
-    choice: Callable[[RackState, Choice], list[Finding]]
-    event: Callable[[RackState, Event], list[Finding]]
-    frame_end: Callable[[RackState, FrameEnd], list[Finding]]
-    clock: Callable[[RackState, Clock], list[Finding]] | None = None
+    A plain class, set once per game: a frozen dataclass cannot be made of a class that a
+    compiled build compiles (``cuelog/replay/compiled.py``)."""
+
+    def __init__(
+        self,
+        *,
+        stroke: Callable[[RackState, Stroke], tuple[Outcome | None, list[Finding]]],
+        choice: Callable[[RackState, Choice], list[Finding]],
+        event: Callable[[RackState, Event], list[Finding]],
+        frame_end: Callable[[RackState, FrameEnd], list[Finding]],
+        clock: Callable[[RackState, Clock], list[Finding]] | None = None,
+    ) -> None:
+        self.stroke = stroke
+        self.choice = choice
+        self.event = event
+        self.frame_end = frame_end
+        self.clock = clock
 
     def fold(self, st: RackState, record: FrameRecord) -> tuple[Outcome | None, list[Finding]]:
         """Fold one record into ``st`` in place: the due call of a stroke and the findings."""

@@ -18,7 +18,6 @@ from typing import Final, TypeAlias
 from cuelog.replay.common import alternating_breaker, check_choice
 from cuelog.replay.ledger import Ledger
 from cuelog.replay.model import FRAME_END_ERROR, PUSH_OUT_ERROR, WRONG_STRIKER, Detail, Finding, FrameResult, Outcome
-from cuelog.replay.params import param
 from cuelog.replay.pool.common import (
     BALL_IN_HAND,
     CUE,
@@ -40,6 +39,7 @@ from cuelog.replay.pool.common import (
     rail_after_contact,
     replay_rack,
 )
+from cuelog.replay.pool.nineball_editions import Edition
 from cuelog.replay.pool.table import Table
 from cuelog.schemas.records import Choice, Event, Frame, FrameEnd, FrameRecord, Match, Stroke, other
 
@@ -47,39 +47,6 @@ Step: TypeAlias = tuple["State", Outcome | None, list[Finding]]
 
 NINE: Final = "9"
 BALLS: Final = tuple(str(i) for i in range(1, 10))
-
-
-@dataclass(frozen=True, slots=True)
-class Edition:
-    """The rules of WPA nine-ball (seed 000 section 2) a ruleset file may change, each with
-    its rule."""
-
-    name: str
-    break_rails: int = param(
-        4,
-        rule="WPA 2.3(b)",
-        meaning="With no ball pocketed on the break, at least this many object balls must be driven to one or more rails, or the break is a foul.",
-    )
-    three_point_break: bool = param(
-        False,
-        rule="WPA 2.3(c)",
-        meaning="The optional Three Point Break Rule: with no ball pocketed on the break, three object balls must cross the head string, or the break is considered a dry break (read from the break's rest positions; docs/rulings.md N7).",
-    )
-    push_out: bool = param(
-        True,
-        rule="WPA 2.4",
-        meaning="The shot after a break without a foul may be declared a push out: 6.2 and 6.3 suspended, the other player chooses who shoots next.",
-    )
-    serious_fouls: int = param(
-        3,
-        rule="WPA 6.14, 2.8",
-        meaning="Consecutive fouls in one rack that lose it.",
-    )
-    warning_required: bool = param(
-        True,
-        rule="WPA 6.14",
-        meaning="The last of those fouls loses the rack only when the shooter was warned, on coming to the table, that he was on one foul fewer; without the warning it counts as one fewer.",
-    )
 
 
 EDITIONS: Final[dict[str, Edition]] = {"wpa": Edition("wpa")}

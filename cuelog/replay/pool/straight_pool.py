@@ -33,7 +33,6 @@ from cuelog.replay.model import (
     FrameResult,
     Outcome,
 )
-from cuelog.replay.params import param
 from cuelog.replay.pool import rerack
 from cuelog.replay.pool.common import (
     CUE,
@@ -53,54 +52,13 @@ from cuelog.replay.pool.common import (
     rail_after_contact,
     replay_rack,
 )
+from cuelog.replay.pool.straight_pool_editions import Edition
 from cuelog.replay.pool.table import Table
 from cuelog.schemas.records import Choice, Event, Frame, FrameEnd, FrameRecord, Match, Stroke, other
 
 Step: TypeAlias = tuple["State", Outcome | None, list[Finding]]
 
 BALLS: Final = tuple(str(i) for i in range(1, 16))
-
-
-@dataclass(frozen=True, slots=True)
-class Edition:
-    """The numbers of WPA 14.1 (seed 000 section 4), each with its rule."""
-
-    name: str
-    standard_foul: int = param(
-        1,
-        rule="WPA 4.9",
-        meaning="Points a standard foul takes off the offender's score.",
-    )
-    breaking_foul: int = param(
-        2,
-        rule="WPA 4.3(b), 4.10",
-        meaning="Points a breaking foul takes off the breaker's score; it does not count toward the three fouls (4.11).",
-    )
-    break_rails: int = param(
-        2,
-        rule="WPA 4.3(b)",
-        meaning="With no called ball pocketed on the opening break, this many object balls (and the cue ball) must each be driven to a rail, or the shot is a breaking foul.",
-    )
-    serious_fouls: int = param(
-        3,
-        rule="WPA 4.11, 6.14",
-        meaning="Consecutive standard fouls that make a serious foul: the additional penalty, the fifteen balls re-racked and the offender breaking under the opening break rules.",
-    )
-    serious_penalty: int = param(
-        15,
-        rule="WPA 4.11",
-        meaning="Points the serious foul takes off in addition to the standard foul's own.",
-    )
-    warning_required: bool = param(
-        True,
-        rule="WPA 6.14",
-        meaning="The serious foul needs the warning that the shooter is on one foul fewer when he comes to the table; without it the foul counts as one fewer.",
-    )
-    target: int | None = param(
-        None,
-        rule="WPA 4",
-        meaning="The required score for a match record without a target; none: the match's target only.",
-    )
 
 
 EDITIONS: Final[dict[str, Edition]] = {"wpa": Edition("wpa")}
