@@ -21,8 +21,8 @@ from cuelog.cli import app
 from cuelog.errors import InputError, Problem
 from cuelog.ingest import pool
 from cuelog.ingest.corrections import read_corrections
+from cuelog.ingest.files import validate_paths
 from cuelog.ingest.reader import log_files
-from cuelog.ingest.validate import validate_paths
 from cuelog.replay.output import document, dumps
 from cuelog.simulate import SeasonConfig, simulate_season
 from cuelog.simulate.writer import write_season

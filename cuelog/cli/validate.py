@@ -8,8 +8,8 @@ import typer
 
 from cuelog.cli.common import EXIT_BAD_INPUT, EXIT_OK, err_console, expand_globs, fail, json_errors, print_problems
 from cuelog.errors import Problem
+from cuelog.ingest.files import validate_paths
 from cuelog.ingest.reader import is_clock_csv, log_files
-from cuelog.ingest.validate import validate_paths
 from cuelog.ingest.workers import default_workers
 
 PARALLEL_BYTES = 24 << 20

@@ -53,14 +53,12 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 import msgspec
 
 from cuelog.errors import Problem
-from cuelog.ingest.collector import collector_paused
-from cuelog.ingest.reader import log_files, scan
+from cuelog.ingest.reader import scan
 from cuelog.schemas.bounds import INT_BOUNDS, MAX_NAME, MAX_POINTS, NAME_FIELDS, Bound
 from cuelog.schemas.records import (
     RECORD_TYPES,
@@ -634,48 +632,10 @@ def check_file(path: str | os.PathLike[str]) -> Iterator[Checked]:
         yield Checked(0, None, None, tail)
 
 
-def validate_file(path: str | os.PathLike[str]) -> list[Problem]:
-    """Every problem of one log file, in line order.
-
-    A small plain log the fast check (:mod:`cuelog.ingest.clean`) calls clean has none, as
-    ingest finds; any other goes through :func:`detailed_problems`, which names them all.
-    """
-    from cuelog.ingest.clean import is_clean  # the fast check builds on this module's checks
-
-    return [] if is_clean(path) else detailed_problems(path)
-
-
 def detailed_problems(path: str | os.PathLike[str]) -> list[Problem]:
     """Every problem of one log file, in line order, by the detailed check of every line."""
     problems: list[Problem] = []
     for checked in check_file(path):
         problems.extend(checked.problems)
     problems.sort(key=lambda p: p.line)  # stable: end-of-frame checks go back to their line
-    return problems
-
-
-def validate_paths(
-    paths: Iterable[str | os.PathLike[str]], *, workers: int = 1, part_bytes: int | None = None
-) -> list[Problem]:
-    """Every problem of every log under ``paths`` (files, .gz, directories, sorted), in
-    file order. With ``workers`` of 2 or more, that many processes check the files a part
-    (of about ``part_bytes``) at a time (:mod:`cuelog.ingest.pool`): the same problems in
-    the same order. A worker knows the built-in rulesets, not those installed in this
-    process (``cuelog.replay.derived.install``): ``cuelog validate`` installs none."""
-    from cuelog.ingest.pool import PART_BYTES, in_order, parts
-
-    todo = parts(log_files(paths), PART_BYTES if part_bytes is None else part_bytes)
-    return [p for found in in_order(validate_part, todo, workers) for p in found]
-
-
-def validate_part(names: list[str]) -> list[Problem]:
-    """Every problem of these logs, file after file (in a worker process, or in this one)."""
-    problems: list[Problem] = []
-    with collector_paused():
-        for name in names:
-            path = Path(name)
-            if not path.exists():
-                problems.append(Problem(name, 0, "", "unreadable", "no such file", "an existing file or directory"))
-                continue
-            problems.extend(validate_file(path))
     return problems

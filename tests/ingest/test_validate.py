@@ -8,8 +8,8 @@ import json
 import pytest
 
 from cuelog.errors import InputError
+from cuelog.ingest.files import validate_file
 from cuelog.ingest.reader import read_records
-from cuelog.ingest.validate import validate_file
 from tests.conftest import EXAMPLE_LOGS, EXAMPLES
 from tests.ingest.conftest import cli, frame, match, stroke, write
 from tests.ingest.corpus import CASES
