@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cuelog.ingest import validate
+from cuelog.ingest import files, validate
 from cuelog.ingest.clean import clean_records
 from cuelog.ingest.reader import log_files
 from cuelog.ingest.validate import detailed_problems
@@ -62,8 +62,8 @@ def test_cuelog_validate_takes_the_fast_check_for_a_clean_log_and_the_detailed_o
         (str(bad), 4, "n_gap")
     ]
     seen: list[str] = []
-    detailed = validate.detailed_problems
-    monkeypatch.setattr(validate, "detailed_problems", lambda path: seen.append(str(path)) or detailed(path))
+    detailed = files.detailed_problems
+    monkeypatch.setattr(files, "detailed_problems", lambda path: seen.append(str(path)) or detailed(path))
     after = cli("validate", good, bad, "--json")
     assert seen == [str(bad)]  # the clean log never reached the detailed check
     assert (after.exit_code, after.stdout) == (before.exit_code, before.stdout)

@@ -17,8 +17,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from cuelog.ingest.files import validate_file
 from cuelog.ingest.load import ingest_paths
-from cuelog.ingest.validate import validate_file
 from cuelog.store import connect
 from tests.ingest.conftest import cli, frame, match, stroke
 

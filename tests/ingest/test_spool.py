@@ -22,7 +22,7 @@ from typing import Any
 import duckdb
 import pytest
 
-from cuelog.ingest import clean, load, parallel, reading, spool, validate
+from cuelog.ingest import clean, files, load, parallel, reading, spool
 from cuelog.ingest.spool import Spooled, SpoolFailed
 from cuelog.store import connect
 from tests.ingest.conftest import cli, frame, match, snapshot, stroke, write
@@ -318,7 +318,7 @@ def test_validate_and_a_log_loaded_on_its_own_read_with_the_collector_paused_and
     logs.mkdir()
     write(logs / "day.jsonl", _day([f"d-{i}" for i in range(12)]))
     seen: list[bool] = []
-    checks, reads = validate.validate_file, load.read_large
+    checks, reads = files.validate_file, load.read_large
 
     def checking(path: Path) -> list[Any]:
         seen.append(gc.isenabled())
@@ -328,10 +328,10 @@ def test_validate_and_a_log_loaded_on_its_own_read_with_the_collector_paused_and
         seen.append(gc.isenabled())
         return reads(*args)
 
-    monkeypatch.setattr(validate, "validate_file", checking)
+    monkeypatch.setattr(files, "validate_file", checking)
     monkeypatch.setattr(load, "read_large", reading_large)
     assert gc.isenabled()
-    assert validate.validate_paths([logs]) == []
+    assert files.validate_paths([logs]) == []
     con = connect(tmp_path / "db.duckdb")
     assert load.ingest_file(con, logs / "day.jsonl").status == "loaded"
     con.close()
