@@ -48,7 +48,8 @@ from cuelog.distributed.layout import (
     read_manifest,
 )
 from cuelog.distributed.views import duck_path, loaded_views
-from cuelog.ingest.clock import ClockResult, Unplaced, paired_batches
+from cuelog.ingest.clock import ClockResult, paired_batches
+from cuelog.ingest.device import Unplaced
 from cuelog.store import clocks as store_clocks
 from cuelog.store.arrow import rows_table
 from cuelog.store.loads import SHOT_CLOCK_SCHEMA

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cuelog.errors import Problem
+from cuelog.ingest.device import EVENTS, Unplaced
 from cuelog.ingest.validate import parse_time
 
 # DuckDB, Arrow and the store are imported where a load needs them, not here: `cuelog
@@ -45,7 +46,6 @@ if TYPE_CHECKING:
 
     from cuelog.store import clocks as store_clocks
 
-EVENTS = ("start", "pause", "resume", "stop", "reset", "expire")
 COLUMNS = ("table", "ts", "event")
 DEFAULT_TOLERANCE_S = 2.0
 SHOW_UNPLACED = 5
@@ -78,20 +78,6 @@ class Shot:
     shot_s: float
     paused_s: float
     limit_s: float | None
-
-
-@dataclass(frozen=True, slots=True)
-class Unplaced:
-    """A device row that ends up in no stored shot, and why."""
-
-    line: int
-    table: str
-    ts: str
-    event: str
-    reason: str
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"line": self.line, "table": self.table, "ts": self.ts, "event": self.event, "reason": self.reason}
 
 
 @dataclass(frozen=True, slots=True)
@@ -317,7 +303,7 @@ def pair_batch(con: duckdb.DuckDBPyConnection, batch: list[Path]) -> list[Found]
     """Read and pair a batch of device logs (:func:`batches`): plain ones together in
     DuckDB, any other by the Python reader; the shots of each in the run's table of shots
     (:data:`cuelog.store.clocks.SHOTS`, which must exist), numbered by position."""
-    from cuelog.ingest import clockdb  # it builds on this module's events and records
+    from cuelog.ingest import clockdb  # DuckDB and Arrow come with it: imported where a load needs them
 
     datas = [_read_bytes(p) for p in batch]
     paired = clockdb.pair_logs(con, [None if d is None else clockdb.device_rows(d) for d in datas])

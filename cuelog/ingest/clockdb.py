@@ -24,7 +24,7 @@ import duckdb
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from cuelog.ingest.clock import EVENTS, Unplaced
+from cuelog.ingest.device import EVENTS, Unplaced
 from cuelog.store.clocks import SHOTS
 
 HEADER = b"table,ts,event\n"

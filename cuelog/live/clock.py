@@ -18,7 +18,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from cuelog.errors import InputError, Problem
-from cuelog.ingest.clock import DEFAULT_TOLERANCE_S, Shot, Unplaced, pair_shots, read_clock_csv
+from cuelog.ingest.clock import DEFAULT_TOLERANCE_S, Shot, pair_shots, read_clock_csv
+from cuelog.ingest.device import Unplaced
 from cuelog.ingest.validate import parse_time
 from cuelog.live.messages import Message, NoticeSaid, ShotSaid
 from cuelog.schemas.records import Match, Record, Stroke

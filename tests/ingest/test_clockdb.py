@@ -13,8 +13,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cuelog.ingest.clock import EVENTS, pair_shots, read_clock_csv, shots_table
+from cuelog.ingest.clock import pair_shots, read_clock_csv, shots_table
 from cuelog.ingest.clockdb import device_rows, pair_logs
+from cuelog.ingest.device import EVENTS
 from cuelog.store.clocks import SHOTS, create_shots
 
 COLUMNS = ["table", "stop_line", "ts", "stop_text", "shot_s", "paused_s", "limit_s"]
