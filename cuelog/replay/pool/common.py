@@ -426,8 +426,8 @@ class Copyable(Protocol):
 class Handlers(Generic[RackState]):
     """What a pool game does with each kind of record; a kind left out raises nothing.
 
-    A plain class, set once per game: a frozen dataclass cannot be made of a class that a
-    compiled build compiles (``cuelog/replay/compiled.py``)."""
+    A plain class, made once per game: as a frozen dataclass of a generic class it failed at
+    import in the compiled build (``cuelog/replay/compiled.py``)."""
 
     def __init__(
         self,
