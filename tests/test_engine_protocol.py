@@ -11,6 +11,7 @@ import pytest
 from cuelog.ingest.reader import read_records
 from cuelog.replay import replay_matches
 from cuelog.replay.engine import Engine, NoEngine, engine_for, fold_frame
+from cuelog.replay.model import Outcome
 from cuelog.schemas.records import Frame, FrameEnd, FrameRecord, Match, Record
 from cuelog.schemas.rulesets import DISCIPLINES, ENGINES, RULESETS, UnknownRuleset
 from cuelog.simulate import SeasonConfig, simulate_season
@@ -162,3 +163,14 @@ def test_replay_goes_through_the_protocol() -> None:
     engine = engine_for(match.rules)
     (match_, frame, body) = _frames(records)[0]
     assert result.frames[0] == engine.replay_frame(match_, frame, body, None)
+
+
+def test_outcome_fields_stay_in_the_order_the_hot_loops_write_them() -> None:
+    """Snooker's clean stroke, billiards' plain stroke and the pool games' due calls make
+    ``Outcome`` positionally (keywords cost msgspec several times as much): a field moved,
+    added or renamed in ``cuelog.replay.model`` must move with those calls."""
+    assert Outcome.__struct_fields__ == (
+        "n", "striker", "scored", "penalty", "foul", "reasons", "ball_on", "miss", "free_ball", "respots",
+        "turn_ends", "next_striker", "score", "break_id", "visit_id", "frame_over", "winner", "credited",
+        "detail", "visits", "in_hand", "loss_of_frame",
+    )  # fmt: skip

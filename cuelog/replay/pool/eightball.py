@@ -954,24 +954,31 @@ def _put_back(st: State, s: Stroke) -> None:
 
 def _outcome(st: State, s: Stroke, due: Due, spots: Sequence[str], *, ball_on: str, balls: int = 0) -> Outcome:
     """The due call; ``scored`` is the balls the striker legally potted (pool has no points)."""
+    # Positional, in Outcome's field order, each field named beside it: the hot loop, where
+    # msgspec reads keyword arguments name by name (about 1 us a stroke against 0.15 us).
     return Outcome(
-        n=s.n,
-        striker=s.striker,
-        scored=0 if due.foul else balls,
-        penalty=0,
-        foul=due.foul,
-        reasons=due.codes,
-        ball_on=ball_on,
-        respots=foot_spots(spots),
-        turn_ends=st.striker != s.striker or st.over,
-        next_striker=None if st.over else st.striker,
-        score=rack_score(st.winner),
-        visit_id=st.ledger.visit_id,
-        frame_over=st.over,
-        winner=st.winner,
-        visits=due.visits if due.foul else 0,
-        in_hand=due.in_hand,
-        loss_of_frame=due.loss_of_frame,
+        s.n,  # n
+        s.striker,  # striker
+        0 if due.foul else balls,  # scored
+        0,  # penalty
+        due.foul,  # foul
+        due.codes,  # reasons
+        ball_on,  # ball_on
+        False,  # miss
+        False,  # free_ball
+        foot_spots(spots),  # respots
+        st.striker != s.striker or st.over,  # turn_ends
+        None if st.over else st.striker,  # next_striker
+        rack_score(st.winner),  # score
+        None,  # break_id
+        st.ledger.visit_id,  # visit_id
+        st.over,  # frame_over
+        st.winner,  # winner
+        0,  # credited
+        (),  # detail
+        due.visits if due.foul else 0,  # visits
+        due.in_hand,  # in_hand
+        due.loss_of_frame,  # loss_of_frame
     )
 
 

@@ -285,25 +285,31 @@ def _outcome(
 ) -> Outcome:
     """The due call; ``ball_on`` is the lowest ball, or ``break`` on a break shot."""
     balls = 0 if due.foul or s.push_out else len(objects_potted(s))
+    # Positional, in Outcome's field order, each field named beside it: the hot loop, where
+    # msgspec reads keyword arguments name by name (about 1 us a stroke against 0.15 us).
     return Outcome(
-        n=s.n,
-        striker=s.striker,
-        scored=balls,
-        penalty=0,
-        foul=due.foul,
-        reasons=due.codes,
-        ball_on="break" if breaking else lowest,
-        respots=foot_spots(spots),
-        turn_ends=st.over or st.striker != s.striker,
-        next_striker=None if st.over else st.striker,
-        score=rack_score(st.winner),
-        visit_id=st.ledger.visit_id,
-        frame_over=st.over,
-        winner=st.winner,
-        visits=1 if due.foul else 0,
-        in_hand=due.in_hand,
-        loss_of_frame=due.loss_of_frame,
-        detail=detail,
+        s.n,  # n
+        s.striker,  # striker
+        balls,  # scored
+        0,  # penalty
+        due.foul,  # foul
+        due.codes,  # reasons
+        "break" if breaking else lowest,  # ball_on
+        False,  # miss
+        False,  # free_ball
+        foot_spots(spots),  # respots
+        st.over or st.striker != s.striker,  # turn_ends
+        None if st.over else st.striker,  # next_striker
+        rack_score(st.winner),  # score
+        None,  # break_id
+        st.ledger.visit_id,  # visit_id
+        st.over,  # frame_over
+        st.winner,  # winner
+        0,  # credited
+        detail,  # detail
+        1 if due.foul else 0,  # visits
+        due.in_hand,  # in_hand
+        due.loss_of_frame,  # loss_of_frame
     )
 
 

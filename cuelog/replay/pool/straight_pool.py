@@ -363,22 +363,31 @@ def _outcome(
     credited: int,
     in_hand: bool,
 ) -> Outcome:
+    # Positional, in Outcome's field order, each field named beside it: the hot loop, where
+    # msgspec reads keyword arguments name by name (about 1 us a stroke against 0.15 us).
     return Outcome(
-        n=s.n,
-        striker=s.striker,
-        scored=points,
-        penalty=penalty,
-        foul=bool(fouls),
-        reasons=tuple(f.code for f in fouls),
-        respots=foot_spots(spots) + tuple(placed),
-        turn_ends=st.over or st.striker != s.striker,
-        next_striker=None if st.over else st.striker,
-        score=st.ledger.score(),
-        visit_id=st.ledger.visit_id,
-        frame_over=st.over,
-        winner=st.winner,
-        credited=credited,
-        in_hand="head" if in_hand or cue_scratched(s) else None,
+        s.n,  # n
+        s.striker,  # striker
+        points,  # scored
+        penalty,  # penalty
+        bool(fouls),  # foul
+        tuple(f.code for f in fouls),  # reasons
+        None,  # ball_on
+        False,  # miss
+        False,  # free_ball
+        foot_spots(spots) + tuple(placed),  # respots
+        st.over or st.striker != s.striker,  # turn_ends
+        None if st.over else st.striker,  # next_striker
+        st.ledger.score(),  # score
+        None,  # break_id
+        st.ledger.visit_id,  # visit_id
+        st.over,  # frame_over
+        st.winner,  # winner
+        credited,  # credited
+        (),  # detail
+        0,  # visits
+        "head" if in_hand or cue_scratched(s) else None,  # in_hand
+        False,  # loss_of_frame
     )
 
 
