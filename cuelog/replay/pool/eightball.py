@@ -685,12 +685,13 @@ def _shot(st: State, s: Stroke, F: list[Finding]) -> Outcome:
         st.foul_snooker = _snookered(st, side)  # WE P(1): read from the rest positions
     on = balls_on(st, side, s.nominated)
     ball_on = _describe_on(st, side)
-    fouls = _shot_fouls(st, s, on)
+    pots = objects_potted(s)  # read once: most of the steps below ask it
+    fouls = _shot_fouls(st, s, on, pots)
     _remove(st, s)
     unnominated = st.must_nominate == side
     st.must_nominate = None
     due = _foul_due(st, s, fouls)
-    black = _black_result(st, s, fouls)
+    black = _black_result(st, s, fouls, pots)
     if black is not None and black[0] == "loss":
         code = Foul("loss_of_frame", black[1])
         due = Due(
@@ -702,7 +703,7 @@ def _shot(st: State, s: Stroke, F: list[Finding]) -> Outcome:
     else:
         F.extend(compare_call(s.n, side, due, s.call, st.ed.penalty, st.cite("penalty")))
         F.extend(compare_loss(s.n, side, due, s.call, st.cite("penalty")))
-    balls = _balls_on_potted(s, on)
+    balls = _balls_on_potted(pots, on)
     if black is not None:
         _end(st, side if black[0] == "win" else other(side), black[0], s.n)
         st.end_rule = black[1]
@@ -712,17 +713,18 @@ def _shot(st: State, s: Stroke, F: list[Finding]) -> Outcome:
     _put_back(st, s)
     # The table follows the calls as made: a foul nobody called is condoned (WPA 6).
     called = called_foul(s.call)
-    continues = not called and _legal_pot(st, s, on)
+    continues = not called and _legal_pot(st, s, on, pots)
     if not called and not unnominated:
-        _decide_groups(st, s, continues)  # WE H(1)(d): an unnominated shot decides nothing
+        _decide_groups(st, s, continues, pots)  # WE H(1)(d): an unnominated shot decides nothing
     if st.tentative == side and not continues:
         st.groups, st.tentative = {}, None  # WE H(2)(c)(ii): the nominated colour was not potted
     _next_turn(st, s, due, continues=continues)
     return _outcome(st, s, due, spots, ball_on=ball_on, balls=balls)
 
 
-def _shot_fouls(st: State, s: Stroke, on: frozenset[str] | None) -> list[Foul]:
-    """The standard fouls the facts show (WE K, G; WPA 3.9, 6.x; BB 5.13), most serious first."""
+def _shot_fouls(st: State, s: Stroke, on: frozenset[str] | None, pots: list[str]) -> list[Foul]:
+    """The standard fouls the facts show (WE K, G; WPA 3.9, 6.x; BB 5.13), most serious first.
+    ``pots``: the object balls potted (:func:`objects_potted`)."""
     c = st.cite
     fouls: list[Foul] = []
     if s.placement == "illegal":
@@ -735,9 +737,9 @@ def _shot_fouls(st: State, s: Stroke, on: frozenset[str] | None) -> list[Foul]:
         fouls.append(Foul("no_contact", c("no_contact")))
     elif on is not None and not on.issuperset(s.first):
         fouls.append(Foul("wrong_ball_first", c("wrong_ball_first")))
-    elif _no_rail(st, s, on):
+    elif _no_rail(st, s, on, pots):
         fouls.append(Foul("no_rail", c("no_rail")))
-    if _opponent_ball(st, s):
+    if _opponent_ball(st, s, pots):
         fouls.append(Foul("opponent_ball", c("opponent_ball")))
     if objects_off_table(s):
         fouls.append(Foul("ball_off_table", c("ball_off_table")))
@@ -747,14 +749,13 @@ def _shot_fouls(st: State, s: Stroke, on: frozenset[str] | None) -> list[Foul]:
     return fouls
 
 
-def _no_rail(st: State, s: Stroke, on: frozenset[str] | None) -> bool:
+def _no_rail(st: State, s: Stroke, on: frozenset[str] | None, pots: list[str]) -> bool:
     """WE G(1)(b): pot a ball on or send a ball to a cushion; WPA 6.3: any pot or a rail.
     Waived out of a Total Snooker (WE G(3)(b)) or a declared snooker (BB 5.10)."""
     if st.snookered and st.ed.snooker_relief:
         return False
     if st.ed.total_snooker_from_positions and _total_snooker(st, s.striker, on):
         return False
-    pots = objects_potted(s)
     if st.ed.rail_needs_ball_on:
         if any(on is None or b in on for b in pots):
             return False
@@ -796,14 +797,13 @@ def _snookered(st: State, side: str) -> bool:
     return not any(fine_cuts(cue[0], t, others) for t in targets)
 
 
-def _opponent_ball(st: State, s: Stroke) -> bool:
+def _opponent_ball(st: State, s: Stroke, pots: list[str]) -> bool:
     """Potting the opponent's ball: WE K(3) (not the ball nominated after a Foul Snooker),
     BB 5.13.1 (only without a ball of one's own); not a foul in WPA eight ball."""
     mine = st.groups.get(s.striker)
     rule = st.ed.opponent_ball_foul
     if mine is None or rule == "never" or st.free_shot:
         return False
-    pots = objects_potted(s)
     theirs = [b for b in pots if group_of(st.ed, b) not in (mine, None)]
     if st.foul_snooker and s.nominated in theirs:
         theirs.remove(s.nominated)
@@ -814,7 +814,7 @@ def _opponent_ball(st: State, s: Stroke) -> bool:
     return True
 
 
-def _black_result(st: State, s: Stroke, fouls: list[Foul]) -> tuple[str, str] | None:
+def _black_result(st: State, s: Stroke, fouls: list[Foul], pots: list[str]) -> tuple[str, str] | None:
     """Does the black end the frame? ``("win", rule)``, ``("loss", rule)`` or ``None``."""
     black = black_of(st.ed)
     ed, c = st.ed, st.cite
@@ -825,7 +825,7 @@ def _black_result(st: State, s: Stroke, fouls: list[Foul]) -> tuple[str, str] | 
     if fouls:
         return ("loss", c("loss_foul"))  # WE M(1), WPA 3.8(a), BB 5.14(a)
     mine = st.groups.get(s.striker)
-    if mine is not None and _own_left_before(st, s, mine) == 0:
+    if mine is not None and _own_left_before(st, pots, mine) == 0:
         # On the black (WE D(1), WPA 3.5, BB 5.7), or Foul Snookered on it (WE P(6)).
         pocket = pocket_of(s, black)
         if ed.black_uncalled_pocket_loses and pocket is not None and s.pocket_called not in (None, pocket):
@@ -840,18 +840,17 @@ def _black_result(st: State, s: Stroke, fouls: list[Foul]) -> tuple[str, str] | 
     return ("loss", c("loss_early"))  # WE M(2), WPA 3.8(b), BB 5.14(b); the open table too
 
 
-def _balls_on_potted(s: Stroke, on: frozenset[str] | None) -> int:
+def _balls_on_potted(pots: list[str], on: frozenset[str] | None) -> int:
     """Balls on potted by the stroke (the black is counted by the caller when it wins)."""
-    return sum(1 for b in objects_potted(s) if (on is None or b in on) and b not in ("black", "8"))
+    return sum(1 for b in pots if (on is None or b in on) and b not in ("black", "8"))
 
 
-def _own_left_before(st: State, s: Stroke, group: str) -> int:
-    return st.left(group) + sum(1 for b in objects_potted(s) if group_of(st.ed, b) == group)
+def _own_left_before(st: State, pots: list[str], group: str) -> int:
+    return st.left(group) + sum(1 for b in pots if group_of(st.ed, b) == group)
 
 
-def _legal_pot(st: State, s: Stroke, on: frozenset[str] | None) -> bool:
+def _legal_pot(st: State, s: Stroke, on: frozenset[str] | None, pots: list[str]) -> bool:
     """The visit goes on (WE C(5): a ball on potted; WPA 3.5: the called ball; BB 5.7)."""
-    pots = objects_potted(s)
     if st.ed.call_shot and s.nominated is not None:
         if s.nominated == "safety" or s.nominated not in pots:
             return False  # WPA 3.6: on a safety play passes; an uncalled pot does not continue
@@ -860,11 +859,11 @@ def _legal_pot(st: State, s: Stroke, on: frozenset[str] | None) -> bool:
     return any(on is None or b in on for b in pots)
 
 
-def _decide_groups(st: State, s: Stroke, legal: bool) -> None:
+def _decide_groups(st: State, s: Stroke, legal: bool, potted: list[str]) -> None:
     """Groups, never on a foul (WE H(1)(b)): WE H(3) a single colour potted; WPA 3.4 the
     called ball legally pocketed; BB 5.6 one group only on a normal shot."""
     side = s.striker
-    pots = [g for b in objects_potted(s) if (g := group_of(st.ed, b)) is not None]
+    pots = [g for b in potted if (g := group_of(st.ed, b)) is not None]
     if st.tentative == side:
         if legal and st.groups.get(side) in pots:
             st.tentative = None  # WE H(2)(c)(ii): the nominated colour potted on the next shot
