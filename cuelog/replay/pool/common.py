@@ -105,7 +105,12 @@ class Due(msgspec.Struct, frozen=True, gc=False):
     @property
     def codes(self) -> tuple[str, ...]:
         """The fouls' stable codes, most serious first (``Outcome.reasons``)."""
-        return tuple(f.code for f in self.fouls) if self.fouls else ()
+        return foul_codes(self.fouls)
+
+
+def foul_codes(fouls: Sequence[Foul]) -> tuple[str, ...]:
+    """The stable codes of ``fouls``, in their order: a stroke's ``Outcome.reasons``."""
+    return tuple(f.code for f in fouls) if fouls else ()
 
 
 # -- facts -------------------------------------------------------------------------------

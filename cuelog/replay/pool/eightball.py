@@ -351,10 +351,6 @@ class State:
         table = self.table
         return sum(table.get(b, 0) for b in members_by_group(self.ed)[group])
 
-    def any_left(self, group: str) -> bool:
-        table = self.table
-        return any(table.get(b, 0) > 0 for b in members_by_group(self.ed)[group])
-
 
 _SCALARS: Final = (
     "striker",
@@ -441,7 +437,7 @@ def _describe_on(st: State, side: str) -> str:
         return "any"
     if group is None:
         return "open"
-    return group if st.any_left(group) else black_of(st.ed)
+    return group if st.left(group) else black_of(st.ed)
 
 
 # -- records -----------------------------------------------------------------------------

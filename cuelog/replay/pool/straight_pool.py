@@ -45,6 +45,7 @@ from cuelog.replay.pool.common import (
     cue_scratched,
     describe,
     foot_spots,
+    foul_codes,
     judged_fouls,
     objects_off_table,
     objects_potted,
@@ -163,8 +164,8 @@ def _stroke(st: State, s: Stroke) -> tuple[Outcome | None, list[Finding]]:
     # WPA 4.11: after the serious foul the offender breaks, from in hand behind the head string (4.3(a)).
     in_hand = serious or _in_hand_after(fouls)
     F.extend(_compare(st, s, fouls, penalty, in_hand=in_hand))
-    off = ([] if continues else objects_potted(s)) + objects_off_table(s)
-    spots = sorted(set(off), key=int) if off else []
+    to_spot = ([] if continues else objects_potted(s)) + objects_off_table(s)
+    spots = sorted(set(to_spot), key=int) if to_spot else []
     rr = _rerack(st, s) if continues else None
     respots = s.respots
     if rr is not None:
@@ -371,7 +372,7 @@ def _outcome(
         points,  # scored
         penalty,  # penalty
         bool(fouls),  # foul
-        tuple(f.code for f in fouls),  # reasons
+        foul_codes(fouls),  # reasons
         None,  # ball_on
         False,  # miss
         False,  # free_ball
