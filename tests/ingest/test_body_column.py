@@ -1,8 +1,10 @@
-"""``records.body``: VARCHAR in a new store, JSON in a store made before; both load and read alike.
+"""``records.body``: VARCHAR compressed with zstd in a new store, JSON or VARCHAR compressed
+as DuckDB chose in a store made before; all load and read alike.
 
 A new store keeps each line as VARCHAR (a JSON column would parse every line again on
-insert). A store made with the JSON column keeps it: the same logs, loaded into both, must
-give the same stored lines and the same replay, reports and export.
+insert), compressed with zstd (ddl.sql). A store made with the column of before keeps it:
+the same logs, loaded into each, must give the same stored lines and the same replay,
+reports and export.
 """
 
 from __future__ import annotations
@@ -18,16 +20,17 @@ from cuelog.store import connect, ddl
 from tests.conftest import EXAMPLES
 from tests.ingest.conftest import cli
 
-_NEW_BODY = "body        VARCHAR NOT NULL"
-_OLD_BODY = "body        JSON NOT NULL"
+_NEW_BODY = "body        VARCHAR USING COMPRESSION zstd NOT NULL"
+_OLD_BODIES = {"JSON": "body        JSON NOT NULL", "VARCHAR": "body        VARCHAR NOT NULL"}
+"""The ``records.body`` column of stores made before, by its type."""
 
 
-def _old_store(path: Path) -> None:
-    """A store whose ``records.body`` is JSON, as stores were made before."""
+def _old_store(path: Path, body: str) -> None:
+    """A store whose ``records.body`` is the column ``body``, as stores were made before."""
     text = ddl()
     assert _NEW_BODY in text
     con = duckdb.connect(str(path))
-    con.execute(text.replace(_NEW_BODY, _OLD_BODY))
+    con.execute(text.replace(_NEW_BODY, body))
     con.close()
 
 
@@ -85,17 +88,31 @@ def _outputs(db: Path, logs: Path, out: Path) -> dict[str, object]:
     return seen
 
 
-def test_a_new_store_keeps_each_line_as_varchar(tmp_path: Path) -> None:
-    connect(tmp_path / "new.duckdb").close()
-    assert _body_type(tmp_path / "new.duckdb") == "VARCHAR"
+def test_a_new_store_keeps_each_line_as_varchar_compressed_with_zstd(tmp_path: Path, logs: Path) -> None:
+    db = tmp_path / "new.duckdb"
+    assert cli("ingest", logs, "--db", db).exit_code == 0
+    assert _body_type(db) == "VARCHAR"
+    con = connect(db)
+    try:
+        con.execute("CHECKPOINT")
+        methods = {
+            row[0]
+            for row in con.execute(
+                "SELECT DISTINCT compression FROM pragma_storage_info('records') WHERE column_name = 'body'"
+            ).fetchall()
+        }
+    finally:
+        con.close()
+    assert "ZSTD" in methods and not methods & {"DICT_FSST", "FSST", "Dictionary"}
 
 
-def test_a_store_with_a_json_body_loads_and_reads_as_a_new_one(tmp_path: Path, logs: Path) -> None:
+@pytest.mark.parametrize("before", sorted(_OLD_BODIES))
+def test_a_store_made_before_loads_and_reads_as_a_new_one(tmp_path: Path, logs: Path, before: str) -> None:
     old, new = tmp_path / "old.duckdb", tmp_path / "new.duckdb"
-    _old_store(old)
+    _old_store(old, _OLD_BODIES[before])
     from_old = _outputs(old, logs, tmp_path / "old-export")
     from_new = _outputs(new, logs, tmp_path / "new-export")
-    assert _body_type(old) == "JSON" and _body_type(new) == "VARCHAR"
+    assert _body_type(old) == before and _body_type(new) == "VARCHAR"
     assert from_old["records"] and from_old["export"]
     assert '"push_outs"' in str(from_old["nineball"])
     assert from_old == from_new
