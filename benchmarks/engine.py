@@ -12,7 +12,9 @@ runs in a fresh process with the tree to measure first on the import path; it de
 every log into records (timed: the *decode* floor), loops over the decoded strokes
 touching every field (the *touch* floor: the least any replay could cost), then replays
 the decoded records through the engines (``replay_matches``, one log at a time: the
-*engine*), each three times, and prints the medians with their spread. With ``--base``
+*engine*), then does so again with Python's cyclic collector paused, as ``cuelog replay``
+pauses it (of logs and ``--db``, in its workers too), each three times, and prints the
+medians with their spread. With ``--base``
 the two trees alternate round by round, and each round's ratio base / tree is printed
 (medians of the rounds, with their spread): on a shared machine the ratio of runs taken
 back to back means more than either rate. A digest of every result checks that both
@@ -62,6 +64,14 @@ def touch(files):
 def engine(files):
     return [replay_matches(records) for records in files]
 
+def engine_paused(files):
+    # The collector off, as cuelog replay turns it off (pipeline._replay_chunk, logreplay.replay_part).
+    gc.disable()
+    try:
+        return engine(files)
+    finally:
+        gc.enable()
+
 def timed(fn, arg, repeat):
     wall, cpu, value = [], [], None
     for _ in range(repeat):
@@ -79,14 +89,15 @@ def main():
     decode_s, decode_cpu, files = timed(decode, paths, repeat)
     touch_s, touch_cpu, _ = timed(touch, files, repeat)
     engine_s, engine_cpu, results = timed(engine, files, repeat)
+    paused_s, paused_cpu, _ = timed(engine_paused, files, repeat)
     strokes = sum(1 for records in files for r in records if type(r) is Stroke)
     digest = hashlib.sha256()
     for per_file in results:
         for m in per_file:
             digest.update(msgspec.json.encode(m))
     print(json.dumps({"strokes": strokes, "decode_s": decode_s, "touch_s": touch_s, "engine_s": engine_s,
-                      "decode_cpu": decode_cpu, "touch_cpu": touch_cpu, "engine_cpu": engine_cpu,
-                      "digest": digest.hexdigest()}))
+                      "paused_s": paused_s, "decode_cpu": decode_cpu, "touch_cpu": touch_cpu,
+                      "engine_cpu": engine_cpu, "paused_cpu": paused_cpu, "digest": digest.hexdigest()}))
 
 if __name__ == "__main__":
     main()
@@ -156,9 +167,14 @@ def summary(runs: list[dict[str, Any]], clock: str) -> dict[str, Any]:
     """Medians with spread over every timed run of one tree, on one clock (``s``: wall,
     ``cpu``: the process's CPU time), as strokes/s and as ratios to the floors."""
     n = runs[0]["strokes"]
-    eng, dec, tou = (spread([v for r in runs for v in r[f"{k}_{clock}"]]) for k in ("engine", "decode", "touch"))
+    eng, dec, tou, pau = (
+        spread([v for r in runs for v in r[f"{k}_{clock}"]]) for k in ("engine", "decode", "touch", "paused")
+    )
     return {
         "engine_s": eng,
+        "paused_s": pau,
+        "paused_strokes_per_s": round(n / pau["median"]),
+        "paused_strokes_per_s_range": [round(n / pau["high"]), round(n / pau["low"])],
         "decode_s": dec,
         "touch_s": tou,
         "engine_strokes_per_s": round(n / eng["median"]),
@@ -173,10 +189,13 @@ def summary(runs: list[dict[str, Any]], clock: str) -> dict[str, Any]:
 
 def line(label: str, s: dict[str, Any]) -> str:
     lo, hi = s["engine_strokes_per_s_range"]
+    plo, phi = s["paused_strokes_per_s_range"]
     return (
         f"  {label:<14} engine {s['engine_strokes_per_s']:>9,} strokes/s ({lo:,}-{hi:,}; {s['us_per_stroke']} us),"
         f" decode {s['decode_strokes_per_s']:,}/s, touch {s['touch_strokes_per_s']:,}/s;"
-        f" engine / touch {s['engine_over_touch']}x, engine / decode {s['engine_over_decode']}x"
+        f" engine / touch {s['engine_over_touch']}x, engine / decode {s['engine_over_decode']}x\n"
+        f"  {'':<14} engine with the collector paused, as the commands run it:"
+        f" {s['paused_strokes_per_s']:,} strokes/s ({plo:,}-{phi:,})"
     )
 
 

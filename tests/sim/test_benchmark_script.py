@@ -74,6 +74,10 @@ def test_engine_benchmark_reports_the_engine_against_its_floors() -> None:
         assert tree["engine_strokes_per_s"] > 0
         assert tree["engine_s"]["low"] <= tree["engine_s"]["median"] <= tree["engine_s"]["high"]
         assert tree["engine_over_touch"] > 0 and tree["engine_over_decode"] > 0
+        # The engine again with the collector paused, as `cuelog replay` runs it.
+        assert tree["paused_s"]["low"] <= tree["paused_s"]["median"] <= tree["paused_s"]["high"]
+        low, high = tree["paused_strokes_per_s_range"]
+        assert 0 < low <= tree["paused_strokes_per_s"] <= high
 
 
 def test_benchmark_seasons_play_each_copy_a_year_on_with_its_shot_clocks(tmp_path: Path) -> None:
