@@ -30,10 +30,10 @@ from cuelog.live.messages import (
 )
 from cuelog.live.remedy import remedy, still_open
 from cuelog.live.words import due_words, finding_due
-from cuelog.replay import NoEngine, UnknownRuleset
-from cuelog.replay.model import INVALID_RECORD, Finding, FrameResult, Outcome
+from cuelog.replay import NoEngine, UnknownRuleset, outside_frame
+from cuelog.replay.model import Finding, FrameResult, Outcome
 from cuelog.replay.rulesets import ruleset
-from cuelog.schemas.records import Choice, Event, Frame, FrameRecord, Match, Record, decode
+from cuelog.schemas.records import Frame, FrameRecord, Match, Record, decode
 from cuelog.schemas.rulesets import won_by_rack
 
 
@@ -179,16 +179,7 @@ class Session:
         fr = m.frame
         if fr is None or record.frame != fr.frame.frame:
             # As replay_match: a record outside its frame's records is reported, not folded.
-            n = record.after if isinstance(record, Choice | Event) else getattr(record, "n", 0)
-            f = Finding(
-                n=n,
-                kind=INVALID_RECORD,
-                rule="FORMAT 2",
-                side=None,
-                points=0,
-                message=f"{type(record).__name__.lower()} record for frame {record.frame} outside that frame's records",
-            )
-            return [self._said(line, m, None, f, None)]
+            return [self._said(line, m, None, outside_frame(record), None)]
         before = list(fr.findings)
         outcomes, findings, refolded = fr.apply(record)
         out: list[Message] = []

@@ -26,6 +26,7 @@ __all__ = [
     "Ruleset",
     "UnknownRuleset",
     "engine_for",
+    "outside_frame",
     "replay_match",
     "replay_matches",
     "split_matches",
@@ -53,22 +54,26 @@ def replay_match(match: Match, records: Iterable[Record]) -> MatchResult:
                 result.frames.append(previous)
             frame, number, pending = record, record.frame, []
         elif frame is None or record.frame != number:
-            n: int = record.after if isinstance(record, Choice | Event) else getattr(record, "n", 0)
-            result.findings.append(
-                Finding(
-                    n=n,
-                    kind=INVALID_RECORD,
-                    rule="FORMAT 2",
-                    side=None,
-                    points=0,
-                    message=f"{type(record).__name__.lower()} record for frame {record.frame} outside that frame's records",
-                )
-            )
+            result.findings.append(outside_frame(record))
         else:
             pending.append(record)
     if frame is not None:
         result.frames.append(engine.replay_frame(match, frame, pending, previous))
     return result
+
+
+def outside_frame(record: FrameRecord) -> Finding:
+    """FORMAT 2: a frame's records follow its ``frame`` record; one outside them (another
+    frame's, or before any frame) is reported, not folded into a frame."""
+    n: int = record.after if isinstance(record, Choice | Event) else getattr(record, "n", 0)
+    return Finding(
+        n=n,
+        kind=INVALID_RECORD,
+        rule="FORMAT 2",
+        side=None,
+        points=0,
+        message=f"{type(record).__name__.lower()} record for frame {record.frame} outside that frame's records",
+    )
 
 
 def split_matches(records: Iterable[Record]) -> Iterator[tuple[Match, list[Record]]]:
