@@ -398,18 +398,20 @@ def ingest_clocks(
     stored by DuckDB (:mod:`cuelog.store.clocks`): no stroke is read into Python.
     """
     from cuelog.store import clocks as store_clocks
+    from cuelog.store.loads import vacuum_bounded
 
     out: list[ClockResult] = []
     store_clocks.note_stored(con)
     try:
-        for batch in paired if paired is not None else paired_batches(paths):
-            store_clocks.create_shots(con)
-            try:
-                store_clocks.add_shots(con, batch.shots)
-                placed = store_clocks.align(con, round(tolerance_s * 1e6))
-                out += _store_all(con, batch.found, placed)
-            finally:
-                store_clocks.drop_shots(con)
+        with vacuum_bounded(con):
+            for batch in paired if paired is not None else paired_batches(paths):
+                store_clocks.create_shots(con)
+                try:
+                    store_clocks.add_shots(con, batch.shots)
+                    placed = store_clocks.align(con, round(tolerance_s * 1e6))
+                    out += _store_all(con, batch.found, placed)
+                finally:
+                    store_clocks.drop_shots(con)
     finally:
         store_clocks.forget_stored(con)
     return out

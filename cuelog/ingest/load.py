@@ -356,7 +356,7 @@ def ingest_paths(
     "__main__":`` guard). The results and the store are the same whatever the number.
     """
     files = list(log_files(paths))
-    with collector_paused(), parallel.checker(workers, loads.database_folder(con)) as check:
+    with collector_paused(), loads.vacuum_bounded(con), parallel.checker(workers, loads.database_folder(con)) as check:
         return _ingest_paths(con, files, replace, progress, check)
 
 

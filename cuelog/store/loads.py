@@ -8,7 +8,8 @@ loaded completely or not at all. A replaced match's rows go in the same transact
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import contextlib
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -79,6 +80,27 @@ SHOT_CLOCK_SCHEMA = pa.schema(
         ("source", pa.string()),
     ]
 )
+
+
+VACUUM_TASKS = 2
+"""Row-group merges (DuckDB's vacuum tasks, ``max_vacuum_tasks``) a checkpoint may run while
+ingest loads: DuckDB's default of 100 holds every merge's row groups in memory at once, and
+an automatic checkpoint during a large load took 1.7-2.7 s and 700 MB more (benchmarks/README.md,
+"Ingest at 10M: the checkpoints' merges bounded")."""
+
+
+@contextlib.contextmanager
+def vacuum_bounded(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
+    """At most :data:`VACUUM_TASKS` vacuum tasks a checkpoint while this runs, the last
+    checkpoint included (made here, not when the database is closed), and the setting as it
+    was after (it is the database's, not the connection's)."""
+    before = con.execute("SELECT current_setting('max_vacuum_tasks')").fetchall()[0][0]
+    con.execute(f"SET max_vacuum_tasks = {min(int(before), VACUUM_TASKS)}")
+    try:
+        yield
+        con.execute("CHECKPOINT")
+    finally:
+        con.execute(f"SET max_vacuum_tasks = {int(before)}")
 
 
 def first_row(con: duckdb.DuckDBPyConnection, sql: str, params: list[Any]) -> tuple[Any, ...] | None:

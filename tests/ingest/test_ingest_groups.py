@@ -225,3 +225,45 @@ def test_a_season_of_gzipped_logs_is_published_in_groups_like_plain_ones(
     plain_rows = _without_load_times(tmp_path / "plain.duckdb")
     for table in ("records", "strokes"):
         assert [r for r in zipped_rows[table] if r[0] != "big"] == plain_rows[table]
+
+
+@pytest.mark.parametrize("before", [100, 0])
+def test_checkpoints_while_loading_run_few_row_group_merges_and_the_setting_is_left_as_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, before: int
+) -> None:
+    # DuckDB's vacuum tasks (row groups merged at a checkpoint) each hold their row groups in
+    # memory: a load's automatic checkpoints run at most loads.VACUUM_TASKS of them (never
+    # more than the database allowed), its last checkpoint too (made before it returns, not
+    # when the database is closed: nothing is left in the write-ahead log), and the
+    # database's setting is as it was after.
+    from cuelog.ingest import clock
+    from cuelog.store import clocks as store_clocks
+
+    _season(tmp_path / "logs", 3)
+    device = tmp_path / "t1.csv"
+    device.write_text("table,ts,event\n1,2026-05-01T14:00:01.000Z,start\n1,2026-05-01T14:00:10.000Z,stop\n")
+    seen: list[int] = []
+
+    def setting(con: duckdb.DuckDBPyConnection) -> int:
+        return int(con.execute("SELECT current_setting('max_vacuum_tasks')").fetchall()[0][0])
+
+    def publish(real: Any) -> Any:
+        def recorded(con: duckdb.DuckDBPyConnection, *args: Any) -> Any:
+            seen.append(setting(con))
+            return real(con, *args)
+
+        return recorded
+
+    monkeypatch.setattr(loads, "publish_files", publish(loads.publish_files))
+    monkeypatch.setattr(store_clocks, "save", publish(store_clocks.save))
+    db = tmp_path / "s.duckdb"
+    wal = tmp_path / "s.duckdb.wal"
+    con = connect(db)
+    con.execute(f"SET max_vacuum_tasks = {before}")
+    assert [r.status for r in load.ingest_paths(con, [tmp_path / "logs"])] == ["loaded"] * 3
+    assert not wal.exists() or wal.stat().st_size == 0
+    assert [r.status for r in clock.ingest_clocks(con, [device])] == ["loaded"]
+    assert not wal.exists() or wal.stat().st_size == 0
+    assert seen == [min(before, loads.VACUUM_TASKS)] * 2  # one group of logs, one of clocks
+    assert setting(con) == before
+    con.close()
