@@ -4,8 +4,8 @@ Each file is read and split at its ``match`` records on its own: a file's first 
 its match record, as the validator requires of every log (``no_match``), so the files are
 independent and a pool of processes can replay them a part (a few files) at a time, each
 worker reading its own files. What a part gives is a list of :data:`Reading`, in the order
-of its files and matches: a replayed match (pickled, without its per-stroke outcomes: the
-output has the frames, breaks and findings), the problems of a match's corrections, or
+of its files and matches: a replayed match (its output's text, made in the worker by the
+caller's renderer, and its counts of findings), the problems of a match's corrections, or
 what stopped the replay. The parent reads the parts in file order and decides as one
 process reading every file in turn would (:func:`replay_logs`), so the matches, the
 problems and the error reported are the same whatever the number of workers.
@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import functools
 import itertools
-import pickle
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +28,8 @@ from cuelog.ingest.pool import PART_BYTES, in_order, parts
 from cuelog.ingest.reader import read_records
 from cuelog.replay import NoEngine, UnknownRuleset, replay_match, split_matches
 from cuelog.replay.derived import Derived, under
+from cuelog.replay.model import MatchResult
+from cuelog.replay.output import count_findings, match_text
 from cuelog.schemas.records import Correction, Match, Record
 
 
@@ -41,12 +42,26 @@ class LogReplayFailed(CuelogError):
         self.message, self.code = message, code
 
 
+Render = Callable[[MatchResult], str]
+"""A match's output as its caller prints it, made where the match was replayed (in a
+worker process, a module-level function or a partial of one): the replay's JSON text of
+one match (:data:`JSON_TEXT`) or its human text (``cuelog.analytics.replay_text``)."""
+
+JSON_TEXT: Final[Render] = functools.partial(match_text, first=True)
+"""One match of the ``cuelog-replay/1`` document's ``matches`` list, after a line break:
+a caller puts a comma before each match but the first."""
+
+
 @dataclass(frozen=True, slots=True)
 class Replayed:
-    """A match replayed: its id and its result pickled (per-stroke outcomes dropped)."""
+    """A match replayed: its id, its output (:data:`Render`) and what the output's totals
+    count of it: its findings, certain and not, and the corrections applied."""
 
     match: str
-    pickled: bytes
+    text: str
+    findings: int
+    uncertain: int
+    corrections: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +100,9 @@ class Part:
     records: int
 
 
-def replay_part(names: Sequence[str], *, fixes: dict[str, list[Located]], rules: str | Derived | None) -> Part:
+def replay_part(
+    names: Sequence[str], *, fixes: dict[str, list[Located]], rules: str | Derived | None, render: Render
+) -> Part:
     """Read and replay these files in turn (in a worker process, or in this one). Every
     match is corrected by the corrections naming it (each time it is met), then replayed.
     The first file that cannot be read, or a match that cannot be put under ``rules``, ends
@@ -101,7 +118,7 @@ def replay_part(names: Sequence[str], *, fixes: dict[str, list[Located]], rules:
             try:
                 for match, body, count in _matches(name):
                     records += count
-                    reading = _replayed(match, body, fixes, rules)
+                    reading = _replayed(match, body, fixes, rules, render)
                     readings.append(reading)
                     if isinstance(reading, Stopped) and reading.always:
                         return Part(readings, done + 1, records)
@@ -130,7 +147,7 @@ def _matches(name: str) -> Iterator[tuple[Match, list[Record], int]]:
 
 
 def _replayed(
-    match: Match, body: list[Record], fixes: dict[str, list[Located]], rules: str | Derived | None
+    match: Match, body: list[Record], fixes: dict[str, list[Located]], rules: str | Derived | None, render: Render
 ) -> Reading:
     try:
         if rules is not None:
@@ -150,9 +167,16 @@ def _replayed(
     except (UnknownRuleset, NoEngine, ValueError) as exc:
         return _stopped(match, exc, always=False)
     result.corrections = applied
-    for fr in result.frames:
-        fr.outcomes = []
-    return Replayed(result.match, pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL))
+    # The output, made here: in a worker, its text travels back instead of the result
+    # pickled, and the parent only writes it (benchmarks/README.md, "replay LOGS: the
+    # output made in the workers").
+    return Replayed(
+        result.match,
+        render(result),
+        count_findings([result]),
+        count_findings([result], certain=False),
+        len(applied),
+    )
 
 
 def _stopped(match: Match, exc: Exception, *, always: bool) -> Stopped:
@@ -185,8 +209,10 @@ def replay_logs(
     workers: int = 1,
     progress: Progress | None = None,
     part_bytes: int = PART_BYTES,
+    render: Render = JSON_TEXT,
 ) -> Iterator[Replayed]:
-    """Each match of the logs replayed, in reading order (files in the order given).
+    """Each match of the logs replayed, in reading order (files in the order given), with
+    its output as ``render`` makes it.
 
     Decides as one process reading the files in turn: the first unreadable file, or a
     match that cannot be replayed, raises (InputError, :class:`LogReplayFailed`); once a
@@ -200,7 +226,7 @@ def replay_logs(
         fixes.setdefault(item[2].match, []).append(item)
     problems: list[Problem] = []
     seen: set[str] = set()
-    work = functools.partial(replay_part, fixes=fixes, rules=rules)
+    work = functools.partial(replay_part, fixes=fixes, rules=rules, render=render)
     for part in in_order(work, parts(files, part_bytes), workers):
         for reading in part.readings:
             if isinstance(reading, Stopped):

@@ -1,6 +1,6 @@
 """The findings of ``cuelog replay``'s human output, written as plain aligned text
-(``cuelog.cli.plain``): the same words on every line as the rich table it replaced, every
-log-supplied text escaped for the terminal, and the same bytes whatever else is printed."""
+(``cuelog.analytics.plain``): the same words on every line as the rich table it replaced,
+every log-supplied text escaped for the terminal, and the same bytes whatever else is printed."""
 
 from __future__ import annotations
 
@@ -13,9 +13,10 @@ from rich.markup import escape
 from rich.table import Table
 from typer.testing import CliRunner
 
+from cuelog.analytics import plain
+from cuelog.analytics.replay_text import findings_text
 from cuelog.analytics.words import kind_words
-from cuelog.cli import app, plain
-from cuelog.cli.replay import findings_text
+from cuelog.cli import app
 from cuelog.replay.model import Finding
 from tests.ingest.conftest import frame, match, stroke, write
 

@@ -61,10 +61,13 @@ LAYERS: dict[str, Layer] = {
         4, ("cuelog.logreplay",), ("cuelog.schemas.*", "cuelog.errors", "cuelog.replay.*", "cuelog.ingest.*")
     ),
     "live": Layer(4, ("cuelog.live.*",), ("cuelog.schemas.*", "cuelog.errors", "cuelog.replay.*", "cuelog.ingest.*")),
-    # 5: over the store and the pipeline: the reports (replay.model: the result types the
-    # audit report renders), the rule makers' diff (the database replayed twice).
+    # 5: over the store and the pipeline: the reports (replay.model and replay.output: the
+    # result types the audit report and the replay's human text render, and their words),
+    # the rule makers' diff (the database replayed twice).
     "analytics": Layer(
-        5, ("cuelog.analytics.*",), ("cuelog.schemas.*", "cuelog.errors", "cuelog.store.*", "cuelog.replay.model")
+        5,
+        ("cuelog.analytics.*",),
+        ("cuelog.schemas.*", "cuelog.errors", "cuelog.store.*", "cuelog.replay.model", "cuelog.replay.output"),
     ),
     "diff": Layer(
         5,

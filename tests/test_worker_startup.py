@@ -32,6 +32,18 @@ def test_a_replay_worker_imports_no_database_and_no_command_line() -> None:
     assert imported_by("from cuelog.pipeline import _replay_chunk") == set()
 
 
+def test_a_log_replay_worker_makes_the_output_without_the_command_line() -> None:
+    """``cuelog replay LOGS`` makes each match's output (JSON or the human text) in the
+    worker that replayed it: the renderer it is sent must not bring in Typer or rich."""
+    code = (
+        "import pickle\n"
+        "from cuelog import logreplay\n"
+        "from cuelog.analytics import replay_text\n"
+        "assert pickle.loads(pickle.dumps(replay_text.human_text)) is replay_text.human_text"
+    )
+    assert imported_by(code) == set()
+
+
 def test_the_command_still_runs_from_its_entry_point(tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-c", "from cuelog.__main__ import main; main()", "rules", "list", "--json"],

@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from cuelog.cli import plain
+from cuelog.analytics import plain
 from cuelog.errors import Problem
 
 EXIT_OK = 0

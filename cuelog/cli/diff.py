@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from cuelog import __version__
-from cuelog.cli import plain
+from cuelog.analytics import plain
 from cuelog.cli.common import (
     EXIT_BAD_INPUT,
     EXIT_FINDINGS,

@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 
-from cuelog.cli import plain
+from cuelog.analytics import plain
 from cuelog.cli.common import (
     EXIT_BAD_INPUT,
     EXIT_OK,

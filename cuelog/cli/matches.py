@@ -8,7 +8,7 @@ from pathlib import Path
 
 import typer
 
-from cuelog.cli import plain
+from cuelog.analytics import plain
 from cuelog.cli.common import EXIT_OK, fail, json_errors, out_console
 from cuelog.store import DEFAULT_DB, connect
 
@@ -45,7 +45,7 @@ def matches(
     if as_json:
         sys.stdout.write(json.dumps({"db": str(db), "matches": rows}, indent=1) + "\n")
     else:
-        # Plain text in one pass (cuelog.cli.plain): a rich table of a season's 47,000 matches
+        # Plain text in one pass (cuelog.analytics.plain): a rich table of a season's 47,000 matches
         # took 49 s to lay out; every cell is escaped for the terminal, never read as markup.
         lines = (
             (r["match"], r["rules"], f"{r['sides']['A']} v {r['sides']['B']}", r["event"] or "", r["frames"],

@@ -6,8 +6,6 @@ cuelog database, whose results are then stored in its ``replay_*`` tables for th
 
 from __future__ import annotations
 
-import json
-import pickle
 import shutil
 import sys
 import tempfile
@@ -28,8 +26,7 @@ from rich.progress import (
 from rich.text import Text
 
 from cuelog import __version__, logreplay
-from cuelog.analytics.words import kind_words
-from cuelog.cli import plain
+from cuelog.analytics.replay_text import human_text
 from cuelog.cli.common import (
     EXIT_FINDINGS,
     EXIT_OK,
@@ -41,99 +38,29 @@ from cuelog.cli.common import (
     print_problems,
     replay_refusals,
 )
-from cuelog.cli.plain import Justify
 from cuelog.errors import InputError
 from cuelog.ingest.corrections import Located, read_corrections
 from cuelog.ingest.reader import is_clock_csv, log_files
 from cuelog.replay import NoEngine, UnknownRuleset
 from cuelog.replay.derived import Derived
-from cuelog.replay.model import Finding, FrameResult, MatchResult
-from cuelog.replay.output import count_findings, document_head, document_tail, match_text, rack_words
+from cuelog.replay.model import MatchResult
+from cuelog.replay.output import count_findings, document_head, document_tail
 from cuelog.rulesfile import resolve_rules
-from cuelog.schemas.rulesets import won_by_rack
 
 
-def _score(score: tuple[int, int] | None) -> str:
-    return "-" if score is None else f"{score[0]}-{score[1]}"
-
-
-_COLUMNS: Final[tuple[tuple[str, Justify], ...]] = (
-    ("stroke", "right"),
-    ("finding", "left"),
-    ("kind", "left"),
-    ("rule", "left"),
-    ("side", "center"),
-    ("points", "right"),
-    ("message", "left"),
-)
-
-
-def findings_text(findings: list[Finding], title: str | None = None) -> str:
-    """Findings as an aligned table: stroke, what was wrong (in words, with its kind), rule,
-    side, points, message (and, for uncertain findings, the fact that would excuse the
-    call). Plain text in one pass (:mod:`cuelog.cli.plain`): a message may quote a
-    recorded name, so every cell is escaped, never read as markup."""
-    uncertain = any(not f.certain for f in findings)
-    columns = [*_COLUMNS, ("unless", "left")] if uncertain else list(_COLUMNS)
-    rows = []
-    for f in sorted(findings, key=Finding.sort_key):
-        row = [str(f.n), kind_words(f.kind), f.kind, f.rule, f.side or "-", str(f.points), f.message]
-        rows.append([*row, f.unless or "-"] if uncertain else row)
-    text = plain.table([c for c, _ in columns], rows, [j for _, j in columns])
-    return (plain.terminal_text(title) + "\n" + text) if title is not None else text
-
-
-def _print_findings(findings: list[Finding], out: IO[str], title: str | None = None) -> None:
-    """Certain findings first; those one unrecorded fact could excuse in a section of their own."""
-    certain = [f for f in findings if f.certain]
-    uncertain = [f for f in findings if not f.certain]
-    if certain:
-        out.write(findings_text(certain, title))
-    if uncertain:
-        out.write(findings_text(uncertain, f"{title or ' '} uncertain (not counted)"))
-
-
-def _corrections(m: MatchResult) -> list[str]:
-    """One line per officials' correction applied before the replay: stroke, fields set, note."""
-    out = []
-    for c in sorted(m.corrections, key=lambda c: (c.frame, c.n)):
-        fields = ", ".join(f"{name} = {json.dumps(value, ensure_ascii=False)}" for name, value in sorted(c.set.items()))
-        note = f" ({c.note})" if c.note else ""
-        out.append(f"  correction applied: frame {c.frame} stroke {c.n}: {fields}{note}")
-    return out
-
-
-def _frame_line(fr: FrameResult) -> str:
-    # A frame with no winner by the rules has not ended in the log (no frame_end, or a
-    # log cut short): said in words, not left as a dash (docs/format.md section 4).
-    result = f"winner {fr.winner}" if fr.winner else "not finished (no winner by the rules)"
-    return f"  frame {fr.frame}: official {_score(fr.score)}, recorded {_score(fr.recorded)}, {result}"
-
-
-def _rack_line(fr: FrameResult) -> str:
-    return f"  frame {fr.frame}: {rack_words(fr.winner, fr.recorded_winner, fr.recorded)}"
+def _write_human(match: str, text: str, console: Console) -> None:
+    """A match's :func:`human_text` on the console, its header in bold on a terminal."""
+    if console.is_terminal:
+        head, _, rest = text.partition("\n")
+        console.print(Text(match, style="bold") + Text(head[len(match) :]), highlight=False)
+        console.file.write(rest)
+    else:
+        console.file.write(text)
 
 
 def print_match(m: MatchResult, console: Console) -> None:
-    """One match: its header, corrections applied, findings outside any frame, each frame.
-    Written as plain lines (the header in bold on a terminal), every log-supplied text
-    escaped for the terminal: no rich layout per line, so a season prints in linear time."""
-    out = console.file
-    sides = f"{m.sides.get('A', 'A')} v {m.sides.get('B', 'B')}"
-    head = plain.terminal_text(f"{m.match}  {m.rules}  {sides}")
-    if console.is_terminal:
-        console.print(Text(m.match, style="bold") + Text(head[len(m.match) :]), highlight=False)
-    else:
-        out.write(head + "\n")
-    lines = [plain.terminal_text(line) for line in _corrections(m)]
-    out.write("".join(line + "\n" for line in lines))
-    if m.findings:
-        _print_findings(m.findings, out, "  match")
-    said = _rack_line if won_by_rack(m.rules) else _frame_line
-    for fr in m.frames:
-        out.write(plain.terminal_text(said(fr)) + "\n")
-        if fr.findings:
-            _print_findings(fr.findings, out)
+    """One match (:func:`human_text`) on the console."""
+    _write_human(m.match, human_text(m), console)
 
 
 def print_human(results: list[MatchResult], console: Console) -> None:
@@ -167,16 +94,31 @@ class Output:
         if self._json is not None:
             self._json.close()
 
+    @property
+    def render(self) -> logreplay.Render:
+        """How this output makes a match's text (in the replay's workers too)."""
+        return logreplay.JSON_TEXT if self._as_json else human_text
+
     def add(self, results: list[MatchResult]) -> None:
-        self.findings += count_findings(results)
-        self._uncertain += count_findings(results, certain=False)
-        self._applied += sum(len(m.corrections) for m in results)
+        """Write these matches now (they come in match id order)."""
         for m in results:
-            if self._json is not None:
-                self._json.write(match_text(m, first=self._matches == 0))
-            else:
-                print_match(m, self._console or out_console())
-            self._matches += 1
+            self.count(count_findings([m]), count_findings([m], certain=False), len(m.corrections))
+            self.write(m.match, self.render(m))
+
+    def count(self, findings: int, uncertain: int, corrections: int) -> None:
+        """Add a match's findings and corrections applied to the totals."""
+        self.findings += findings
+        self._uncertain += uncertain
+        self._applied += corrections
+
+    def write(self, match: str, text: str) -> None:
+        """The text (:attr:`render`) of the match ``match``, after those written before it."""
+        if self._json is not None:
+            # The JSON text of a match starts with a line break: a comma goes before all but the first.
+            self._json.write(text if self._matches == 0 else "," + text)
+        else:
+            _write_human(match, text, self._console or out_console())
+        self._matches += 1
 
     def finish(self) -> None:
         """The totals line, or the whole JSON document on stdout."""
@@ -206,18 +148,18 @@ def _file_progress() -> Progress:
 
 
 SPOOL_BYTES: Final = 4 << 20
-"""Replayed matches held in memory, pickled, before their spool goes to a temporary file.
+"""Replayed matches' output held in memory before their spool goes to a temporary file.
 Small, because what is held (and copied once when the spool moves to the file) is most of
 the peak's growth: at 10M strokes (45,000 matches) 32 MB peaked at 81 MB and 4 MB at 54 MB,
 as fast (benchmarks/README.md, "replay LOGS: the replayed matches spooled")."""
 
 
 class _Held:
-    """The replayed matches of the logs, kept pickled until every file is read (the output
-    is in match id order; the logs need not be), only their ids and places in memory: so
-    a season's replay holds a few hundred bytes a match, not its frames, breaks and
-    findings (a peak of 46 MB at 1M strokes and 54 MB at 10M; benchmarks/README.md, "replay
-    LOGS: the replayed matches spooled"). A context manager: leaving it removes the spool."""
+    """The replayed matches of the logs, kept as the output's text of each until every
+    file is read (the output is in match id order; the logs need not be), only their ids
+    and places in memory: so a season's replay holds a few hundred bytes a match, not its
+    frames, breaks and findings (benchmarks/README.md, "replay LOGS: the replayed matches
+    spooled"). A context manager: leaving it removes the spool."""
 
     def __init__(self) -> None:
         self._spool: IO[bytes] = tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES)  # noqa: SIM115 (closed by __exit__)
@@ -230,20 +172,20 @@ class _Held:
     def __exit__(self, *_: object) -> None:
         self._spool.close()
 
-    def add(self, match: str, data: bytes) -> None:
-        """A replayed match, pickled."""
+    def add(self, match: str, text: str) -> None:
+        """A replayed match's text."""
+        data = text.encode()
         # The match id, then the order of reading: a match id given twice keeps its order.
         self._index.append((match, len(self._index), self._end, len(data)))
         self._spool.write(data)
         self._end += len(data)
 
-    def in_order(self) -> Iterator[MatchResult]:
-        """The matches in match id order, read back one at a time."""
+    def in_order(self) -> Iterator[tuple[str, str]]:
+        """Each match id and its text in match id order, read back one at a time."""
         self._index.sort()
-        for _, _, offset, size in self._index:
+        for match, _, offset, size in self._index:
             self._spool.seek(offset)
-            result: MatchResult = pickle.loads(self._spool.read(size))
-            yield result
+            yield match, self._spool.read(size).decode()
 
 
 def _replay_files(
@@ -254,10 +196,9 @@ def _replay_files(
     output: Output,
 ) -> None:
     """Replay the logs match by match as they are read (:func:`cuelog.logreplay.replay_logs`,
-    in ``workers`` processes): each match's per-stroke outcomes are let go once it is
-    replayed (the output has the frames, breaks and findings), and the rest is spooled
-    (:class:`_Held`), so memory does not grow with the season. The output is sorted by
-    match id, so it comes once every file is read."""
+    in ``workers`` processes): each match's output is made where it was replayed and
+    spooled (:class:`_Held`), so memory does not grow with the season. The output is
+    sorted by match id, so it is written once every file is read."""
     files = log_files(paths)
     n = workers if workers is not None else logreplay.default_workers(files)
     with _Held() as held:
@@ -270,10 +211,14 @@ def _replay_files(
                 records += records_done
                 bar.update(task, advance=files_done, records=records)
 
-            for replayed in logreplay.replay_logs(files, corrections, rules, workers=n, progress=advance):
-                held.add(replayed.match, replayed.pickled)
-        for result in held.in_order():
-            output.add([result])
+            replayed = logreplay.replay_logs(
+                files, corrections, rules, workers=n, progress=advance, render=output.render
+            )
+            for one in replayed:
+                output.count(one.findings, one.uncertain, one.corrections)
+                held.add(one.match, one.text)
+        for match, text in held.in_order():
+            output.write(match, text)
 
 
 def _replay_db(

@@ -14,7 +14,7 @@ import msgspec
 import typer
 from rich.markup import escape
 
-from cuelog.cli import plain
+from cuelog.analytics import plain
 from cuelog.cli.common import err_console, fail, json_errors, out_console
 from cuelog.store import DEFAULT_DB
 
@@ -53,7 +53,7 @@ def open_results(url: str):  # type: ignore[no-untyped-def]
 def _shown(kind: str, values: Sequence[Any]) -> list[str]:
     """How a column of DuckDB type ``kind`` shows its values in the table: ``-`` for none,
     a figure to two places, a list as its runs (:func:`_runs`), anything else as ``str``
-    gives it (:func:`cuelog.cli.plain.column_table` escapes it for the terminal). A column at
+    gives it (:func:`cuelog.analytics.plain.column_table` escapes it for the terminal). A column at
     a time, each cell in one comprehension (a season by match is 59,000 rows)."""
     if kind.endswith("[]"):
         return ["-" if value is None else ", ".join(_runs(value)) or "-" for value in values]
@@ -78,7 +78,7 @@ def _runs(values: list[Any]) -> list[str]:
 
 
 def table(result: Report) -> str:
-    """The report as a plain text table (:mod:`cuelog.cli.plain`: laid out in one pass, where
+    """The report as a plain text table (:mod:`cuelog.analytics.plain`: laid out in one pass, where
     a rich table of a season's 47,000 matches took 41 s): the names aligned left, the
     figures right, and the lists (every break) left in the last columns, where a season's
     long list runs on without pushing the figures off the screen."""

@@ -20,9 +20,9 @@ import polars as pl
 import pytest
 from typer.testing import CliRunner
 
-from cuelog.analytics import export
+from cuelog.analytics import export, plain
 from cuelog.analytics.queries import Report
-from cuelog.cli import app, plain
+from cuelog.cli import app
 from cuelog.cli.report import table
 from tests.analytics import kit
 
