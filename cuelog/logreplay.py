@@ -28,8 +28,7 @@ from cuelog.ingest.pool import PART_BYTES, in_order, parts
 from cuelog.ingest.reader import read_records
 from cuelog.replay import NoEngine, UnknownRuleset, replay_match, split_matches
 from cuelog.replay.derived import Derived, under
-from cuelog.replay.model import MatchResult
-from cuelog.replay.output import count_findings, match_text
+from cuelog.replay.output import JSON_TEXT, Render, Rendered, rendered
 from cuelog.schemas.records import Correction, Match, Record
 
 
@@ -40,28 +39,6 @@ class LogReplayFailed(CuelogError):
     def __init__(self, message: str, code: str) -> None:
         super().__init__(message)
         self.message, self.code = message, code
-
-
-Render = Callable[[MatchResult], str]
-"""A match's output as its caller prints it, made where the match was replayed (in a
-worker process, a module-level function or a partial of one): the replay's JSON text of
-one match (:data:`JSON_TEXT`) or its human text (``cuelog.analytics.replay_text``)."""
-
-JSON_TEXT: Final[Render] = functools.partial(match_text, first=True)
-"""One match of the ``cuelog-replay/1`` document's ``matches`` list, after a line break:
-a caller puts a comma before each match but the first."""
-
-
-@dataclass(frozen=True, slots=True)
-class Replayed:
-    """A match replayed: its id, its output (:data:`Render`) and what the output's totals
-    count of it: its findings, certain and not, and the corrections applied."""
-
-    match: str
-    text: str
-    findings: int
-    uncertain: int
-    corrections: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +64,7 @@ class Stopped:
     always: bool = True
 
 
-Reading = Replayed | Refused | Stopped
+Reading = Rendered | Refused | Stopped
 """What reading a match (or a file that cannot be read) gave."""
 
 
@@ -170,13 +147,7 @@ def _replayed(
     # The output, made here: in a worker, its text travels back instead of the result
     # pickled, and the parent only writes it (benchmarks/README.md, "replay LOGS: the
     # output made in the workers").
-    return Replayed(
-        result.match,
-        render(result),
-        count_findings([result]),
-        count_findings([result], certain=False),
-        len(applied),
-    )
+    return rendered(result, render)
 
 
 def _stopped(match: Match, exc: Exception, *, always: bool) -> Stopped:
@@ -210,7 +181,7 @@ def replay_logs(
     progress: Progress | None = None,
     part_bytes: int = PART_BYTES,
     render: Render = JSON_TEXT,
-) -> Iterator[Replayed]:
+) -> Iterator[Rendered]:
     """Each match of the logs replayed, in reading order (files in the order given), with
     its output as ``render`` makes it.
 

@@ -37,6 +37,7 @@ from cuelog.ingest.reader import decode_problem
 from cuelog.replay import NoEngine, UnknownRuleset, replay_match
 from cuelog.replay.derived import Derived, under
 from cuelog.replay.model import MatchResult
+from cuelog.replay.output import Render, Rendered, rendered
 from cuelog.schemas.records import Correction, Match, Record, decode
 from cuelog.store import summaries
 from cuelog.store.reads import (
@@ -146,7 +147,11 @@ def replay_loaded(loaded: LoadedMatch, rules: str | Derived | None = None) -> Ma
         )
 
 
-Tabulated = tuple[list[MatchResult | InputError | ReplayFailed], dict[str, pa.Table] | None, int]
+Attempt = MatchResult | Rendered | InputError | ReplayFailed
+"""What replaying a match gave: its result (or its output, :class:`Rendered`, when the
+caller gave a renderer), or what kept it from being replayed."""
+
+Tabulated = tuple[list[Attempt], dict[str, pa.Table] | None, int]
 """The outcomes of some matches, the rows of every replay table for them (when asked for and
 all replayed), and their number of strokes."""
 
@@ -175,7 +180,7 @@ def replay_all(
     return results
 
 
-def _raise_first(outcomes: Iterable[MatchResult | InputError | ReplayFailed]) -> None:
+def _raise_first(outcomes: Iterable[Attempt]) -> None:
     """Every unreadable record of every match (InputError), else the first match that failed."""
     listed = list(outcomes)
     problems = [p for o in listed if isinstance(o, InputError) for p in o.problems]
@@ -198,14 +203,19 @@ def _records(part: Part) -> list[int]:
 
 
 def _replay_chunk(
-    part: Part, rules: str | Derived | None = None, tabulate: bool = False, slim: bool = False
+    part: Part,
+    rules: str | Derived | None = None,
+    tabulate: bool = False,
+    slim: bool = False,
+    render: Render | None = None,
 ) -> Tabulated:
     """Replay a few matches and, with ``tabulate``, build their replay table rows in the worker
     that replayed them (the rows cost as much to build as a fast engine takes to replay).
 
     ``slim`` drops each frame's per-stroke outcomes once the rows are built: they are in
     the ``replay_strokes`` rows, and shipping them back to the parent costs more than the
-    rest of the result.
+    rest of the result. With ``render`` each result comes back as its output instead
+    (:class:`Rendered`), made here beside the replay.
     """
     # The collector off meanwhile: the chunk's records, outcomes and rows are many small
     # objects that live until the chunk is done, and refcounting frees them (measured: the
@@ -224,19 +234,24 @@ def _replay_chunk(
             for r in results:
                 for fr in r.frames:
                     fr.outcomes = []
+        sent: list[Attempt] = list(outcomes)
+        if render is not None:
+            sent = [rendered(o, render) if isinstance(o, MatchResult) else o for o in outcomes]
     finally:
         if collecting:
             gc.enable()
-    return outcomes, tables, strokes
+    return sent, tables, strokes
 
 
-Packed = tuple[list[MatchResult | InputError | ReplayFailed], dict[str, bytes] | None, int]
+Packed = tuple[list[Attempt], dict[str, bytes] | None, int]
 """What a worker process sends back: :data:`Tabulated` with the tables as Arrow IPC bytes."""
 
 
-def _replay_packed(part: Part, rules: str | Derived | None, tabulate: bool, slim: bool) -> Packed:
+def _replay_packed(
+    part: Part, rules: str | Derived | None, tabulate: bool, slim: bool, render: Render | None
+) -> Packed:
     """:func:`_replay_chunk` in a worker process, the tables sent back as Arrow IPC bytes."""
-    outcomes, tables, strokes = _replay_chunk(part, rules, tabulate, slim)
+    outcomes, tables, strokes = _replay_chunk(part, rules, tabulate, slim, render)
     return outcomes, packed(tables) if tables is not None else None, strokes
 
 
@@ -253,6 +268,7 @@ def _chunks(
     *,
     tabulate: bool = False,
     slim: bool = False,
+    render: Render | None = None,
 ) -> Iterator[Tabulated]:
     """What each part gave, in input order, whichever worker ends first.
 
@@ -268,13 +284,13 @@ def _chunks(
 
     if n == 1:
         for part in parts:
-            yield done(part, _replay_chunk(part, rules, tabulate, slim))
+            yield done(part, _replay_chunk(part, rules, tabulate, slim, render))
         return
     # spawn, not fork: the parent holds an open DuckDB connection and rich consoles.
     with ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("spawn")) as pool:
         pending: collections.deque[tuple[Part, Future[Packed]]] = collections.deque()
         for part in parts:
-            pending.append((part, pool.submit(_replay_packed, part, rules, tabulate, slim)))
+            pending.append((part, pool.submit(_replay_packed, part, rules, tabulate, slim, render)))
             if len(pending) >= 4 * n:
                 first, future = pending.popleft()
                 yield done(first, _unpacked(future.result()))
@@ -307,7 +323,11 @@ def replay_db(
     """Replay the loaded matches (all, or ``ids``), store the results, and return them all,
     per-stroke outcomes included (:func:`stream_db` does the same without holding them)."""
     results: list[MatchResult] = []
-    stream_db(con, ids, workers, progress, corrections, rules, each=results.extend, slim=False)
+
+    def keep(chunk: Sequence[MatchResult | Rendered]) -> None:
+        results.extend(m for m in chunk if isinstance(m, MatchResult))  # no renderer: every one
+
+    stream_db(con, ids, workers, progress, corrections, rules, each=keep, slim=False)
     return results
 
 
@@ -319,8 +339,9 @@ def stream_db(
     corrections: Sequence[Located] = (),
     rules: str | Derived | None = None,
     *,
-    each: Callable[[list[MatchResult]], None] | None = None,
+    each: Callable[[Sequence[MatchResult | Rendered]], None] | None = None,
     slim: bool = True,
+    render: Render | None = None,
 ) -> Replayed:
     """Replay the loaded matches (all, or ``ids``) and store the results chunk by chunk.
 
@@ -328,7 +349,8 @@ def stream_db(
     handed to the writer, so the caller can print them and let them go: neither this
     function nor the store holds every result (the rows are committed under a new
     generation as they come, and DuckDB's memory is capped meanwhile). With ``slim`` the
-    results come without their per-stroke outcomes (they are in ``replay_strokes``). The
+    results come without their per-stroke outcomes (they are in ``replay_strokes``); with
+    ``render`` as their output (:class:`Rendered`), made in the workers that replayed them. The
     rows of every table are the same whatever the number of workers, and readers see the
     new results only once all are written: on any error (or an interruption) the previous
     results stay, and ``each`` is not called again once an error was seen (every unreadable
@@ -354,7 +376,7 @@ def stream_db(
     try:
         parts = (_corrected(part, by_match) for part in stored)
         store = rules is None
-        chunks = _chunks(parts, n, step, rules=rules, tabulate=store, slim=slim)
+        chunks = _chunks(parts, n, step, rules=rules, tabulate=store, slim=slim, render=render)
         if not store:
             with memory_capped(con):
                 return _consume(chunks, None, each)
@@ -407,16 +429,16 @@ def _counter(total: int, progress: Callable[[int, int], None] | None) -> Callabl
 def _consume(
     chunks: Iterable[Tabulated],
     writer: ResultWriter | None,
-    each: Callable[[list[MatchResult]], None] | None,
+    each: Callable[[Sequence[MatchResult | Rendered]], None] | None,
 ) -> Replayed:
     """Write and hand on each chunk as it comes; after an error, only collect the errors."""
     failures: list[InputError | ReplayFailed] = []
     matches = strokes = 0
     for outcomes, tables, count in chunks:
-        failures.extend(o for o in outcomes if not isinstance(o, MatchResult))
+        failures.extend(o for o in outcomes if isinstance(o, (InputError, ReplayFailed)))
         if failures:
             continue
-        results = [o for o in outcomes if isinstance(o, MatchResult)]
+        results = [o for o in outcomes if isinstance(o, (MatchResult, Rendered))]
         if writer is not None and tables is not None:
             writer.append(tables)
         matches += len(results)

@@ -22,6 +22,7 @@ from cuelog.ingest import pool
 from cuelog.ingest.corrections import read_corrections
 from cuelog.ingest.files import validate_paths
 from cuelog.ingest.reader import log_files
+from cuelog.replay.output import Rendered
 from cuelog.simulate import SeasonConfig, simulate_season
 from cuelog.simulate.writer import write_season
 from tests.analytics import kit
@@ -58,7 +59,7 @@ def season(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return logs
 
 
-def _docs(replayed: list[logreplay.Replayed]) -> list[dict[str, object]]:
+def _docs(replayed: list[Rendered]) -> list[dict[str, object]]:
     """Each replayed match's part of the JSON document (made in the worker that replayed
     it), in reading order."""
     return [json.loads(r.text) for r in replayed]

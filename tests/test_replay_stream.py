@@ -20,7 +20,7 @@ from cuelog.cli import app
 from cuelog.ingest.reader import read_records
 from cuelog.pipeline import ReplayFailed, replay_db, stream_db
 from cuelog.replay.model import MatchResult
-from cuelog.replay.output import document, document_text, dumps
+from cuelog.replay.output import JSON_TEXT, Rendered, document, document_text, dumps, rendered
 from cuelog.store import connect, results
 from cuelog.store.results import REPLAY_TABLES
 from tests.analytics import kit
@@ -57,6 +57,33 @@ def test_each_chunk_comes_in_id_order_without_its_outcomes_and_is_stored(tmp_pat
     assert all(fr.outcomes == [] for chunk in chunks for m in chunk for fr in m.frames)
     assert done.matches == 19 and done.strokes == len(table_rows(db, "replay_strokes")) > 0
     assert {r[0] for r in table_rows(db, "replay_frames")} == set(ids)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_with_a_renderer_each_match_comes_as_its_output_made_where_it_was_replayed(
+    tmp_path: Path, workers: int
+) -> None:
+    """``cuelog replay --db`` has each match's text made in the worker that replayed it: the
+    same text and counts as made from the result, and the same rows stored."""
+    condoned = kit.Log("z-condoned", "Ann", "Bob").frame(breaker="A")
+    condoned.stroke("A", ["pink"], []).safety("B")  # pink first with reds on, no foul called (S3 R11(b)(iv))
+    db = season(tmp_path / "s.duckdb", 17, condoned)
+    made_here: list[MatchResult | Rendered] = []
+    made_there: list[MatchResult | Rendered] = []
+    tables = ("replay_frames", "replay_strokes", "replay_findings")
+    con = connect(db)
+    try:
+        stream_db(con, workers=1, each=made_here.extend)
+        rows = {t: con.execute(f"SELECT * FROM {t} ORDER BY ALL").fetchall() for t in tables}
+        stream_db(con, workers=workers, each=made_there.extend, render=JSON_TEXT)
+        again = {t: con.execute(f"SELECT * FROM {t} ORDER BY ALL").fetchall() for t in tables}
+    finally:
+        con.close()
+    assert all(isinstance(m, MatchResult) for m in made_here)
+    assert all(isinstance(m, Rendered) for m in made_there)
+    assert made_there == [rendered(m, JSON_TEXT) for m in made_here if isinstance(m, MatchResult)]
+    assert [m.findings for m in made_there if isinstance(m, Rendered)][-1] == 1  # the condoned foul, counted
+    assert again == rows
 
 
 def test_streamed_rows_equal_the_rows_of_the_whole_replay(tmp_path: Path) -> None:

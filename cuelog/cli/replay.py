@@ -9,7 +9,7 @@ from __future__ import annotations
 import shutil
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO, Final
 
@@ -44,7 +44,7 @@ from cuelog.ingest.reader import is_clock_csv, log_files
 from cuelog.replay import NoEngine, UnknownRuleset
 from cuelog.replay.derived import Derived
 from cuelog.replay.model import MatchResult
-from cuelog.replay.output import count_findings, document_head, document_tail
+from cuelog.replay.output import JSON_TEXT, Render, Rendered, document_head, document_tail, rendered
 from cuelog.rulesfile import resolve_rules
 
 
@@ -95,29 +95,27 @@ class Output:
             self._json.close()
 
     @property
-    def render(self) -> logreplay.Render:
+    def render(self) -> Render:
         """How this output makes a match's text (in the replay's workers too)."""
-        return logreplay.JSON_TEXT if self._as_json else human_text
+        return JSON_TEXT if self._as_json else human_text
 
-    def add(self, results: list[MatchResult]) -> None:
-        """Write these matches now (they come in match id order)."""
+    def add(self, results: Sequence[MatchResult | Rendered]) -> None:
+        """Write these matches now (they come in match id order), made into text here
+        unless they come as text already (:attr:`render`, made where they were replayed)."""
         for m in results:
-            self.count(count_findings([m]), count_findings([m], certain=False), len(m.corrections))
-            self.write(m.match, self.render(m))
+            self.write(m if isinstance(m, Rendered) else rendered(m, self.render))
 
-    def count(self, findings: int, uncertain: int, corrections: int) -> None:
-        """Add a match's findings and corrections applied to the totals."""
-        self.findings += findings
-        self._uncertain += uncertain
-        self._applied += corrections
-
-    def write(self, match: str, text: str) -> None:
-        """The text (:attr:`render`) of the match ``match``, after those written before it."""
+    def write(self, match: Rendered) -> None:
+        """A match's text (:attr:`render`), after those written before it; its findings
+        and corrections applied go in the totals."""
+        self.findings += match.findings
+        self._uncertain += match.uncertain
+        self._applied += match.corrections
         if self._json is not None:
             # The JSON text of a match starts with a line break: a comma goes before all but the first.
-            self._json.write(text if self._matches == 0 else "," + text)
+            self._json.write(match.text if self._matches == 0 else "," + match.text)
         else:
-            _write_human(match, text, self._console or out_console())
+            _write_human(match.match, match.text, self._console or out_console())
         self._matches += 1
 
     def finish(self) -> None:
@@ -163,7 +161,8 @@ class _Held:
 
     def __init__(self) -> None:
         self._spool: IO[bytes] = tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES)  # noqa: SIM115 (closed by __exit__)
-        self._index: list[tuple[str, int, int, int]] = []
+        # A match's id, its place in the reading order, where its text is, and its counts.
+        self._index: list[tuple[str, int, int, int, int, int, int]] = []
         self._end = 0
 
     def __enter__(self) -> _Held:
@@ -172,20 +171,21 @@ class _Held:
     def __exit__(self, *_: object) -> None:
         self._spool.close()
 
-    def add(self, match: str, text: str) -> None:
-        """A replayed match's text."""
-        data = text.encode()
+    def add(self, match: Rendered) -> None:
+        """A replayed match's output."""
+        data = match.text.encode()
         # The match id, then the order of reading: a match id given twice keeps its order.
-        self._index.append((match, len(self._index), self._end, len(data)))
+        at = (self._end, len(data), match.findings, match.uncertain, match.corrections)
+        self._index.append((match.match, len(self._index), *at))
         self._spool.write(data)
         self._end += len(data)
 
-    def in_order(self) -> Iterator[tuple[str, str]]:
-        """Each match id and its text in match id order, read back one at a time."""
+    def in_order(self) -> Iterator[Rendered]:
+        """The matches' output in match id order, read back one at a time."""
         self._index.sort()
-        for match, _, offset, size in self._index:
+        for match, _, offset, size, findings, uncertain, corrections in self._index:
             self._spool.seek(offset)
-            yield match, self._spool.read(size).decode()
+            yield Rendered(match, self._spool.read(size).decode(), findings, uncertain, corrections)
 
 
 def _replay_files(
@@ -215,10 +215,9 @@ def _replay_files(
                 files, corrections, rules, workers=n, progress=advance, render=output.render
             )
             for one in replayed:
-                output.count(one.findings, one.uncertain, one.corrections)
-                held.add(one.match, one.text)
-        for match, text in held.in_order():
-            output.write(match, text)
+                held.add(one)
+        for one in held.in_order():
+            output.write(one)
 
 
 def _replay_db(
@@ -255,7 +254,9 @@ def _replay_db(
 
     try:
         with replay_refusals(), bar:
-            stream_db(con, matches or None, workers, advance, corrections, rules=rules, each=output.add)
+            stream_db(
+                con, matches or None, workers, advance, corrections, rules=rules, each=output.add, render=output.render
+            )
     finally:
         con.close()
 

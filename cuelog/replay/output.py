@@ -6,9 +6,11 @@ same results give the same bytes on any machine.
 
 from __future__ import annotations
 
+import functools
 import json
-from collections.abc import Iterable, Iterator
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any, Final
 
 import msgspec
 
@@ -116,6 +118,35 @@ def match_text(m: MatchResult, *, first: bool) -> str:
     else:
         text = msgspec.json.format(_ENCODER.encode(doc), indent=1).decode()
     return ("\n" if first else ",\n") + "  " + text.replace("\n", "\n  ")
+
+
+Render = Callable[[MatchResult], str]
+"""A match's output as a command prints it, made where the match was replayed (in a
+worker process too: a module-level function or a partial of one): the JSON text of one
+match (:data:`JSON_TEXT`) or the human text (``cuelog.analytics.replay_text.human_text``)."""
+
+JSON_TEXT: Final[Render] = functools.partial(match_text, first=True)
+"""One match of the document's ``matches`` list, after a line break: the writer puts a
+comma before each match but the first."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    """A replayed match as its output: its id, its text (:data:`Render`) and what the
+    output's totals count of it: its findings, certain and not, and the corrections applied.
+    A worker sends this back instead of the result: a few bytes of text, not the frames,
+    breaks and findings pickled, and the printing process only writes it."""
+
+    match: str
+    text: str
+    findings: int
+    uncertain: int
+    corrections: int
+
+
+def rendered(m: MatchResult, render: Render) -> Rendered:
+    """The match's output, made by ``render``, with its counts."""
+    return Rendered(m.match, render(m), count_findings([m]), count_findings([m], certain=False), len(m.corrections))
 
 
 def document_tail(*, empty: bool) -> str:
