@@ -145,7 +145,7 @@ def _replayed(
         return _stopped(match, exc, always=False)
     result.corrections = applied
     # The output, made here: in a worker, its text travels back instead of the result
-    # pickled, and the parent only writes it (benchmarks/README.md, "replay LOGS: the
+    # pickled, and the parent only writes it (benchmarks/README.md, "The replays'
     # output made in the workers").
     return rendered(result, render)
 
