@@ -185,7 +185,8 @@ class _Held:
         self._index.sort()
         for match, _, offset, size, findings, uncertain, corrections in self._index:
             self._spool.seek(offset)
-            yield Rendered(match, self._spool.read(size).decode(), findings, uncertain, corrections)
+            text = self._spool.read(size).decode()
+            yield Rendered(match=match, text=text, findings=findings, uncertain=uncertain, corrections=corrections)
 
 
 def _replay_files(

@@ -134,8 +134,8 @@ comma before each match but the first."""
 class Rendered:
     """A replayed match as its output: its id, its text (:data:`Render`) and what the
     output's totals count of it: its findings, certain and not, and the corrections applied.
-    A worker sends this back instead of the result: a few bytes of text, not the frames,
-    breaks and findings pickled, and the printing process only writes it."""
+    A worker sends this back instead of the result (its frames, breaks and findings
+    pickled), and the printing process only writes it."""
 
     match: str
     text: str
@@ -146,7 +146,13 @@ class Rendered:
 
 def rendered(m: MatchResult, render: Render) -> Rendered:
     """The match's output, made by ``render``, with its counts."""
-    return Rendered(m.match, render(m), count_findings([m]), count_findings([m], certain=False), len(m.corrections))
+    return Rendered(
+        match=m.match,
+        text=render(m),
+        findings=count_findings([m]),
+        uncertain=count_findings([m], certain=False),
+        corrections=len(m.corrections),
+    )
 
 
 def document_tail(*, empty: bool) -> str:
