@@ -63,12 +63,6 @@ def print_match(m: MatchResult, console: Console) -> None:
     _write_human(m.match, human_text(m), console)
 
 
-def print_human(results: list[MatchResult], console: Console) -> None:
-    with Output(as_json=False, console=console) as out:
-        out.add(results)
-        out.finish()
-
-
 class Output:
     """The replay's output, written as the results come (in match id order): the text match
     by match on the console; the JSON document spooled to a temporary file and copied to
