@@ -68,6 +68,61 @@ def test_duckdb_pairs_every_device_log_as_the_python_rules_do(text, tmp_path):
     assert fast[2] == python[2]
 
 
+@st.composite
+def shot_logs(draw: st.DrawFn) -> str:
+    """Rows of up to three tables, mostly a start and its stop one after the other (the
+    common shot), among strays, starts left running, resets and pauses."""
+    lines = ["table,ts,event"]
+    clock = 0
+    for _ in range(draw(st.integers(0, 25))):
+        table = draw(st.sampled_from(["7", "8", "9"]))
+        pattern = draw(
+            st.sampled_from(
+                [("start", "stop")] * 4 + [("start",), ("stop",), ("reset",), ("start", "reset"), ("pause",)]
+            )
+        )
+        for event in pattern:
+            clock += draw(st.sampled_from([0, 1, 900, 4000]))
+            seconds, ms = divmod(clock, 1000)
+            lines.append(f"{table},2026-05-01T15:{seconds // 60:02d}:{seconds % 60:02d}.{ms:03d}Z,{event}")
+    return "\n".join(lines) + "\n"
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(texts=st.lists(shot_logs(), min_size=1, max_size=4))
+def test_several_logs_paired_in_one_pass_each_pair_as_the_python_rules_do(texts, tmp_path):
+    """A start and its stop in the next row are taken out of the pairing as one shot: only
+    when nothing runs before the start (the row before it a stop or a reset, or none of its
+    table), so every log of a batch, and every row around such a pair, is paired as the
+    Python rules pair it (a start left running before the pair ends at the pair's start)."""
+    paths = []
+    for i, text in enumerate(texts):
+        paths.append(tmp_path / f"d{i}.csv")
+        paths[-1].write_text(text)
+    con = duckdb.connect()
+    try:
+        create_shots(con)
+        paired = pair_logs(con, [device_rows(p.read_bytes()) for p in paths])
+        for log_no, (path, fast) in enumerate(zip(paths, paired, strict=True)):
+            _, rows, problems = read_clock_csv(path)
+            assert problems == []
+            shots, unplaced = pair_shots(rows)
+            if not rows:
+                assert fast is None
+                continue
+            expected = pl.from_arrow(shots_table(shots, 0))
+            got = pl.from_arrow(con.sql(f"SELECT * FROM {SHOTS} WHERE log_no = {log_no}").to_arrow_table())
+            assert isinstance(expected, pl.DataFrame) and isinstance(got, pl.DataFrame)
+            assert fast is not None and (fast.rows, fast.shots) == (len(rows), len(shots))
+            assert (
+                got.select(COLUMNS).sort("stop_line").to_dicts()
+                == expected.select(COLUMNS).sort("stop_line").to_dicts()
+            )
+            assert fast.unplaced == unplaced
+    finally:
+        con.close()
+
+
 def test_pauses_an_expiry_and_a_stop_while_paused_give_the_python_times(tmp_path):
     """docs/format.md 5: paused time is not shot time; ``expire`` marks the limit; a stop
     while paused ends the pause."""
