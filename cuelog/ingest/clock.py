@@ -280,10 +280,16 @@ class Found:
     problems: list[Problem]
 
 
-PAIR_BYTES = 8 << 20
+PAIR_BYTES = 12 << 20
 """Device logs paired, aligned and stored together at most (bytes; a larger log alone): the
-memory of a run is bounded by this, not by the season. At 1M strokes (92 MB of device logs)
-8 MB batches peaked at 373 MB against 1,190 MB for 64 MB ones, in about the same CPU time."""
+memory of a run is bounded by this, not by the season (at 1M strokes, 92 MB of device logs,
+8 MB batches peaked at 373 MB against 1,190 MB for 64 MB ones). 12 MB of device logs of two
+rows a shot hold some 130,000 shots, more than a DuckDB row group (122,880 rows): DuckDB
+writes a transaction that adds a full row group straight to the database file, where
+smaller ones go to the write-ahead log first and are written again by the checkpoint that
+follows. The stores of the 1M season's batches took 0.8 s against 1.9 s, and ingest with
+the clocks 0.92x the time of 8 MB batches (benchmarks/README.md, "Shot clocks: plain shots
+not paired by windows, and batches of a row group")."""
 
 
 def _python_paired(con: duckdb.DuckDBPyConnection, log_no: int, path: Path) -> Found:
@@ -451,9 +457,10 @@ def paired_batches(paths: Sequence[str | os.PathLike[str]]) -> Generator[PairedB
         mem.close()
 
 
-PAIRED_AHEAD = 4
+PAIRED_AHEAD = 3
 """Batches :func:`pairing_ahead` holds paired at most (each of up to :data:`PAIR_BYTES` of
-logs; a batch's shots take a fraction of its bytes)."""
+logs; a batch's shots take a fraction of its bytes): 36 MB of logs, about the 32 MB that
+four batches of 8 MB held."""
 
 
 @contextlib.contextmanager

@@ -65,8 +65,8 @@ ORDER BY file, tbl, us, line
 # simulated season), so one streaming pass marks them, each pair's stop makes its shot
 # (:data:`_SHOTS`), and only the other rows are paired: the pairing's CPU at 1M strokes
 # 2.5 s against 3.4 s (benchmarks/README.md, "Shot clocks: plain shots not paired by
-# windows"). A view: read twice, by the rows left and by the shots, it costs less than
-# writing every row again.
+# windows, and batches of a row group"). A view: read twice, by the rows left and by the
+# shots, it costs less than writing every row again.
 _MARK = """
 CREATE OR REPLACE TEMP VIEW cuelog_device_marked AS
 SELECT *, coalesce(
