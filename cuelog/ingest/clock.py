@@ -287,7 +287,7 @@ memory of a run is bounded by this, not by the season (at 1M strokes, 92 MB of d
 rows a shot hold some 130,000 shots, more than a DuckDB row group (122,880 rows): DuckDB
 writes a transaction that adds a full row group straight to the database file, where
 smaller ones go to the write-ahead log first and are written again by the checkpoint that
-follows. The stores of the 1M season's batches took 0.8 s against 1.9 s, and ingest with
+follows. The stores of the 1M season's batches took 0.8 s against 1.6-1.9 s, and ingest with
 the clocks 0.92x the time of 8 MB batches (benchmarks/README.md, "Shot clocks: plain shots
 not paired by windows, and batches of a row group")."""
 
