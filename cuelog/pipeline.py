@@ -234,9 +234,9 @@ def _replay_chunk(
             for r in results:
                 for fr in r.frames:
                     fr.outcomes = []
-        sent: list[Attempt] = list(outcomes)
-        if render is not None:
-            sent = [rendered(o, render) if isinstance(o, MatchResult) else o for o in outcomes]
+        sent: list[Attempt] = [
+            rendered(o, render) if render is not None and isinstance(o, MatchResult) else o for o in outcomes
+        ]
     finally:
         if collecting:
             gc.enable()
