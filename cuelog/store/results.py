@@ -209,10 +209,15 @@ def unpacked(tables: dict[str, bytes]) -> dict[str, pa.Table]:
 ROWS = {name: f"{name}_rows" for name in REPLAY_TABLES}
 """Each replay view's table of every generation's rows (cuelog/schemas/ddl.sql)."""
 
-COMMIT_ROWS = 100_000
+COMMIT_ROWS = 2 * 122_880
 """Rows (of every table) gathered before they are inserted and committed: one transaction
-per chunk of a few matches would cost a commit and six statements per chunk, and the
-gathered Arrow tables are a few megabytes."""
+per chunk of a few matches would cost a commit and six statements per chunk. About two
+DuckDB row groups (122,880 rows each), so that the strokes' rows of a transaction (nine in
+ten of its rows) fill at least one: DuckDB writes a transaction's full row groups straight
+to the database file, where a smaller one goes to the write-ahead log and is written again
+at the checkpoint (measured: 1M stroke rows inserted in 0.85-1.0 CPU s a transaction of
+216,000 or more against 1.3-1.5 s of 100,000; benchmarks/README.md, "replay --db: write
+batches of row groups"). The gathered Arrow tables are about 20 MB."""
 
 
 REPLAY_MEMORY = "64MB"
