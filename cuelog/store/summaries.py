@@ -384,13 +384,18 @@ def _match_sides(m: MatchResult) -> list[tuple[object, ...]]:
 
 
 class _Side:
-    """One side's figures in one match, as :data:`_SIDES_SQL` sums them."""
+    """One side's figures in one match, as :data:`_SIDES_SQL` sums them (slots, not a dict
+    of counts: :func:`_frame` adds to them once a stroke)."""
 
-    __slots__ = ("breaks", "cleared", "counts", "longest")
+    __slots__ = (
+        "break_and_dish", "breaks", "cleared", "condoned_fouls", "credited", "foul_points_conceded", "fouls",
+        "longest", "miss_calls", "miss_points_conceded", "racks_won", "scored", "visits",
+    )  # fmt: skip
 
     def __init__(self) -> None:
-        self.counts = dict.fromkeys(_COUNTS, 0)
-        self.longest = 0
+        self.visits = self.credited = self.scored = self.fouls = self.foul_points_conceded = 0
+        self.miss_calls = self.miss_points_conceded = self.condoned_fouls = self.longest = 0
+        self.racks_won = self.break_and_dish = 0
         self.breaks: list[int] = []
         self.cleared: list[int] = []
 
@@ -398,16 +403,9 @@ class _Side:
         """The side's columns after ``frames``. The balls and fouls of its racks are the
         points it scored and the fouls it made in the match's frames (the SQL's ``per_rack``
         sums the same strokes as its ``totals``); the fouls it conceded are the opponent's."""
-        c = self.counts
-        head = [c[k] for k in _COUNTS[:8]]
-        return (*head, self.longest, self.breaks, c["racks_won"], c["break_and_dish"], self.cleared,
-                c["scored"], c["fouls"], opponent.counts["fouls"])  # fmt: skip
-
-
-_COUNTS: Final = (
-    "visits", "credited", "scored", "fouls", "foul_points_conceded", "miss_calls", "miss_points_conceded",
-    "condoned_fouls", "racks_won", "break_and_dish",
-)  # fmt: skip
+        return (self.visits, self.credited, self.scored, self.fouls, self.foul_points_conceded, self.miss_calls,
+                self.miss_points_conceded, self.condoned_fouls, self.longest, self.breaks, self.racks_won,
+                self.break_and_dish, self.cleared, self.scored, self.fouls, opponent.fouls)  # fmt: skip
 
 
 def _by_n(o: Outcome) -> int:
@@ -417,31 +415,36 @@ def _by_n(o: Outcome) -> int:
 def _frame(fr: FrameResult, sums: dict[str, _Side]) -> None:
     """Add one frame: its visits, strokes, breaks, miss sequences and the rack's figures."""
     for i, side in enumerate(_SIDE_NAMES):
-        sums[side].counts["visits"] += fr.visits[i]
+        sums[side].visits += fr.visits[i]
     condoned = {f.n for f in fr.findings if f.kind == "condoned_foul"}
     strokes = sorted(fr.outcomes, key=_by_n)
-    run_side, run_miss, run = None, None, 0
+    run_side: str | None = None
+    run_miss: bool | None = None
+    run = 0
     for o in strokes:
+        striker = o.striker
         is_miss = o.miss and o.n not in condoned
         # A sequence is consecutive called misses by one striker (S3 R14(d)(iii)).
-        run = run + 1 if (is_miss, o.striker) == (run_miss, run_side) else 1
-        run_side, run_miss = o.striker, is_miss
-        if o.striker not in sums:
+        run = run + 1 if is_miss == run_miss and striker == run_side else 1
+        run_side, run_miss = striker, is_miss
+        s = sums.get(striker)
+        if s is None:
             continue
-        s = sums[o.striker]
-        c = s.counts
         if is_miss:
-            s.longest = max(s.longest, run)
-            c["miss_calls"] += 1
-            c["miss_points_conceded"] += o.penalty
-        c["credited"] += o.credited or 0
-        c["scored"] += o.scored
+            if run > s.longest:
+                s.longest = run
+            s.miss_calls += 1
+            s.miss_points_conceded += o.penalty
+        credited = o.credited
+        if credited:
+            s.credited += credited
+        s.scored += o.scored
         if o.foul:
-            c["fouls"] += 1
+            s.fouls += 1
             if o.n in condoned:
-                c["condoned_fouls"] += 1
+                s.condoned_fouls += 1
             else:
-                c["foul_points_conceded"] += o.penalty
+                s.foul_points_conceded += o.penalty
     for b in fr.breaks:
         if b.side in sums:
             sums[b.side].breaks.append(b.points)
@@ -456,14 +459,14 @@ def _rack(fr: FrameResult, strokes: list[Outcome], sums: dict[str, _Side]) -> No
     winner = fr.winner
     if winner is None or winner not in sums:
         return
-    c = sums[winner].counts
-    c["racks_won"] += 1
+    won = sums[winner]
+    won.racks_won += 1
     if fr.end_reason != "pot":
         return
     has_break, visit_balls = _last_visit(strokes, winner)
-    c["break_and_dish"] += has_break is True
+    won.break_and_dish += has_break is True
     if has_break is False and visit_balls is not None:
-        sums[winner].cleared.append(visit_balls)
+        won.cleared.append(visit_balls)
 
 
 def _last_visit(strokes: list[Outcome], side: str) -> tuple[bool | None, int | None]:

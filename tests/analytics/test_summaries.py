@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 
 from cuelog.analytics.queries import BY, KINDS, Scope, report
 from cuelog.cli import app
+from cuelog.replay.model import Finding, FrameResult, MatchResult, Outcome
 from cuelog.store import connect, summaries
 
 runner = CliRunner()
@@ -257,3 +258,32 @@ def test_shot_times_inserted_a_range_of_matches_at_a_time_are_those_of_one_state
     assert len(whole) > 100
     assert shots_after_replay(1) == whole  # a match a statement
     assert shots_after_replay(97) == whole
+
+
+def test_s3_r14diii_a_miss_sequence_is_one_strikers_consecutive_called_misses() -> None:
+    """S3 R14(d)(iii) counts a striker's consecutive misses: a miss by the other side ends
+    the sequence, and so does a miss the referee should not have called (a condoned foul,
+    counted apart). A misses, B misses twice (put back), A misses, then A's condoned foul
+    and A's miss again."""
+
+    def miss(n: int, striker: str) -> Outcome:
+        return Outcome(n=n, striker=striker, scored=0, penalty=4, foul=True, miss=True, visit_id=n)
+
+    frame = FrameResult(
+        frame=1,
+        score=(24, 8),
+        recorded=(24, 8),
+        winner=None,
+        outcomes=[miss(1, "A"), miss(2, "B"), miss(3, "B"), miss(4, "A"), miss(5, "A"), miss(6, "A")],
+        findings=[Finding(n=5, kind="condoned_foul", rule="S3 R14(d)", side="A", points=4, message="condoned")],
+        visits=(4, 2),
+    )
+    table = summaries.side_table([MatchResult(match="m1", rules="snooker/wpbsa-2024", sides={}, frames=[frame])])
+    sides = {row["side"]: row for row in table.to_pylist()}
+    assert sides["A"]["longest_miss_sequence"] == 1  # 1 | 4 | (5 condoned) | 6
+    assert sides["B"]["longest_miss_sequence"] == 2  # 2, 3
+    assert sides["A"]["miss_calls"] == 3 and sides["B"]["miss_calls"] == 2
+    assert sides["A"]["condoned_fouls"] == 1 and sides["A"]["foul_points_conceded"] == 12
+    assert sides["A"]["miss_points_conceded"] == 12 and sides["B"]["miss_points_conceded"] == 8
+    assert sides["A"]["fouls"] == 4 and sides["B"]["fouls_conceded"] == 4
+    assert (sides["A"]["visits"], sides["B"]["visits"]) == (4, 2)
