@@ -32,6 +32,12 @@ def test_a_replay_worker_imports_no_database_and_no_command_line() -> None:
     assert imported_by("from cuelog.pipeline import _replay_chunk") == set()
 
 
+def test_an_ingest_worker_checks_logs_without_the_database() -> None:
+    """``cuelog ingest``'s workers decode, check and build Arrow rows; the loading process
+    alone talks to DuckDB, so a worker must not pay for importing it as it starts."""
+    assert imported_by("from cuelog.ingest.parallel import check_batch, check_large") == set()
+
+
 def test_a_log_replay_worker_makes_the_output_without_the_command_line() -> None:
     """``cuelog replay LOGS`` makes each match's output (JSON or the human text) in the
     worker that replayed it: the renderer it is sent must not bring in Typer or rich."""

@@ -12,14 +12,16 @@ import contextlib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import duckdb
 import pyarrow as pa
 
 from cuelog.schemas.records import Match
 from cuelog.store import summaries
 from cuelog.store.arrow import rows_table
+
+if TYPE_CHECKING:  # the connection is the caller's: an ingest worker builds rows without DuckDB
+    import duckdb
 
 # Tables that hold a match's rows; a replaced match is removed from each of them. The
 # replay tables are derived from the records, so they go too, every generation (a new replay
