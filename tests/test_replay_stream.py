@@ -259,9 +259,10 @@ def test_a_killed_replay_leaves_the_previous_results_and_a_rerun_gives_the_same_
 
 
 def test_the_replay_writes_under_the_memory_cap_and_sets_the_limit_back(tmp_path: Path, monkeypatch) -> None:
-    """The chunks are written, and the generation made current, under DuckDB's small replay
-    limit (memory flat with the store: DuckDB would otherwise cache every block it reads);
-    the database's own limit is set back afterwards."""
+    """The chunks are written under DuckDB's small replay limit (memory flat with the store:
+    DuckDB would otherwise cache every block it reads), the generation made current under the
+    shot times' own (a range of their matches joined and sorted at a time); the database's
+    own limit is set back afterwards."""
     db = season(tmp_path / "s.duckdb", 11)
     con = connect(db)
     seen: dict[str, list[str]] = {"flush": [], "current": []}
@@ -287,15 +288,36 @@ def test_the_replay_writes_under_the_memory_cap_and_sets_the_limit_back(tmp_path
         after = limit()
     finally:
         con.close()
-    capped = duckdb.connect()
-    try:
-        capped.execute(f"SET memory_limit = '{results.REPLAY_MEMORY}'")
-        cap = capped.execute("SELECT current_setting('memory_limit')").fetchall()[0][0]
-    finally:
-        capped.close()
-    assert seen["flush"] and set(seen["flush"]) == {cap} and seen["current"] == [cap]
+
+    def read_back(setting: str) -> str:
+        capped = duckdb.connect()
+        try:
+            capped.execute(f"SET memory_limit = '{setting}'")
+            return str(capped.execute("SELECT current_setting('memory_limit')").fetchall()[0][0])
+        finally:
+            capped.close()
+
+    cap = read_back(results.REPLAY_MEMORY)
+    assert seen["flush"] and set(seen["flush"]) == {cap}
+    assert seen["current"] == [read_back(results.summaries.SHOTS_MEMORY)]
     # Set back (as DuckDB reads back what was set: "18.8 GiB" may read "18.7 GiB").
     assert after != cap and after[-3:] == before[-3:]
+
+
+def test_the_replay_checkpoints_under_its_limit_before_the_connection_closes(tmp_path: Path) -> None:
+    """The replay's rows are checkpointed before it returns, under its limit: left to the
+    connection's close, the checkpoint runs without one (779 MB at 10M strokes). Nothing is
+    then left in the write-ahead log, and the store's rows are those a close would keep."""
+    db = season(tmp_path / "s.duckdb", 11)
+    wal = Path(f"{db}.wal")
+    con = connect(db)
+    try:
+        done = stream_db(con, workers=1)
+        assert done.matches == 11
+        assert not wal.exists() or wal.stat().st_size == 0
+    finally:
+        con.close()
+    assert {r[0] for r in table_rows(db, "replay_frames")} == {r[0] for r in table_rows(db, "matches")}
 
 
 @pytest.mark.parametrize("spool_bytes", [1, 4 << 20], ids=["spooled-to-disk", "spooled-in-memory"])

@@ -179,9 +179,17 @@ def add_matches(con: duckdb.DuckDBPyConnection, ids: str | None, gen: int | None
 _SHOT_TABLES: Final = ("summary_shots", "summary_shot_counts", "summary_shot_medians")
 """The shot times and what is made of them, written and removed together."""
 
-SHOT_BATCH: Final = 100_000
+SHOT_BATCH: Final = 250_000
 """Shot times inserted per statement at most: the join and sort of one statement over every
-shot of a season would hold them all in memory at once."""
+shot of a season would hold them all in memory at once. About two DuckDB row groups, so
+that each of two threads takes one (measured with :data:`SHOTS_MEMORY`: the 1M season's
+shot times in 1.08-1.15 s against 1.8-2.1 s in ranges of 100,000 under the replay's 64 MB;
+benchmarks/README.md, "replay --db: the shot times' summaries in larger ranges")."""
+
+SHOTS_MEMORY: Final = "160MB"
+"""DuckDB's memory limit, at the least, while a replay makes the shot times' summaries: a
+range of :data:`SHOT_BATCH` shots joined and sorted within it (under 96 MB it spills, and
+takes 1.5-2 s at 1M)."""
 
 
 def _insert_shots(con: duckdb.DuckDBPyConnection, ids: str | None, gen: int | None) -> None:
