@@ -307,7 +307,7 @@ def test_the_replay_writes_under_the_memory_cap_and_sets_the_limit_back(tmp_path
 def test_the_replay_checkpoints_under_its_limit_before_the_connection_closes(tmp_path: Path) -> None:
     """The replay's rows are checkpointed before it returns, under its limit: left to the
     connection's close, the checkpoint runs without one (779 MB at 10M strokes). Nothing is
-    then left in the write-ahead log, and the store's rows are those a close would keep."""
+    then left in the write-ahead log, and every match's results are there after the close."""
     db = season(tmp_path / "s.duckdb", 11)
     wal = Path(f"{db}.wal")
     con = connect(db)

@@ -187,9 +187,10 @@ shot times in 1.08-1.15 s against 1.8-2.1 s in ranges of 100,000 under the repla
 benchmarks/README.md, "replay --db: the shot times' summaries in larger ranges")."""
 
 SHOTS_MEMORY: Final = "160MB"
-"""DuckDB's memory limit, at the least, while a replay makes the shot times' summaries: a
-range of :data:`SHOT_BATCH` shots joined and sorted within it (under 96 MB it spills, and
-takes 1.5-2 s at 1M)."""
+"""DuckDB's memory limit while a replay makes the shot times' summaries and then checkpoints
+(the replay's own limit, ``cuelog.store.results.REPLAY_MEMORY``, is for the chunks in
+flight): a range of :data:`SHOT_BATCH` shots is joined and sorted within it (under 96 MB it
+spills, and the 1M season's take 1.5-2 s)."""
 
 
 def _insert_shots(con: duckdb.DuckDBPyConnection, ids: str | None, gen: int | None) -> None:
