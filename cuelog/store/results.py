@@ -400,32 +400,33 @@ class ResultWriter:
         if not keep:
             self._discard()
             return
-        _collect(self._con, self.gen if self._every_match else None)
+        # The shot times' ranges fill whole row groups, which DuckDB writes to the database file
+        # as the transaction goes, so their commit leaves the checkpoint to the connection's
+        # close, which runs it without any limit (measured at 10M strokes: 779 MB there, against
+        # 384 MB for the rest of the replay). The replay's last writes are checkpointed here,
+        # under the limit the summaries had.
+        with memory_capped(self._con, summaries.SHOTS_MEMORY):
+            _collect(self._con, self.gen if self._every_match else None)
+            self._con.execute("CHECKPOINT")
 
     def _make_current(self) -> None:
         con = self._con
-        con.execute("BEGIN TRANSACTION")
-        try:
-            if self._every_match:
-                con.execute("DELETE FROM replay_current")
-            con.register("replayed_ids", self._ids)
-            con.execute(f"INSERT OR REPLACE INTO replay_current SELECT match_id, {self.gen} FROM replayed_ids")
-            # The summaries that read loaded tables too (shot clock, records), made current with
-            # the rows; the shot times a range of matches at a time, under a limit of their own
-            # (the replay's is for the chunks in flight, and they are written by now).
-            with memory_capped(con, summaries.SHOTS_MEMORY):
-                summaries.add_matches(con, None if self._every_match else "replayed_ids", self.gen)
-            con.unregister("replayed_ids")
-            con.execute("COMMIT")
-        except BaseException:
-            con.execute("ROLLBACK")
-            raise
-        # The shot times' ranges fill whole row groups, which DuckDB writes to the database file
-        # as the transaction goes, so the commit leaves their checkpoint to the connection's
-        # close, which runs it without the replay's limit (measured at 10M strokes: 779 MB
-        # there, against 384 MB for the rest of the replay). Checkpointed here, under the limit.
+        # The summaries that read loaded tables too (shot clock, records) are made current with
+        # the rows; the shot times a range of matches at a time, under a limit of their own (the
+        # replay's is for the chunks in flight, and they are written by now).
         with memory_capped(con, summaries.SHOTS_MEMORY):
-            con.execute("CHECKPOINT")
+            con.execute("BEGIN TRANSACTION")
+            try:
+                if self._every_match:
+                    con.execute("DELETE FROM replay_current")
+                con.register("replayed_ids", self._ids)
+                con.execute(f"INSERT OR REPLACE INTO replay_current SELECT match_id, {self.gen} FROM replayed_ids")
+                summaries.add_matches(con, None if self._every_match else "replayed_ids", self.gen)
+                con.unregister("replayed_ids")
+                con.execute("COMMIT")
+            except BaseException:
+                con.execute("ROLLBACK")
+                raise
 
     def _discard(self) -> None:
         """Remove this generation's rows (best effort: if this fails too, the next replay's
