@@ -28,7 +28,7 @@ import tempfile
 import time
 from pathlib import Path
 
-# The installed `cuelog` script, as users run it: a spawned worker runs the script again as it
+# The installed `cuelog` script, as users run it: a worker runs the script again as it
 # starts, which `python -m cuelog` does not (multiprocessing skips a package's __main__).
 _SCRIPT = Path(sys.executable).with_name("cuelog")
 CUELOG = [str(_SCRIPT)] if _SCRIPT.exists() else [sys.executable, "-m", "cuelog"]

@@ -18,7 +18,6 @@ from __future__ import annotations
 import collections
 import itertools
 import json
-import multiprocessing
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
@@ -29,6 +28,7 @@ import pyarrow as pa
 
 from cuelog.errors import InputError, Problem
 from cuelog.ingest.cores import usable_cores
+from cuelog.ingest.processes import worker_context
 from cuelog.pipeline import ReplayFailed, _decode, replay_all
 from cuelog.replay import NoEngine, UnknownRuleset, replay_match
 from cuelog.replay.derived import Derived, install, parameters_of, under
@@ -232,8 +232,8 @@ def _ordered(
         for part in chunks:
             yield from work(part)
         return
-    # spawn, not fork: the parent holds an open DuckDB connection.
-    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+    # Not forked from this process: it holds an open DuckDB connection.
+    with ProcessPoolExecutor(max_workers=workers, mp_context=worker_context(work)) as pool:
         pending: collections.deque[Future[list[Any]]] = collections.deque()
         for part in chunks:
             pending.append(pool.submit(work, part))

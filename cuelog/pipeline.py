@@ -21,7 +21,6 @@ import collections
 import dataclasses
 import gc
 import itertools
-import multiprocessing
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import TYPE_CHECKING
@@ -33,6 +32,7 @@ from cuelog.errors import CuelogError, InputError, Problem
 from cuelog.ingest.ahead import ReadAhead
 from cuelog.ingest.cores import idle_workers, usable_cores
 from cuelog.ingest.corrections import Located, apply_corrections
+from cuelog.ingest.processes import worker_context
 from cuelog.ingest.reader import decode_problem
 from cuelog.replay import NoEngine, UnknownRuleset, replay_match
 from cuelog.replay.derived import Derived, under
@@ -286,8 +286,8 @@ def _chunks(
         for part in parts:
             yield done(part, _replay_chunk(part, rules, tabulate, slim, render))
         return
-    # spawn, not fork: the parent holds an open DuckDB connection and rich consoles.
-    with ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("spawn")) as pool:
+    # Not forked from this process: it holds an open DuckDB connection and rich consoles.
+    with ProcessPoolExecutor(max_workers=n, mp_context=worker_context(_replay_packed)) as pool:
         pending: collections.deque[tuple[Part, Future[Packed]]] = collections.deque()
         for part in parts:
             pending.append((part, pool.submit(_replay_packed, part, rules, tabulate, slim, render)))

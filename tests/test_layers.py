@@ -79,6 +79,7 @@ LAYERS: dict[str, Layer] = {
             "cuelog.store.*",
             "cuelog.pipeline",
             "cuelog.ingest.cores",  # how many cores it may use, as the pipeline counts them
+            "cuelog.ingest.processes",  # how its workers start, as the pipeline's do
         ),
     ),
     # 6: the replay past one machine: its Parquet dataset is the cluster's store, its tasks

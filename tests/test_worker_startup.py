@@ -1,14 +1,21 @@
-"""What a replay worker process imports as it starts: with spawn, every worker runs the
-``cuelog`` command's script again and imports the module of the function it runs, so
-both must stay light (issue 16: 2 workers against 1 is start-up bound at 100k strokes)."""
+"""What a worker process imports as it starts, and how it starts: forked from a server that
+imported the module of the function it runs (spawned where the platform has no fork
+server), each worker still runs the ``cuelog`` command's script again, and a spawned one
+imports that module too, so both must stay light (issue 16: 2 workers against 1 is
+start-up bound at 100k strokes)."""
 
 from __future__ import annotations
 
 import json
+import multiprocessing
+import os
 import subprocess
 import sys
 import tomllib
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 HEAVY = ("typer", "rich", "polars", "matplotlib", "duckdb")
@@ -60,3 +67,44 @@ def test_the_command_still_runs_from_its_entry_point(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)
+
+
+def _parent(_: int) -> int:
+    return os.getppid()
+
+
+def test_workers_fork_from_a_server_holding_their_module_where_the_platform_has_one() -> None:
+    """A spawned worker imports its function's module before its first task (a third of a
+    CPU second each); forked from a server that imported it once, it starts with it."""
+    from cuelog.ingest.parallel import check_batch
+    from cuelog.ingest.processes import worker_context
+
+    context = worker_context(check_batch)
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        assert context.get_start_method() == "forkserver"
+        with ProcessPoolExecutor(max_workers=2, mp_context=context) as pool:
+            parents = set(pool.map(_parent, range(4)))
+        assert os.getpid() not in parents  # forked by the server, not by this process
+    else:
+        assert context.get_start_method() == "spawn"
+
+
+def test_a_forked_worker_finds_the_callers_modules_and_working_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server starts with its own path; each worker is given the caller's ``sys.path``
+    and working directory, as a spawned one is, so a module only the caller can find runs."""
+    from cuelog.ingest.processes import worker_context
+
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "cuelog_probe_module.py").write_text(
+        "import os\ndef where(_):\n    return os.getcwd()\n", encoding="utf-8"
+    )
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.syspath_prepend(str(tmp_path / "lib"))
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    import cuelog_probe_module
+
+    with ProcessPoolExecutor(max_workers=2, mp_context=worker_context(cuelog_probe_module.where)) as pool:
+        seen = set(pool.map(cuelog_probe_module.where, range(4)))
+    assert seen == {str(tmp_path / "elsewhere")}

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-import multiprocessing
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -30,6 +29,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from cuelog.ingest.collector import collector_paused
+from cuelog.ingest.processes import worker_context
 from cuelog.ingest.reading import FileRead, read_large, read_small
 from cuelog.ingest.rows import Rows, Tables
 from cuelog.ingest.spool import Spool, Spooled, folder
@@ -155,10 +155,10 @@ def checker(workers: int, beside: Path | None = None) -> Iterator[Checker | None
     if workers <= 1:
         yield None
         return
-    # spawn, not fork: the loading process holds an open DuckDB connection. The spool folder
+    # Not forked from the loading process: it holds an open DuckDB connection. The spool folder
     # goes last, once every worker has stopped writing to it.
     with (
         folder(beside) as spool,
-        ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool,
+        ProcessPoolExecutor(max_workers=workers, mp_context=worker_context(check_batch)) as pool,
     ):
         yield Checker(pool, Path(spool))

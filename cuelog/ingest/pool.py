@@ -10,12 +10,12 @@ turn would report. Light to import: no DuckDB, no pyarrow.
 from __future__ import annotations
 
 import collections
-import multiprocessing
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 from typing import Final, TypeVar
 
+from cuelog.ingest.processes import worker_context
 from cuelog.ingest.workers import held_bytes
 
 T = TypeVar("T")
@@ -44,15 +44,15 @@ def parts(files: Sequence[Path], size: int = PART_BYTES) -> list[list[str]]:
 
 def in_order(work: Callable[[list[str]], T], todo: list[list[str]], workers: int) -> Iterator[T]:
     """``work`` of each part, in order: in this process with one worker (or one part), else
-    in ``workers`` spawned processes (``work`` must be a module-level function), at most
+    in ``workers`` worker processes (``work`` must be a module-level function), at most
     two parts a worker in flight. A caller that stops early does not wait for the parts
     queued after."""
     if workers <= 1 or len(todo) <= 1:
         for names in todo:
             yield work(names)
         return
-    # spawn, not fork: the parent may hold rich consoles, open files, a DuckDB connection.
-    pool = ProcessPoolExecutor(max_workers=min(workers, len(todo)), mp_context=multiprocessing.get_context("spawn"))
+    # Not forked from this process: it may hold rich consoles, open files, a DuckDB connection.
+    pool = ProcessPoolExecutor(max_workers=min(workers, len(todo)), mp_context=worker_context(work))
     try:
         pending: collections.deque[Future[T]] = collections.deque()
         for names in todo:

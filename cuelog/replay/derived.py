@@ -5,7 +5,8 @@ A rule maker's draft (``name = "wpbsa-2026-draft"``, ``base = "snooker/wpbsa-202
 by ``dataclasses.replace``. :func:`install` registers it under ``discipline/name`` with
 the ruleset registry and the engine's editions, so every replay function takes it like a
 built-in ruleset. A :class:`Derived` is a small picklable record: a worker process
-installs it again before replaying (worker processes are spawned, not forked).
+installs it again before replaying (a worker does not inherit the caller's memory: it is
+forked from a fresh server, or spawned; :mod:`cuelog.ingest.processes`).
 """
 
 from __future__ import annotations

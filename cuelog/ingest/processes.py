@@ -1,0 +1,40 @@
+"""How cuelog starts its worker processes: forked from a server that has imported their
+module once, where the platform has one; spawned elsewhere.
+
+Every pool of workers (ingest's checks, validate's and ``replay LOGS``'s parts,
+``replay --db``'s chunks, the rule makers' diff) runs module-level functions. A spawned
+worker is a fresh interpreter that imports its function's module (msgspec, pyarrow, the
+engines) before its first task: about a third of a CPU second, paid again by every worker.
+A fork server is one such interpreter, started at a run's first pool: it imports the
+module once, and each worker is forked from it, with those imports already done.
+
+Not ``fork`` from the calling process itself: that process holds a DuckDB connection (and
+its threads) and rich consoles, which a child must not inherit. The server is a fresh
+interpreter holding neither. A worker still receives the caller's ``sys.path`` and working
+directory, and imports the calling script as ``__mp_main__``, as a spawned one does
+(:mod:`multiprocessing.spawn` prepares both kinds), so what a worker computes does not
+depend on how it was started (``tests/test_worker_startup.py``).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Callable
+from multiprocessing.context import BaseContext
+from typing import Any
+
+
+def worker_context(work: Callable[..., Any]) -> BaseContext:
+    """The context for a pool whose workers run ``work`` (a module-level function): a fork
+    server that imports ``work``'s module before the first worker is forked, where the
+    platform has one (Linux, macOS); spawn elsewhere (Windows).
+
+    The server is started once a run, by its first pool; a later pool running another
+    module's function gets workers forked from the same server, which import that module
+    themselves (still without an interpreter's start-up each)."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    # Read when the server starts and ignored after: the first pool's module is preloaded.
+    context.set_forkserver_preload([work.__module__])
+    return context
