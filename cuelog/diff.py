@@ -19,7 +19,6 @@ import collections
 import itertools
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -28,7 +27,7 @@ import pyarrow as pa
 
 from cuelog.errors import InputError, Problem
 from cuelog.ingest.cores import usable_cores
-from cuelog.ingest.processes import worker_context
+from cuelog.ingest.processes import ordered
 from cuelog.pipeline import ReplayFailed, _decode, replay_all
 from cuelog.replay import NoEngine, UnknownRuleset, replay_match
 from cuelog.replay.derived import Derived, install, parameters_of, under
@@ -228,19 +227,8 @@ def _ordered(
     at most four chunks per worker in flight."""
     source = iter(items)
     chunks = iter(lambda: list(itertools.islice(source, chunk)), [])
-    if workers <= 1:
-        for part in chunks:
-            yield from work(part)
-        return
-    # Not forked from this process: it holds an open DuckDB connection.
-    with ProcessPoolExecutor(max_workers=workers, mp_context=worker_context(work)) as pool:
-        pending: collections.deque[Future[list[Any]]] = collections.deque()
-        for part in chunks:
-            pending.append(pool.submit(work, part))
-            if len(pending) >= 4 * workers:
-                yield from pending.popleft().result()
-        while pending:
-            yield from pending.popleft().result()
+    for _, done in ordered(work, chunks, workers, ahead=4):
+        yield from done
 
 
 @dataclass(frozen=True, slots=True)

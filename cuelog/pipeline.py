@@ -17,12 +17,11 @@ result. The output and the stored rows are the same whatever the number of worke
 
 from __future__ import annotations
 
-import collections
 import dataclasses
+import functools
 import gc
 import itertools
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
 from typing import TYPE_CHECKING
 
 import msgspec
@@ -32,7 +31,7 @@ from cuelog.errors import CuelogError, InputError, Problem
 from cuelog.ingest.ahead import ReadAhead
 from cuelog.ingest.cores import idle_workers, usable_cores
 from cuelog.ingest.corrections import Located, apply_corrections
-from cuelog.ingest.processes import worker_context
+from cuelog.ingest.processes import ordered
 from cuelog.ingest.reader import decode_problem
 from cuelog.replay import NoEngine, UnknownRuleset, replay_match
 from cuelog.replay.derived import Derived, under
@@ -286,17 +285,9 @@ def _chunks(
         for part in parts:
             yield done(part, _replay_chunk(part, rules, tabulate, slim, render))
         return
-    # Not forked from this process: it holds an open DuckDB connection and rich consoles.
-    with ProcessPoolExecutor(max_workers=n, mp_context=worker_context(_replay_packed)) as pool:
-        pending: collections.deque[tuple[Part, Future[Packed]]] = collections.deque()
-        for part in parts:
-            pending.append((part, pool.submit(_replay_packed, part, rules, tabulate, slim, render)))
-            if len(pending) >= 4 * n:
-                first, future = pending.popleft()
-                yield done(first, _unpacked(future.result()))
-        while pending:
-            first, future = pending.popleft()
-            yield done(first, _unpacked(future.result()))
+    work = functools.partial(_replay_packed, rules=rules, tabulate=tabulate, slim=slim, render=render)
+    for part, packed_part in ordered(work, parts, n, ahead=4):
+        yield done(part, _unpacked(packed_part))
 
 
 def _batches(loaded: Iterable[LoadedMatch], size: int) -> Iterator[list[LoadedMatch]]:

@@ -9,13 +9,11 @@ turn would report. Light to import: no DuckDB, no pyarrow.
 
 from __future__ import annotations
 
-import collections
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 from typing import Final, TypeVar
 
-from cuelog.ingest.processes import worker_context
+from cuelog.ingest.processes import ordered
 from cuelog.ingest.workers import held_bytes
 
 T = TypeVar("T")
@@ -47,19 +45,5 @@ def in_order(work: Callable[[list[str]], T], todo: list[list[str]], workers: int
     in ``workers`` worker processes (``work`` must be a module-level function), at most
     two parts a worker in flight. A caller that stops early does not wait for the parts
     queued after."""
-    if workers <= 1 or len(todo) <= 1:
-        for names in todo:
-            yield work(names)
-        return
-    # Not forked from this process: it may hold rich consoles, open files, a DuckDB connection.
-    pool = ProcessPoolExecutor(max_workers=min(workers, len(todo)), mp_context=worker_context(work))
-    try:
-        pending: collections.deque[Future[T]] = collections.deque()
-        for names in todo:
-            pending.append(pool.submit(work, names))
-            if len(pending) >= 2 * workers:
-                yield pending.popleft().result()
-        while pending:
-            yield pending.popleft().result()
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+    for _, done in ordered(work, todo, min(workers, len(todo)), ahead=2):
+        yield done

@@ -14,20 +14,30 @@ interpreter holding neither. A worker still receives the caller's ``sys.path`` a
 directory, and imports the calling script as ``__mp_main__``, as a spawned one does
 (:mod:`multiprocessing.spawn` prepares both kinds), so what a worker computes does not
 depend on how it was started (``tests/test_worker_startup.py``).
+
+Whatever a pool's work, its results are taken in the order of its items, a bounded number
+in flight (:func:`ordered`), so that what a run reports and stores is what one process
+would give, whichever worker ends first.
 """
 
 from __future__ import annotations
 
+import collections
 import multiprocessing
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
 from multiprocessing.context import BaseContext
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 def worker_context(work: Callable[..., Any]) -> BaseContext:
-    """The context for a pool whose workers run ``work`` (a module-level function): a fork
-    server that imports ``work``'s module before the first worker is forked, where the
-    platform has one (Linux, macOS); spawn elsewhere (Windows).
+    """The context for a pool whose workers run ``work`` (a module-level function, or a
+    :func:`functools.partial` of one): a fork server that imports its module before the
+    first worker is forked, where the platform has one (Linux, macOS); spawn elsewhere
+    (Windows).
 
     The server is started once a run, by its first pool; a later pool running another
     module's function gets workers forked from the same server, which import that module
@@ -36,5 +46,33 @@ def worker_context(work: Callable[..., Any]) -> BaseContext:
         return multiprocessing.get_context("spawn")
     context = multiprocessing.get_context("forkserver")
     # Read when the server starts and ignored after: the first pool's module is preloaded.
-    context.set_forkserver_preload([work.__module__])
+    context.set_forkserver_preload([getattr(work, "func", work).__module__])
     return context
+
+
+def ordered(work: Callable[[T], R], items: Iterable[T], workers: int, *, ahead: int) -> Iterator[tuple[T, R]]:
+    """Each item with what ``work`` made of it, in the items' order whichever worker ends
+    first: in this process with one worker, else in ``workers`` worker processes (``work``
+    a module-level function, or a :func:`functools.partial` of one), at most ``ahead``
+    items a worker in flight, so that the items are read only that far ahead of the
+    results (each in flight is held until its result is taken).
+
+    A caller that stops early (an error, a result it refuses) leaves the items queued
+    after it unstarted: the pool's queue is cancelled and only the running ones finish."""
+    if workers <= 1:
+        for item in items:
+            yield item, work(item)
+        return
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=worker_context(work))
+    try:
+        pending: collections.deque[tuple[T, Future[R]]] = collections.deque()
+        for item in items:
+            pending.append((item, pool.submit(work, item)))
+            if len(pending) >= ahead * workers:
+                first, future = pending.popleft()
+                yield first, future.result()
+        while pending:
+            first, future = pending.popleft()
+            yield first, future.result()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
