@@ -10,7 +10,10 @@ module once, and each worker is forked from it, with those imports already done.
 
 Not ``fork`` from the calling process itself: that process holds a DuckDB connection (and
 its threads) and rich consoles, which a child must not inherit. The server is a fresh
-interpreter holding neither. A worker still receives the caller's ``sys.path`` and working
+interpreter holding neither; the only other threads it may hold are those native libraries
+start as they load (pyarrow's jemalloc purger, numpy's OpenBLAS pool), which register fork
+handlers of their own, as the fork start method has always relied on (Python 3.12 and later
+note such a fork with a DeprecationWarning, which their default filters do not show). A worker still receives the caller's ``sys.path`` and working
 directory, and imports the calling script as ``__mp_main__``, as a spawned one does
 (:mod:`multiprocessing.spawn` prepares both kinds), so what a worker computes does not
 depend on how it was started (``tests/test_worker_startup.py``).
