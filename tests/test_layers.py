@@ -45,7 +45,7 @@ LAYERS: dict[str, Layer] = {
     "store": Layer(2, ("cuelog.store.*",), ("cuelog.schemas.*", "cuelog.errors", "cuelog.replay.model")),
     "ingest": Layer(3, ("cuelog.ingest.*",), ("cuelog.schemas.*", "cuelog.errors", "cuelog.store.*")),
     # 4: what replays: the database pipeline, the simulator (its oracle is the engines; it
-    # reads back what it wrote), ruleset files (a derivation is checked against the engines'
+    # reads back what it wrote; its workers start as every pool's), ruleset files (a derivation is checked against the engines'
     # editions), cuelog watch (the engines' fold over a followed file; no store).
     "pipeline": Layer(
         4,
@@ -53,7 +53,9 @@ LAYERS: dict[str, Layer] = {
         ("cuelog.schemas.*", "cuelog.errors", "cuelog.replay.*", "cuelog.ingest.*", "cuelog.store.*"),
     ),
     "simulate": Layer(
-        4, ("cuelog.simulate.*",), ("cuelog.schemas.*", "cuelog.errors", "cuelog.replay.*", "cuelog.ingest.reader")
+        4,
+        ("cuelog.simulate.*",),
+        ("cuelog.schemas.*", "cuelog.errors", "cuelog.replay.*", "cuelog.ingest.reader", "cuelog.ingest.processes"),
     ),
     "rulesfile": Layer(4, ("cuelog.rulesfile",), ("cuelog.schemas.*", "cuelog.errors", "cuelog.replay.*")),
     # The replay of log files (`cuelog replay LOGS`): the engines over what the reader reads; no store.

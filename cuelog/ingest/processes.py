@@ -2,9 +2,10 @@
 module once, where the platform has one; spawned elsewhere.
 
 Every pool of workers (ingest's checks, validate's and ``replay LOGS``'s parts,
-``replay --db``'s chunks, the rule makers' diff) runs module-level functions. A spawned
-worker is a fresh interpreter that imports its function's module (msgspec, pyarrow, the
-engines) before its first task: about a third of a CPU second, paid again by every worker.
+``replay --db``'s chunks, the rule makers' diff, the simulator's matches) runs
+module-level functions. A spawned worker is a fresh interpreter that imports its
+function's module (msgspec, pyarrow, the engines) before its first task: about a third of
+a CPU second, paid again by every worker.
 A fork server is one such interpreter, started at a run's first pool: it imports the
 module once, and each worker is forked from it, with those imports already done.
 

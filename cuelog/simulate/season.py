@@ -14,6 +14,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from cuelog.ingest.processes import worker_context
 from cuelog.replay.engine import NoEngine
 from cuelog.schemas.records import Frame, Match, Record
 from cuelog.schemas.rulesets import DISCIPLINES, Ruleset, ruleset
@@ -196,5 +197,6 @@ def simulate_season(config: SeasonConfig, workers: int = 1) -> Iterator[SimMatch
         for job in jobs:
             yield _play(job)
         return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    # Not forked from this process: `cuelog demo` runs its progress bar's thread in it.
+    with ProcessPoolExecutor(max_workers=workers, mp_context=worker_context(_play)) as pool:
         yield from pool.map(_play, jobs, chunksize=max(1, len(jobs) // (workers * 8)))
