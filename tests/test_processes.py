@@ -1,14 +1,20 @@
-"""Work handed to worker processes comes back in the order it was given, and a run that
-stops early stops its workers' queue (``cuelog.ingest.processes.ordered``: every pool of
-cuelog's commands takes its results this way)."""
+"""Work handed to worker processes comes back in the order it was given, a run that stops
+early stops its workers' queue (``cuelog.ingest.processes.ordered``: every pool of
+cuelog's commands takes its results this way), and the workers' CPU time is the caller's
+(``worker_pool``)."""
 
 from __future__ import annotations
 
+import resource
+import subprocess
+import sys
+import textwrap
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 from cuelog.ingest.processes import ordered
+from tests.conftest import ROOT
 
 
 def _late_first(i: int) -> int:
@@ -44,3 +50,65 @@ def test_items_are_read_only_as_far_ahead_as_the_work_in_flight(tmp_path: Path) 
     assert len(read) <= 2 * 2  # two workers, two items each in flight
     results.close()  # the caller stops: nothing queued after is started
     assert len(list(tmp_path.iterdir())) <= 2 * 2
+
+
+def _burn(seconds: float) -> float:
+    """Use ``seconds`` of this process's CPU time."""
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        pass
+    return time.process_time() - start
+
+
+def in_a_fresh_process(code: str) -> str:
+    """Run ``code`` (which may use this module's functions) in a fresh interpreter, with a
+    bound: a pool that waits for a server stopped under it would otherwise hang the suite."""
+    script = "import resource\nfrom cuelog.ingest.processes import worker_pool\n"
+    script += "from tests.test_processes import _burn, children_cpu\n"
+    script += f"if __name__ == '__main__':\n{textwrap.indent(textwrap.dedent(code), '    ')}"
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def children_cpu() -> float:
+    """CPU seconds of this process's children that ended and were waited for."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def test_the_workers_cpu_counts_as_the_callers_once_the_pool_is_done() -> None:
+    """What ``time cuelog ...`` (or any parent) is told: the workers' CPU time is the
+    command's, as it was when the command spawned them itself; so the fork server they came
+    from is stopped and waited for with the pool, and nothing outlives it."""
+    out = in_a_fresh_process(
+        """
+        before = children_cpu()
+        with worker_pool(_burn, 2) as pool:
+            used = sum(pool.map(_burn, [0.3, 0.3]))
+        print(used, children_cpu() - before)
+        """
+    )
+    used, counted = map(float, out.split())
+    assert used >= 0.6
+    assert counted >= used
+
+
+def test_a_pool_left_while_another_runs_leaves_it_its_workers() -> None:
+    """One fork server serves every pool of a process; the first pool left (say, a
+    replay's generator closed late) must not stop it under another pool's running work."""
+    out = in_a_fresh_process(
+        """
+        before = children_cpu()
+        first, second = worker_pool(_burn, 1), worker_pool(_burn, 1)
+        first.__enter__().submit(_burn, 0.01).result()
+        running = second.__enter__().submit(_burn, 0.4)
+        first.__exit__(None, None, None)  # left while the second pool still works
+        used = running.result()
+        second.__exit__(None, None, None)
+        print(used, children_cpu() - before)
+        """
+    )
+    used, counted = map(float, out.split())
+    assert used >= 0.4
+    assert counted >= used

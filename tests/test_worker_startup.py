@@ -12,7 +12,6 @@ import os
 import subprocess
 import sys
 import tomllib
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -77,16 +76,15 @@ def test_workers_fork_from_a_server_holding_their_module_where_the_platform_has_
     """A spawned worker imports its function's module before its first task (a third of a
     CPU second each); forked from a server that imported it once, it starts with it."""
     from cuelog.ingest.parallel import check_batch
-    from cuelog.ingest.processes import worker_context
+    from cuelog.ingest.processes import worker_context, worker_pool
 
-    context = worker_context(check_batch)
     if "forkserver" in multiprocessing.get_all_start_methods():
-        assert context.get_start_method() == "forkserver"
-        with ProcessPoolExecutor(max_workers=2, mp_context=context) as pool:
+        assert worker_context(check_batch).get_start_method() == "forkserver"
+        with worker_pool(_parent, 2) as pool:
             parents = set(pool.map(_parent, range(4)))
         assert os.getpid() not in parents  # forked by the server, not by this process
     else:
-        assert context.get_start_method() == "spawn"
+        assert worker_context(check_batch).get_start_method() == "spawn"
 
 
 def test_a_forked_worker_finds_the_callers_modules_and_working_directory(
@@ -94,7 +92,7 @@ def test_a_forked_worker_finds_the_callers_modules_and_working_directory(
 ) -> None:
     """The server starts with its own path; each worker is given the caller's ``sys.path``
     and working directory, as a spawned one is, so a module only the caller can find runs."""
-    from cuelog.ingest.processes import worker_context
+    from cuelog.ingest.processes import worker_pool
 
     (tmp_path / "lib").mkdir()
     (tmp_path / "lib" / "cuelog_probe_module.py").write_text(
@@ -105,6 +103,6 @@ def test_a_forked_worker_finds_the_callers_modules_and_working_directory(
     monkeypatch.chdir(tmp_path / "elsewhere")
     import cuelog_probe_module
 
-    with ProcessPoolExecutor(max_workers=2, mp_context=worker_context(cuelog_probe_module.where)) as pool:
+    with worker_pool(cuelog_probe_module.where, 2) as pool:
         seen = set(pool.map(cuelog_probe_module.where, range(4)))
     assert seen == {str(tmp_path / "elsewhere")}

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from cuelog.ingest.collector import collector_paused
-from cuelog.ingest.processes import worker_context
+from cuelog.ingest.processes import worker_pool
 from cuelog.ingest.reading import FileRead, read_large, read_small
 from cuelog.ingest.rows import Rows, Tables
 from cuelog.ingest.spool import Spool, Spooled, folder
@@ -159,6 +159,6 @@ def checker(workers: int, beside: Path | None = None) -> Iterator[Checker | None
     # goes last, once every worker has stopped writing to it.
     with (
         folder(beside) as spool,
-        ProcessPoolExecutor(max_workers=workers, mp_context=worker_context(check_batch)) as pool,
+        worker_pool(check_batch, workers) as pool,
     ):
         yield Checker(pool, Path(spool))

@@ -19,6 +19,11 @@ directory, and imports the calling script as ``__mp_main__``, as a spawned one d
 (:mod:`multiprocessing.spawn` prepares both kinds), so what a worker computes does not
 depend on how it was started (``tests/test_worker_startup.py``).
 
+The server lives as long as the pools that use it (:func:`worker_pool`): when the last is
+done the server is stopped and waited for, so that the command's CPU time and peak
+memory, as the operating system accounts them to whoever runs it, include its workers'
+(as they did when the command spawned them itself), and nothing outlives the command.
+
 Whatever a pool's work, its results are taken in the order of its items, a bounded number
 in flight (:func:`ordered`), so that what a run reports and stores is what one process
 would give, whichever worker ends first.
@@ -27,9 +32,12 @@ would give, whichever worker ends first.
 from __future__ import annotations
 
 import collections
+import contextlib
 import multiprocessing
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
+from multiprocessing import forkserver
 from multiprocessing.context import BaseContext
 from typing import Any, TypeVar
 
@@ -41,17 +49,52 @@ def worker_context(work: Callable[..., Any]) -> BaseContext:
     """The context for a pool whose workers run ``work`` (a module-level function, or a
     :func:`functools.partial` of one): a fork server that imports its module before the
     first worker is forked, where the platform has one (Linux, macOS); spawn elsewhere
-    (Windows).
-
-    The server is started once a run, by its first pool; a later pool running another
-    module's function gets workers forked from the same server, which import that module
-    themselves (still without an interpreter's start-up each)."""
+    (Windows)."""
     if "forkserver" not in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("spawn")
     context = multiprocessing.get_context("forkserver")
-    # Read when the server starts and ignored after: the first pool's module is preloaded.
+    # Read when a server starts: the module of the pool that starts it is preloaded.
     context.set_forkserver_preload([getattr(work, "func", work).__module__])
     return context
+
+
+_server_lock = threading.Lock()
+_server_pools = 0
+"""The pools of this process whose workers the fork server forks (one server serves them all)."""
+
+
+@contextlib.contextmanager
+def worker_pool(work: Callable[..., Any], workers: int) -> Iterator[ProcessPoolExecutor]:
+    """A pool of ``workers`` processes for ``work`` (:func:`worker_context`). On leaving,
+    the tasks not yet started are cancelled and the running ones finished; the last pool of
+    the process to leave stops the fork server and waits for it (a pool left while another
+    still runs, say a generator closed late, leaves the server to that one)."""
+    global _server_pools
+    context = worker_context(work)
+    forked = context.get_start_method() == "forkserver"
+    if forked:
+        with _server_lock:
+            _server_pools += 1
+    try:
+        pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+        try:
+            yield pool
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+    finally:
+        if forked:
+            with _server_lock:
+                _server_pools -= 1
+                if not _server_pools:
+                    _stop_server()
+
+
+def _stop_server() -> None:
+    # multiprocessing has no public call for this: its own tests stop the server the same
+    # way. Where a Python lacks it, the server still exits with this process, unaccounted.
+    stop = getattr(getattr(forkserver, "_forkserver", None), "_stop", None)
+    if stop is not None:
+        stop()
 
 
 def ordered(work: Callable[[T], R], items: Iterable[T], workers: int, *, ahead: int) -> Iterator[tuple[T, R]]:
@@ -67,8 +110,7 @@ def ordered(work: Callable[[T], R], items: Iterable[T], workers: int, *, ahead: 
         for item in items:
             yield item, work(item)
         return
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=worker_context(work))
-    try:
+    with worker_pool(work, workers) as pool:
         pending: collections.deque[tuple[T, Future[R]]] = collections.deque()
         for item in items:
             pending.append((item, pool.submit(work, item)))
@@ -78,5 +120,3 @@ def ordered(work: Callable[[T], R], items: Iterable[T], workers: int, *, ahead: 
         while pending:
             first, future = pending.popleft()
             yield first, future.result()
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)

@@ -10,11 +10,10 @@ from __future__ import annotations
 import importlib
 import random
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from cuelog.ingest.processes import worker_context
+from cuelog.ingest.processes import worker_pool
 from cuelog.replay.engine import NoEngine
 from cuelog.schemas.records import Frame, Match, Record
 from cuelog.schemas.rulesets import DISCIPLINES, Ruleset, ruleset
@@ -198,5 +197,5 @@ def simulate_season(config: SeasonConfig, workers: int = 1) -> Iterator[SimMatch
             yield _play(job)
         return
     # Not forked from this process: `cuelog demo` runs its progress bar's thread in it.
-    with ProcessPoolExecutor(max_workers=workers, mp_context=worker_context(_play)) as pool:
+    with worker_pool(_play, workers) as pool:
         yield from pool.map(_play, jobs, chunksize=max(1, len(jobs) // (workers * 8)))
