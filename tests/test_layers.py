@@ -45,8 +45,9 @@ LAYERS: dict[str, Layer] = {
     "store": Layer(2, ("cuelog.store.*",), ("cuelog.schemas.*", "cuelog.errors", "cuelog.replay.model")),
     "ingest": Layer(3, ("cuelog.ingest.*",), ("cuelog.schemas.*", "cuelog.errors", "cuelog.store.*")),
     # 4: what replays: the database pipeline, the simulator (its oracle is the engines; it
-    # reads back what it wrote; its workers start as every pool's), ruleset files (a derivation is checked against the engines'
-    # editions), cuelog watch (the engines' fold over a followed file; no store).
+    # reads back what it wrote; its workers start as every pool's), ruleset files (a
+    # derivation is checked against the engines' editions), cuelog watch (the engines'
+    # fold over a followed file; no store).
     "pipeline": Layer(
         4,
         ("cuelog.pipeline",),

@@ -63,7 +63,7 @@ def _burn(seconds: float) -> float:
 def in_a_fresh_process(code: str) -> str:
     """Run ``code`` (which may use this module's functions) in a fresh interpreter, with a
     bound: a pool that waits for a server stopped under it would otherwise hang the suite."""
-    script = "import resource\nfrom cuelog.ingest.processes import worker_pool\n"
+    script = "from cuelog.ingest.processes import worker_pool\n"
     script += "from tests.test_processes import _burn, children_cpu\n"
     script += f"if __name__ == '__main__':\n{textwrap.indent(textwrap.dedent(code), '    ')}"
     done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120)

@@ -353,7 +353,8 @@ def ingest_paths(
     (:mod:`cuelog.ingest.parallel`) while this one publishes (``cuelog ingest`` chooses
     the number by :func:`cuelog.ingest.workers.default_workers`; worker processes run
     the calling script again as they start (:mod:`cuelog.ingest.processes`), so a script
-    calling this with workers needs the ``if __name__ == "__main__":`` guard). The results and the store are the same whatever the number.
+    calling this with workers needs the ``if __name__ == "__main__":`` guard). The
+    results and the store are the same whatever the number.
     """
     files = list(log_files(paths))
     with collector_paused(), loads.vacuum_bounded(con), parallel.checker(workers, loads.database_folder(con)) as check:

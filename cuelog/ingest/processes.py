@@ -5,19 +5,21 @@ Every pool of workers (ingest's checks, validate's and ``replay LOGS``'s parts,
 ``replay --db``'s chunks, the rule makers' diff, the simulator's matches) runs
 module-level functions. A spawned worker is a fresh interpreter that imports its
 function's module (msgspec, pyarrow, the engines) before its first task: about a third of
-a CPU second, paid again by every worker.
-A fork server is one such interpreter, started at a run's first pool: it imports the
-module once, and each worker is forked from it, with those imports already done.
+a CPU second, paid again by every worker. A fork server is one such interpreter, started
+by the first pool that needs it: it imports the module once, and each worker is forked
+from it, with those imports already done.
 
 Not ``fork`` from the calling process itself: that process holds a DuckDB connection (and
 its threads) and rich consoles, which a child must not inherit. The server is a fresh
 interpreter holding neither; the only other threads it may hold are those native libraries
 start as they load (pyarrow's jemalloc purger, numpy's OpenBLAS pool), which register fork
 handlers of their own, as the fork start method has always relied on (Python 3.12 and later
-note such a fork with a DeprecationWarning, which their default filters do not show). A worker still receives the caller's ``sys.path`` and working
-directory, and imports the calling script as ``__mp_main__``, as a spawned one does
-(:mod:`multiprocessing.spawn` prepares both kinds), so what a worker computes does not
-depend on how it was started (``tests/test_worker_startup.py``).
+note such a fork with a DeprecationWarning, which their default filters do not show).
+
+A worker still receives the caller's ``sys.path`` and working directory, and imports the
+calling script as ``__mp_main__``, as a spawned one does (:mod:`multiprocessing.spawn`
+prepares both kinds), so what a worker computes does not depend on how it was started
+(``tests/test_worker_startup.py``).
 
 The server lives as long as the pools that use it (:func:`worker_pool`): when the last is
 done the server is stopped and waited for, so that the command's CPU time and peak
