@@ -43,7 +43,8 @@ def both(path: Path) -> tuple[tuple[int, pl.DataFrame, list], tuple[int, pl.Data
 
 @st.composite
 def device_logs(draw: st.DrawFn) -> str:
-    """Rows of two tables in any order of events, times rising or tied, with milliseconds."""
+    """Rows of two tables in any order of events, times rising or tied, with milliseconds;
+    the last row with or without its line end."""
     lines = ["table,ts,event"]
     clock = 0
     for _ in range(draw(st.integers(1, 40))):
@@ -53,7 +54,8 @@ def device_logs(draw: st.DrawFn) -> str:
         seconds, ms = divmod(clock, 1000)
         lines.append(f"{table},2026-05-01T14:{seconds // 60:02d}:{seconds % 60:02d}.{ms:03d}Z,{event}")
     order = draw(st.permutations(range(1, len(lines))))  # the file need not be in time order
-    return "\n".join([lines[0], *(lines[i] for i in order)]) + "\n"
+    end = draw(st.sampled_from(["\n", ""]))  # the last row with or without its line end
+    return "\n".join([lines[0], *(lines[i] for i in order)]) + end
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
