@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from cuelog.errors import Problem
-from cuelog.ingest.clean import CleanLog, NotClean, clean_log, clean_stream
+from cuelog.ingest.clean import CleanLog, FastStroke, NotClean, clean_log, clean_stream
 from cuelog.ingest.reader import open_log
 from cuelog.ingest.rows import Rows, Tables
 from cuelog.ingest.validate import check_file, time_us
@@ -134,11 +134,11 @@ def _take(out: FileRead, log: CleanLog, place: _Place) -> None:
     out.records += len(log.records)
     match_id, seq = place.match_id, place.seq
     times = iter(log.times)
-    add = out.batch.add
+    add, add_stroke = out.batch.add, out.batch.add_stroke
     for line, text, record in zip(log.lines, log.texts, log.records, strict=True):
-        if type(record) is Stroke:
+        if type(record) is FastStroke:
             seq += 1
-            add(match_id, seq, line, text, record, next(times))
+            add_stroke(match_id, seq, line, text, record, next(times))
             continue
         if isinstance(record, Match):
             out.claims.append((line, record))

@@ -54,8 +54,7 @@ class Rows:
         """A record's rows; ``t``: a stroke's time in microseconds since the epoch, as
         :func:`cuelog.ingest.validate.time_us` reads it (the check read it already)."""
         if type(record) is Stroke:
-            self.records.append((match_id, seq, line, "stroke", record.frame, record.n, text))
-            self.strokes.append(_stroke_row(match_id, record, t))
+            self.add_stroke(match_id, seq, line, text, record, t)
             return
         n: int | None = None
         if isinstance(record, Clock):
@@ -67,6 +66,11 @@ class Rows:
             n = record.after
         frame = None if isinstance(record, Match) else record.frame
         self.records.append((match_id, seq, line, _TYPE_NAMES[type(record)], frame, n, text))
+
+    def add_stroke(self, match_id: str, seq: int, line: int, text: str, stroke: Stroke, t: int | None) -> None:
+        """A stroke's rows (:meth:`add` for a record known to be a stroke)."""
+        self.records.append((match_id, seq, line, "stroke", stroke.frame, stroke.n, text))
+        self.strokes.append(_stroke_row(match_id, stroke, t))
 
     def extend(self, other: Rows) -> None:
         self.records.extend(other.records)

@@ -18,6 +18,16 @@ import msgspec
 Side: TypeAlias = Literal["A", "B"]
 """A side of the match: ``"A"`` or ``"B"``."""
 
+# fmt: off
+Ball: TypeAlias = Literal[
+    "white", "red", "yellow", "green", "brown", "blue", "pink", "black",
+    "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15",
+]
+# fmt: on
+"""A ball name of any ruleset: the published schema's ``ball``. Which ones a match may use
+depends on its rules (:data:`cuelog.schemas.rulesets.RULESETS`, docs/format.md section 3),
+so the records read a ball as any text and the checks judge it."""
+
 
 def other(side: str) -> str:
     """The opponent of ``side``."""

@@ -14,15 +14,16 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cuelog.ingest import files, validate
-from cuelog.ingest.clean import clean_records
+from cuelog.ingest.clean import FastStroke, clean_records
 from cuelog.ingest.reader import log_files
 from cuelog.ingest.validate import detailed_problems
-from cuelog.schemas.records import Stroke
+from cuelog.schemas.records import Stroke, decode
 from tests.ingest.conftest import cli, frame, match, stroke
 from tests.ingest.corpus import CASES
 
@@ -161,3 +162,33 @@ def test_a_line_holding_two_records_or_half_of_one_is_left_to_the_detailed_check
         path.write_text("\n".join(head + body) + "\n", encoding="utf-8")
         assert detailed_problems(path), body
         assert clean_records(path.read_bytes()) is None, body
+
+
+def test_strokes_share_one_string_a_striker_and_a_ball_and_read_as_the_records_do(tmp_path):
+    """The fast check decodes a stroke's striker and balls as the schema's enums: each name
+    one shared string (what makes it fast), the same values as the records' decoder."""
+    records = [match(), frame(), stroke(1, potted=["red"]), stroke(2, first=["red"], then=["black"], score=[1, 0])]
+    text = "".join(json.dumps(r) + "\n" for r in records)
+    checked = clean_records(text.encode())
+    assert checked is not None
+    one, two = (r for _, _, r in checked if isinstance(r, Stroke))
+    assert type(one) is FastStroke and type(two) is FastStroke
+    assert one.striker is two.striker and one.potted[0] is two.first[0]
+    assert [msgspec.structs.asdict(s) for s in (one, two)] == [
+        msgspec.structs.asdict(decode(json.dumps(r))) for r in records[2:]
+    ]
+
+
+@pytest.mark.parametrize(
+    ("fields", "code"),
+    [
+        ({"striker": "C"}, "bad_side"),
+        ({"potted": ["purple"]}, "unknown_ball"),
+        ({"then": ["red", "cue"]}, "unknown_ball"),
+    ],
+)
+def test_a_striker_or_a_ball_outside_the_schema_goes_to_the_detailed_check_and_its_code(fields, code, tmp_path):
+    path = tmp_path / "odd.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in [match(), frame(), stroke(1, **fields)]), encoding="utf-8")
+    assert clean_records(path.read_bytes()) is None
+    assert [p.code for p in detailed_problems(path)] == [code]

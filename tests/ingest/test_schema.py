@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, get_args
 
 import jsonschema
 import msgspec
@@ -11,7 +11,8 @@ import pytest
 
 from cuelog.schemas import schema_text
 from cuelog.schemas.bounds import INT_BOUNDS, MAX_NAME, MAX_POINTS
-from cuelog.schemas.records import RECORD_TYPES, Call, Cushions, Infringement, Respot
+from cuelog.schemas.records import RECORD_TYPES, Ball, Call, Cushions, Infringement, Respot, Side
+from cuelog.schemas.rulesets import RULESETS
 from tests.conftest import EXAMPLE_LOGS
 from tests.ingest.conftest import cli, frame, match, stroke
 
@@ -171,3 +172,12 @@ def test_schema_and_validator_both_reject_values_beyond_their_bounds(why, record
     path.write_text("".join(json.dumps(r) + "\n" for r in records))
     result = cli("validate", path, "--json")
     assert result.exit_code == 2, why
+
+
+def test_the_schema_names_the_balls_of_every_ruleset_and_the_sides_the_fast_check_decodes():
+    """The fast check decodes strikers and ball lists as ``Side`` and ``Ball``: they are the
+    published schema's ``side`` and ``ball``, and a ball is one of some ruleset's."""
+    defs = json.loads(schema_text())["$defs"]
+    every_ball = set().union(*(rs.balls for rs in RULESETS.values()))
+    assert set(get_args(Ball)) == set(defs["ball"]["enum"]) == every_ball
+    assert set(get_args(Side)) == set(defs["side"]["enum"]) == {"A", "B"}
