@@ -28,6 +28,7 @@ import hashlib
 import io
 import os
 from collections.abc import Generator, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -339,7 +340,7 @@ def _result(found: Found, placed: store_clocks.Placed) -> ClockResult:
 
 
 def _store_all(
-    con: duckdb.DuckDBPyConnection, found: list[Found], placed: dict[int, store_clocks.Placed]
+    con: duckdb.DuckDBPyConnection, found: list[Found], placed: dict[int, store_clocks.Placed], held: set[str]
 ) -> list[ClockResult]:
     """Store the placed shots of a batch in one transaction (one INSERT, and one DELETE if a
     reading can be replaced), leaving the rows of storing each log in turn (a later log's
@@ -358,21 +359,21 @@ def _store_all(
         if r.status == "loaded" and r.file_hash is not None
     ]
     try:
-        _transaction(con, files)
+        _transaction(con, files, held)
     except duckdb.Error:
         for f in files:
-            _transaction(con, [f])
+            _transaction(con, [f], held)
     return results
 
 
-def _transaction(con: duckdb.DuckDBPyConnection, files: list[store_clocks.ClockFile]) -> None:
+def _transaction(con: duckdb.DuckDBPyConnection, files: list[store_clocks.ClockFile], held: set[str]) -> None:
     if not files:
         return
     from cuelog.store.clocks import save
 
     con.begin()
     try:
-        save(con, files)
+        save(con, files, held)
         con.commit()
     except BaseException:
         con.rollback()
@@ -406,21 +407,59 @@ def ingest_clocks(
     from cuelog.store import clocks as store_clocks
     from cuelog.store.loads import vacuum_bounded
 
+    tolerance_us = round(tolerance_s * 1e6)
+    held = store_clocks.stored_matches(con)
     out: list[ClockResult] = []
-    store_clocks.note_stored(con)
+    # Two cursors of the store take the batches in turn: while the batch before is stored
+    # on one, a thread aligns the next on the other (the alignment only reads the loaded
+    # strokes and matches, and each cursor has its own temporary tables). The batches are
+    # still stored one after the other, in order (benchmarks/README.md, "Shot clocks: the
+    # next batch aligned while the one before is stored").
+    cursors = (con.cursor(), con.cursor())
+    aligner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cuelog-clock-align")
     try:
         with vacuum_bounded(con):
-            for batch in paired if paired is not None else paired_batches(paths):
-                store_clocks.create_shots(con)
-                try:
-                    store_clocks.add_shots(con, batch.shots)
-                    placed = store_clocks.align(con, round(tolerance_s * 1e6))
-                    out += _store_all(con, batch.found, placed)
-                finally:
-                    store_clocks.drop_shots(con)
+            before: tuple[PairedBatch, duckdb.DuckDBPyConnection, Future[dict[int, store_clocks.Placed]]] | None = None
+            for k, batch in enumerate(paired if paired is not None else paired_batches(paths)):
+                cursor = cursors[k % 2]
+                aligned = aligner.submit(_aligned, cursor, batch, tolerance_us)
+                if before is not None:
+                    out += _stored(*before, held)
+                before = (batch, cursor, aligned)
+            if before is not None:
+                out += _stored(*before, held)
     finally:
-        store_clocks.forget_stored(con)
+        aligner.shutdown(wait=True)  # an alignment in flight ends before its cursor closes
+        for cursor in cursors:
+            store_clocks.drop_shots(cursor)
+            cursor.close()
     return out
+
+
+def _aligned(
+    cursor: duckdb.DuckDBPyConnection, batch: PairedBatch, tolerance_us: int
+) -> dict[int, store_clocks.Placed]:
+    """A batch's shots aligned on ``cursor`` (in its temporary tables, for :func:`_stored`)."""
+    from cuelog.store import clocks as store_clocks
+
+    store_clocks.create_shots(cursor)
+    store_clocks.add_shots(cursor, batch.shots)
+    return store_clocks.align(cursor, tolerance_us)
+
+
+def _stored(
+    batch: PairedBatch,
+    cursor: duckdb.DuckDBPyConnection,
+    aligned: Future[dict[int, store_clocks.Placed]],
+    held: set[str],
+) -> list[ClockResult]:
+    """A batch aligned by :func:`_aligned` stored on its cursor, its temporary tables then dropped."""
+    from cuelog.store import clocks as store_clocks
+
+    try:
+        return _store_all(cursor, batch.found, aligned.result(), held)
+    finally:
+        store_clocks.drop_shots(cursor)
 
 
 @dataclass(frozen=True, slots=True)

@@ -44,7 +44,6 @@ SHOTS_SCHEMA = pa.schema(
 _ALIGNED = "cuelog_clock_aligned"
 _ORDERED = "cuelog_clock_ordered"
 _MATCHES = "cuelog_clock_matches"
-_HELD = "cuelog_clock_held"
 
 # The matches on the tables the shots name, numbered in match id order, so that a stroke is
 # one number, ``k``: its match's number, frame and stroke number side by side in a HUGEINT
@@ -185,18 +184,14 @@ def add_shots(con: duckdb.DuckDBPyConnection, shots: pa.Table) -> None:
         con.unregister("cuelog_clock_new")
 
 
-def note_stored(con: duckdb.DuckDBPyConnection) -> None:
-    """Before a run's first :func:`save`: note the matches the shot clock holds readings of,
-    in one scan, so that a batch placing shots on none of them (on a first load, every
-    batch) skips the ``DELETE`` of replaced readings, which scans the stored shot clock
+def stored_matches(con: duckdb.DuckDBPyConnection) -> set[str]:
+    """Before a run's first :func:`save`: the matches the shot clock holds readings of, in
+    one scan, so that a batch placing shots on none of them (on a first load, every batch)
+    skips the ``DELETE`` of replaced readings, which scans the stored shot clock
     (benchmarks/README.md, "The clocks' statements at 10M"). :func:`save` adds the matches
-    it stores readings of; :func:`forget_stored` ends the run."""
-    con.execute(f"CREATE OR REPLACE TEMP TABLE {_HELD} AS SELECT DISTINCT match_id FROM shot_clock")
-
-
-def forget_stored(con: duckdb.DuckDBPyConnection) -> None:
-    """End the run :func:`note_stored` began."""
-    con.execute(f"DROP TABLE IF EXISTS {_HELD}")
+    it stores readings of. Held in Python, not in a temporary table, so that batches may be
+    stored on more than one connection (a cursor each)."""
+    return {match_id for (match_id,) in con.execute("SELECT DISTINCT match_id FROM shot_clock").fetchall()}
 
 
 def drop_shots(con: duckdb.DuckDBPyConnection) -> None:
@@ -249,12 +244,14 @@ def paired_rows(con: duckdb.DuckDBPyConnection) -> pa.Table:
     ).to_arrow_table()
 
 
-def save(con: duckdb.DuckDBPyConnection, files: Sequence[ClockFile]) -> None:
+def save(con: duckdb.DuckDBPyConnection, files: Sequence[ClockFile], held: set[str]) -> None:
     """Store the placed shots of these logs and record the logs, inside the caller's
     transaction, with one ``DELETE`` (when a reading can be replaced) and one ``INSERT``:
     the rows that storing each log in turn leaves (a newer reading of a stroke replaces the
     older: one row per match, frame and stroke; each log's rows in match, frame and stroke
-    order). In a run begun by :func:`note_stored`."""
+    order). ``held``: the matches the shot clock holds readings of (:func:`stored_matches`),
+    which this adds to. (Were the transaction rolled back, it would hold a match too many:
+    a ``DELETE`` that finds nothing to replace, never one left out.)"""
     if not files:
         return
     logs = f"list_contains({[f.log_no for f in files]}, log_no)"
@@ -265,8 +262,8 @@ def save(con: duckdb.DuckDBPyConnection, files: Sequence[ClockFile]) -> None:
     con.register("cuelog_clock_placed", placed)
     try:
         # A reading can be replaced only on a match the shot clock holds readings of.
-        held = f"SELECT EXISTS (SELECT 1 FROM cuelog_clock_placed SEMI JOIN {_HELD} USING (match_id))"
-        if con.execute(held).fetchall()[0][0]:
+        placed_ids = set(placed.column("match_id").to_pylist())
+        if not held.isdisjoint(placed_ids):
             # The stored clock's rows sifted by their match alone first (a few hundred ids),
             # so that only those are looked up by match, frame and stroke: at 10M strokes 70
             # ms against 125 a batch (benchmarks/README.md, "The clocks' statements at 10M").
@@ -275,7 +272,7 @@ def save(con: duckdb.DuckDBPyConnection, files: Sequence[ClockFile]) -> None:
                 " WHERE shot_clock.match_id IN (SELECT match_id FROM cuelog_clock_placed)"
                 " AND shot_clock.match_id = k.match_id AND shot_clock.frame = k.frame AND shot_clock.n = k.n"
             )
-        con.execute(f"INSERT INTO {_HELD} SELECT match_id FROM cuelog_clock_placed")
+        held |= placed_ids
     finally:
         con.unregister("cuelog_clock_placed")
     sources = pa.table(

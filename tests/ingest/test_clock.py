@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import pytest
@@ -218,3 +220,41 @@ def test_device_logs_stored_together_leave_the_rows_of_storing_them_one_by_one(l
     assert [r["status"] for r in results] == ["loaded"] * 3
     assert [(n, s) for _, _, n, s, *_ in shots if n in (1, 2)] == [(1, 9.1), (2, 17.9)]  # the later log's
     assert [path for _, path, _, _ in files] == sorted([str(log), str(device), str(later)])  # same bytes: one entry
+
+
+def test_the_next_batch_is_aligned_while_the_one_before_is_stored(log, device, tmp_path, monkeypatch):
+    """The alignment only reads the loaded strokes: a thread aligns batch k+1 on a cursor of
+    its own while batch k is stored, and the batches are still stored one by one, in order."""
+    logs = []
+    for i in range(3):
+        logs.append(tmp_path / f"device-{i}.csv")
+        logs[-1].write_text(device.read_text())
+    monkeypatch.setattr(clock, "PAIR_BYTES", 1)  # a batch a log
+    aligning: list[threading.Event] = [threading.Event() for _ in logs]
+    seen: list[tuple[str, str, str]] = []
+    real_aligned, real_store = clock._aligned, clock._store_all
+
+    def aligned(cursor: Any, batch: clock.PairedBatch, tolerance_us: int) -> Any:
+        name = Path(batch.found[0].name).name
+        seen.append(("align", name, threading.current_thread().name))
+        aligning[logs.index(Path(batch.found[0].name))].set()
+        return real_aligned(cursor, batch, tolerance_us)
+
+    def store(con: Any, found: list[clock.Found], placed: Any, held: set[str]) -> Any:
+        k = logs.index(Path(found[0].name))
+        if k + 1 < len(logs):
+            assert aligning[k + 1].wait(30), "the next batch was not aligned while this one was stored"
+        seen.append(("store", Path(found[0].name).name, threading.current_thread().name))
+        return real_store(con, found, placed, held)
+
+    monkeypatch.setattr(clock, "_aligned", aligned)
+    monkeypatch.setattr(clock, "_store_all", store)
+    db = tmp_path / "db.duckdb"
+    assert cli("ingest", "--db", db, log).exit_code == 0
+    con = connect(db)
+    results = ingest_clocks(con, logs)
+    con.close()
+    assert [r.status for r in results] == ["loaded"] * 3
+    assert [n for kind, n, _ in seen if kind == "store"] == [p.name for p in logs]
+    assert {t.split("_")[0] for kind, _, t in seen if kind == "align"} == {"cuelog-clock-align"}
+    assert {t for kind, _, t in seen if kind == "store"} == {threading.current_thread().name}
