@@ -235,16 +235,17 @@ def test_the_next_batch_is_aligned_while_the_one_before_is_stored(log, device, t
     real_aligned, real_store = clock._aligned, clock._store_all
 
     def aligned(cursor: Any, batch: clock.PairedBatch, tolerance_us: int) -> Any:
-        name = Path(batch.found[0].name).name
-        seen.append(("align", name, threading.current_thread().name))
-        aligning[logs.index(Path(batch.found[0].name))].set()
+        path = Path(batch.found[0].name)
+        seen.append(("align", path.name, threading.current_thread().name))
+        aligning[logs.index(path)].set()
         return real_aligned(cursor, batch, tolerance_us)
 
     def store(con: Any, found: list[clock.Found], placed: Any, held: set[str]) -> Any:
-        k = logs.index(Path(found[0].name))
+        path = Path(found[0].name)
+        k = logs.index(path)
         if k + 1 < len(logs):
             assert aligning[k + 1].wait(30), "the next batch was not aligned while this one was stored"
-        seen.append(("store", Path(found[0].name).name, threading.current_thread().name))
+        seen.append(("store", path.name, threading.current_thread().name))
         return real_store(con, found, placed, held)
 
     monkeypatch.setattr(clock, "_aligned", aligned)
