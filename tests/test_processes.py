@@ -5,6 +5,7 @@ cuelog's commands takes its results this way), and the workers' CPU time is the 
 
 from __future__ import annotations
 
+import os
 import resource
 import subprocess
 import sys
@@ -12,6 +13,8 @@ import textwrap
 import time
 from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 from cuelog.ingest.processes import ordered
 from tests.conftest import ROOT
@@ -112,3 +115,49 @@ def test_a_pool_left_while_another_runs_leaves_it_its_workers() -> None:
     used, counted = map(float, out.split())
     assert used >= 0.4
     assert counted >= used
+
+
+_BLOCKS = 32
+"""Blocks of 1 MiB allocated and freed by :func:`_refaults`: above glibc's own trim
+threshold for them (2 MiB), within :data:`cuelog.ingest.processes.KEPT_HEAP`."""
+
+
+def _refaults(_: object = None) -> int:
+    """Page faults taken by allocating and freeing :data:`_BLOCKS` blocks of 1 MiB, after doing
+    it twice: none when the freed memory was kept, every page when it was handed back."""
+
+    def allocate_and_free() -> None:
+        blocks = [b"x" * (1 << 20) for _ in range(_BLOCKS)]  # written, so every page is touched
+        del blocks
+
+    allocate_and_free()
+    allocate_and_free()
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    allocate_and_free()
+    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before
+
+
+def _glibc() -> bool:
+    try:
+        return os.confstr("CS_GNU_LIBC_VERSION") is not None
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
+@pytest.mark.skipif(not _glibc(), reason="the heap's trim threshold is glibc's")
+def test_a_worker_keeps_the_memory_it_frees_for_its_next_task() -> None:
+    """A worker's task frees its batch when the result is sent; the next batch takes the same
+    memory again. Handed back to the system in between, each page is faulted in again (the
+    calling process, whose heap is left as glibc sets it, shows it)."""
+    out = in_a_fresh_process(
+        """
+        from tests.test_processes import _refaults
+        with worker_pool(_refaults, 1) as pool:
+            kept = pool.submit(_refaults).result()
+        print(_refaults(), kept)
+        """
+    )
+    handed_back, kept = map(int, out.split())
+    pages = _BLOCKS * (1 << 20) // resource.getpagesize()
+    assert handed_back > pages // 2
+    assert kept < pages // 10
