@@ -1,7 +1,7 @@
 """Work handed to worker processes comes back in the order it was given, a run that stops
 early stops its workers' queue (``cuelog.ingest.processes.ordered``: every pool of
-cuelog's commands takes its results this way), and the workers' CPU time is the caller's
-(``worker_pool``)."""
+cuelog's commands takes its results this way), the workers' CPU time is the caller's
+(``worker_pool``), and a worker keeps the memory it frees for its next task."""
 
 from __future__ import annotations
 
@@ -122,7 +122,7 @@ _BLOCKS = 32
 threshold for them (2 MiB), within :data:`cuelog.ingest.processes.KEPT_HEAP`."""
 
 
-def _refaults(_: object = None) -> int:
+def _refaults() -> int:
     """Page faults taken by allocating and freeing :data:`_BLOCKS` blocks of 1 MiB, after doing
     it twice: none when the freed memory was kept, every page when it was handed back."""
 
