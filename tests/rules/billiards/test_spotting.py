@@ -62,6 +62,42 @@ def test_continued_pots_spot_twice_then_centre_s3_r9c() -> None:
     assert kinds(result) == []
 
 
+def _pot_unplaced(n: int, spot: str | None, **kw: object) -> object:
+    """A lone pot of the Red by A as a recorder that keeps no positions writes it: the Red
+    re-spotted on ``spot``, or its respot not recorded (None)."""
+    respots = None if spot is None else [("red", spot)]
+    return stroke(n, "A", ["red"], ["red"], respots=respots, **kw)  # type: ignore[arg-type]
+
+
+def test_continued_pots_without_positions_spot_twice_then_centre_s3_r9c() -> None:
+    """The same sequence from a log without positions: the first spot of each chain is due."""
+    spots = ["spot", "centre", "spot", "spot", "centre", "spot"]
+    strokes = [_pot_unplaced(i + 1, s, placement="legal" if i == 0 else None) for i, s in enumerate(spots)]
+    result, outcomes = replay(*strokes)  # type: ignore[arg-type]
+    assert [o.respots for o in outcomes] == [(("red", s),) for s in spots]
+    assert [o.scored for o in outcomes] == [3] * 6
+    assert kinds(result) == []
+
+
+def test_respots_not_recorded_are_due_where_the_sequence_puts_them_s3_r9b() -> None:
+    """No respot recorded: the Red is still due on the Spot, then the Centre (nothing to
+    find: the log is silent), and the sequence goes on from where it put the Red."""
+    strokes = [_pot_unplaced(i + 1, None, placement="legal" if i == 0 else None) for i in range(4)]
+    result, outcomes = replay(*strokes)  # type: ignore[arg-type]
+    assert [o.respots for o in outcomes] == [(("red", s),) for s in ("spot", "centre", "spot", "spot")]
+    assert kinds(result) == []
+
+
+def test_second_lone_pot_recorded_on_the_spot_without_positions_s3_r9b() -> None:
+    """The Centre was due; on the Spot the Red is right only if the Centre and the Pyramid
+    were occupied, which a log without positions cannot say (docs/rulings.md 14)."""
+    result, outcomes = replay(_pot_unplaced(1, "spot", placement="legal"), _pot_unplaced(2, "spot"))  # type: ignore[arg-type]
+    assert outcomes[1].respots == (("red", "centre"),)
+    assert kinds(result) == []
+    assert uncertain(result) == [(2, "respot_wrong_spot", "the Centre Spot and the Pyramid Spot were both occupied")]
+    assert result.findings[0].rule == "S3 R9(b)"
+
+
 def test_pot_with_another_score_breaks_the_sequence_s3_r9b() -> None:
     """A pot of the Red with an in-off is not a lone pot: the sequence starts again."""
     result, outcomes = replay(
