@@ -768,7 +768,14 @@ def _clean_points(state: State, stroke: Stroke, first: list[str], striker: str) 
         if phase == COLOUR:
             if state.turn_of != striker or ball not in _BIT or not state.colours & _BIT[ball]:
                 return None
-        elif state.seq >= _BLACK or state.in_error or ball != COLOURS[state.seq] or not state.colours & _BIT[ball]:
+        elif (
+            state.seq > _BLACK
+            # The Black alone: a pot ends the frame or re-spots it (S3 R4), a miss of it does not.
+            or (state.seq == _BLACK and potted)
+            or state.in_error
+            or ball != COLOURS[state.seq]
+            or not state.colours & _BIT[ball]
+        ):
             return None
         if (nom is not None and nom != ball) or (potted and potted != [ball]):
             return None

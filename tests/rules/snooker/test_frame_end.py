@@ -39,6 +39,25 @@ def test_s3_r4a_last_black_potted_ends_frame() -> None:
     assert result.score == (27, 0) and result.winner == "A" and kinds(result) == []
 
 
+def test_s3_r4a_strokes_at_the_last_black_that_neither_score_nor_foul_play_on() -> None:
+    """S3 R4(a): only the first score or foul ends the frame with the Black alone; safety
+    strokes at it pass the turn, score nothing and leave the Black on, until one is potted
+    (the scores seven apart or less, so that no frame is awarded: S2 R1(c))."""
+    records = [stroke(1 + i, "A", [c], [c], respots=[]) for i, c in enumerate(["yellow", "green", "brown"])]
+    records += [stroke(4, "A", ["blue"]), stroke(5, "B", ["blue"], ["blue"], respots=[])]
+    records += [stroke(6, "B", ["pink"], ["pink"], respots=[], score=[9, 11])]
+    records += [stroke(7, "B", ["black"], score=[9, 11]), stroke(8, "A", ["black"], score=[9, 11])]
+    records += [stroke(9, "B", ["black"], ["black"], respots=[], score=[9, 18]), end("B", "pot", [9, 18])]
+    result, outcomes = replay(*records, reds=0)
+    assert [(o.striker, o.scored, o.ball_on, o.frame_over) for o in outcomes[6:]] == [
+        ("B", 0, "black", False),
+        ("A", 0, "black", False),
+        ("B", 7, "black", True),
+    ]
+    assert [o.next_striker for o in outcomes[6:8]] == ["A", "B"]
+    assert result.score == (9, 18) and result.winner == "B" and kinds(result) == []
+
+
 def test_s3_r4a_foul_on_last_black_ends_frame() -> None:
     """S3 R4(a): with Black only the first foul ends the frame (penalty seven to the opponent)."""
     records = [stroke(1, "A", ["yellow"], ["yellow"], respots=[]), stroke(2, "A", ["green"])]
