@@ -690,8 +690,8 @@ def _red_back_on(
     """:func:`_respot_step` for the Red potted in a plain stroke without recorded positions
     (every position on ``table`` unknown), respotted where it was due or not recorded: the
     spot it goes to, with nothing to find; None, and nothing changed, for any other respot,
-    which takes the step itself. (A third of billiards' plain strokes; the step's own
-    time was a quarter of the engine's on them.)
+    which takes the step itself. (A third of billiards strokes pot the Red; the step took a
+    quarter of the billiards engine's time.)
 
     A lone pot (``lone_three``: three points, no cannon, nothing called) from the Spot or
     the Pyramid continues the sequence of S3 R9(b); its second goes to the Centre Spot, and

@@ -770,7 +770,8 @@ def _clean_points(state: State, stroke: Stroke, first: list[str], striker: str) 
                 return None
         elif (
             state.seq > _BLACK
-            # The Black alone: a pot ends the frame or re-spots it (S3 R4), a miss of it does not.
+            # The Black alone: a pot of it ends the frame or re-spots it (S3 R4); a clean
+            # stroke that pots nothing passes the turn like any other.
             or (state.seq == _BLACK and potted)
             or state.in_error
             or ball != COLOURS[state.seq]
