@@ -5,7 +5,6 @@ cuelog's commands takes its results this way), the workers' CPU time is the call
 
 from __future__ import annotations
 
-import os
 import resource
 import subprocess
 import sys
@@ -16,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from cuelog.ingest.processes import ordered
+from cuelog.ingest.processes import on_glibc, ordered
 from tests.conftest import ROOT
 
 
@@ -137,14 +136,7 @@ def _refaults() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before
 
 
-def _glibc() -> bool:
-    try:
-        return os.confstr("CS_GNU_LIBC_VERSION") is not None
-    except (AttributeError, ValueError, OSError):
-        return False
-
-
-@pytest.mark.skipif(not _glibc(), reason="the heap's trim threshold is glibc's")
+@pytest.mark.skipif(not on_glibc(), reason="the heap's trim threshold is glibc's")
 def test_a_worker_keeps_the_memory_it_frees_for_its_next_task() -> None:
     """A worker's task frees its batch when the result is sent; the next batch takes the same
     memory again. Handed back to the system in between, each page is faulted in again (the

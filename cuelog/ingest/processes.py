@@ -116,16 +116,21 @@ _M_MMAP_THRESHOLD = -3
 """``mallopt``'s parameters, as glibc's malloc.h numbers them."""
 
 
+def on_glibc() -> bool:
+    """Whether this process's C library is glibc (whose ``mallopt`` :func:`keep_freed_memory` sets)."""
+    try:
+        version = os.confstr("CS_GNU_LIBC_VERSION")
+    except (AttributeError, ValueError, OSError):
+        return False
+    return version is not None and version.startswith("glibc")
+
+
 def keep_freed_memory() -> bool:
     """Have this process's C heap keep what it frees for later (:data:`KEPT_HEAP`,
     :data:`MAPPED_ALONE`): each worker runs it as it starts. Only with glibc (elsewhere
     ``mallopt`` is missing or means other things): whether it was set. The memory a worker
     peaks at is unchanged; it keeps that much until it ends instead of handing it back."""
-    try:
-        glibc = os.confstr("CS_GNU_LIBC_VERSION")
-    except (AttributeError, ValueError, OSError):
-        return False
-    if not glibc or not glibc.startswith("glibc"):
+    if not on_glibc():
         return False
     mallopt = getattr(ctypes.CDLL(None), "mallopt", None)
     if mallopt is None:
