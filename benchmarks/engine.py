@@ -45,7 +45,11 @@ from pathlib import Path
 import msgspec
 from cuelog.ingest.reader import read_records
 from cuelog.replay import replay_matches
+from cuelog.schemas import records as _records
 from cuelog.schemas.records import Stroke
+
+# The classes a stroke decodes as (a revision before TypedStroke has Stroke alone).
+STROKE_TYPES = (getattr(_records, "TypedStroke", Stroke), Stroke)
 
 def decode(paths):
     return [[r for _, r in read_records(p)] for p in paths]
@@ -55,7 +59,7 @@ def touch(files):
     acc = 0
     for records in files:
         for s in records:
-            if type(s) is Stroke:
+            if type(s) in STROKE_TYPES:
                 for name in fields:
                     if getattr(s, name) is not None:
                         acc += 1
@@ -90,7 +94,7 @@ def main():
     touch_s, touch_cpu, _ = timed(touch, files, repeat)
     engine_s, engine_cpu, results = timed(engine, files, repeat)
     paused_s, paused_cpu, _ = timed(engine_paused, files, repeat)
-    strokes = sum(1 for records in files for r in records if type(r) is Stroke)
+    strokes = sum(1 for records in files for r in records if isinstance(r, Stroke))
     digest = hashlib.sha256()
     for per_file in results:
         for m in per_file:

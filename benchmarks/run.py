@@ -63,7 +63,7 @@ if _CODE not in sys.path:
 
 from cuelog.ingest.reader import log_files, read_records  # noqa: E402
 from cuelog.replay import NoEngine, replay_matches  # noqa: E402
-from cuelog.schemas.records import Record, Stroke  # noqa: E402
+from cuelog.schemas.records import Record, Stroke, TypedStroke  # noqa: E402
 from cuelog.simulate import SeasonConfig, simulate_season  # noqa: E402
 from cuelog.simulate.writer import write_season  # noqa: E402
 
@@ -224,7 +224,7 @@ def floor_pass(paths: list[Path]) -> tuple[float, float, float, int]:
         acc = 0
         strokes = 0
         for s in records:
-            if type(s) is Stroke:
+            if type(s) is TypedStroke or type(s) is Stroke:
                 strokes += 1
                 for name in fields:
                     if getattr(s, name) is not None:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from cuelog.ingest.reader import read_records
 from cuelog.replay import replay_matches
-from cuelog.schemas.records import Frame, Match, Record
+from cuelog.schemas.records import Frame, Match, Record, Stroke
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -32,7 +32,7 @@ def season(frames: int) -> tuple[list[Record], int]:
         out.append(Match(format="cuelog/1", match=f"m{i:07d}", rules=match.rules, sides=match.sides, reds=match.reds))
         out.append(Frame(frame=1, breaker="B" if i % 2 == 0 else "A"))
         out.extend(body)
-        strokes += sum(1 for r in body if type(r).__name__ == "Stroke")
+        strokes += sum(1 for r in body if isinstance(r, Stroke))
     return out, strokes
 
 

@@ -29,7 +29,7 @@ from cuelog.ingest.reader import read_records
 from cuelog.replay import NoEngine, UnknownRuleset, replay_match, split_matches
 from cuelog.replay.derived import Derived, under
 from cuelog.replay.output import JSON_TEXT, Render, Rendered, rendered
-from cuelog.schemas.records import Correction, Match, Record
+from cuelog.schemas.records import Correction, Match, Record, kind_of
 
 
 class LogReplayFailed(CuelogError):
@@ -116,7 +116,7 @@ def _matches(name: str) -> Iterator[tuple[Match, list[Record], int]]:
         return
     line, record = first
     if not isinstance(record, Match):
-        kind = type(record).__name__.lower()
+        kind = kind_of(record)
         raise InputError([Problem(name, line, "type", "no_match", kind, "a match record before it")])
     records = itertools.chain([record], (r for _, r in numbered))
     for match, body in split_matches(records):

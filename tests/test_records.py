@@ -7,7 +7,7 @@ import json
 import pytest
 
 from cuelog.ingest.reader import read_records
-from cuelog.schemas.records import Stroke, decode, encode
+from cuelog.schemas.records import Clock, FrameEnd, Stroke, TypedStroke, decode, encode, kind_of
 from tests.conftest import EXAMPLE_LOGS
 
 
@@ -25,6 +25,36 @@ def test_break_field_is_renamed_and_absent_means_unknown():
     assert s.respots is None  # absent: unknown (FORMAT 1.2)
     assert s.call is None
     assert json.loads(encode(s))["break"] == 12
+
+
+def test_a_stroke_of_the_schemas_names_shares_one_string_for_each_name():
+    """docs/format.md 4: ``striker`` is a side and the ball lists name balls of the schema;
+    decoded, each name is one string shared by every stroke, and the record a Stroke."""
+    one = decode(b'{"type":"stroke","frame":1,"n":1,"striker":"A","first":["red"],"potted":["red"]}')
+    two = decode(b'{"type":"stroke","frame":1,"n":2,"striker":"A","first":["red"],"potted":[],"then":["black"]}')
+    assert type(one) is TypedStroke and isinstance(two, Stroke)
+    assert one.striker is two.striker and one.first[0] is two.first[0] is one.potted[0]
+    assert (two.n, two.striker, two.first, two.potted, two.then) == (2, "A", ["red"], [], ["black"])
+    assert encode(two) == encode(Stroke(frame=1, n=2, striker="A", first=["red"], potted=[], then=["black"]))
+
+
+def test_a_stroke_naming_a_ball_outside_the_schema_is_read_as_text_for_the_checks():
+    """A name the schema does not know is not a decoding error: the checks judge it
+    against the match's ruleset (``unknown_ball``, ``bad_side``) with its line."""
+    s = decode(b'{"type":"stroke","frame":1,"n":1,"striker":"C","first":["purple"],"potted":[]}')
+    assert type(s) is Stroke
+    assert (s.striker, s.first) == ("C", ["purple"])
+
+
+def test_a_records_kind_is_its_type_as_the_log_writes_it():
+    stroke = decode(b'{"type":"stroke","frame":1,"n":1,"striker":"A","first":[],"potted":[]}')
+    plain = Stroke(frame=1, n=1, striker="A", first=[], potted=[])
+    assert [kind_of(r) for r in (stroke, plain, FrameEnd(frame=1), Clock(frame=1, n=1))] == [
+        "stroke",
+        "stroke",
+        "frame_end",
+        "clock",
+    ]
 
 
 def test_reader_names_a_wrong_type_as_an_invalid_record_with_its_field(tmp_path):

@@ -23,7 +23,7 @@ import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Union, get_args
+from typing import IO
 
 import msgspec
 
@@ -38,35 +38,8 @@ from cuelog.ingest.validate import (
     time_us,
 )
 from cuelog.schemas.bounds import INT_BOUNDS, MAX_POINTS
-from cuelog.schemas.records import Ball, Record, Side, Stroke
+from cuelog.schemas.records import Record, Stroke, TypedStroke, typed_decoder
 from cuelog.schemas.rulesets import Ruleset
-
-
-class FastStroke(Stroke, frozen=True, omit_defaults=True, tag="stroke", tag_field="type", rename={"break_": "break"}):
-    """A stroke as the fast check decodes it: its striker and ball lists typed as the
-    published schema's enums (``side`` and ``ball``), not as any text.
-
-    The decoder then gives every ``"A"`` or ``"red"`` as one shared string instead of a new
-    one a stroke, and the checks' set lookups, the Arrow rows and the allocator all do less:
-    a worker's check of the 1M season's logs took 0.89x the CPU (benchmarks/README.md,
-    "The fast check: strokes decoded with the schema's enums"). A value outside them fails
-    the decode, and the log goes to the detailed check, which reads these fields as text and
-    reports what is wrong as before: a striker other than A or B, or a ball of no ruleset,
-    sent it there already (:func:`stroke_clean`)."""
-
-    # The same fields, narrowed. A frozen struct's fields are read-only, so a narrower type
-    # is sound; mypy still holds a list's item type invariant, hence the ignores.
-    striker: Side
-    first: list[Ball]  # type: ignore[assignment]
-    potted: list[Ball]  # type: ignore[assignment]
-    then: list[Ball] | None = None  # type: ignore[assignment]
-    off_table: list[Ball] | None = None  # type: ignore[assignment]
-
-
-_decoder: msgspec.json.Decoder[Record] = msgspec.json.Decoder(
-    Union[tuple(FastStroke if t is Stroke else t for t in get_args(Record))]  # noqa: UP007
-)
-"""The records' decoder with :class:`FastStroke` for :class:`Stroke`."""
 
 Line = tuple[int, str, Record]
 """A checked line: its number (1-based), its text (stripped, as stored) and its record."""
@@ -216,7 +189,7 @@ def clean_part(state: FileState, data: bytes, first: int = 1) -> CleanLog | None
     times: list[int | None] = []
     try:
         for (number, _), record in zip(numbered, records, strict=True):
-            if type(record) is FastStroke:
+            if type(record) is TypedStroke:
                 times.append(stroke_clean(state, record))
             elif check_record(state, number, record):
                 return None
@@ -236,7 +209,7 @@ def _decode_lines(data: bytes, lines: int) -> list[Record] | None:
     line's end, and as many values as lines means one a line.
     """
     try:
-        records = _decoder.decode_lines(data)
+        records = typed_decoder.decode_lines(data)
     except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
         return None
     return records if len(records) == lines else None

@@ -15,11 +15,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from cuelog.errors import Problem
-from cuelog.ingest.clean import CleanLog, FastStroke, NotClean, clean_log, clean_stream
+from cuelog.ingest.clean import CleanLog, NotClean, clean_log, clean_stream
 from cuelog.ingest.reader import open_log
 from cuelog.ingest.rows import Rows, Tables
 from cuelog.ingest.validate import check_file, time_us
-from cuelog.schemas.records import Match, Stroke
+from cuelog.schemas.records import Match, Stroke, TypedStroke
 
 BATCH = 20_000
 """Records per insert of a file streamed on its own: large enough for Arrow to pay off,
@@ -136,7 +136,7 @@ def _take(out: FileRead, log: CleanLog, place: _Place) -> None:
     times = iter(log.times)
     add, add_stroke = out.batch.add, out.batch.add_stroke
     for line, text, record in zip(log.lines, log.texts, log.records, strict=True):
-        if type(record) is FastStroke:
+        if type(record) is TypedStroke:
             seq += 1
             add_stroke(match_id, seq, line, text, record, next(times))
             continue

@@ -53,7 +53,7 @@ class Rows:
     def add(self, match_id: str, seq: int, line: int, text: str, record: Record, t: int | None = None) -> None:
         """A record's rows; ``t``: a stroke's time in microseconds since the epoch, as
         :func:`cuelog.ingest.validate.time_us` reads it (the check read it already)."""
-        if isinstance(record, Stroke):  # the fast check's FastStroke too
+        if isinstance(record, Stroke):  # a TypedStroke too
             self.add_stroke(match_id, seq, line, text, record, t)
             return
         n: int | None = None

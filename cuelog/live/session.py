@@ -33,7 +33,7 @@ from cuelog.live.words import due_words, finding_due
 from cuelog.replay import NoEngine, UnknownRuleset, outside_frame
 from cuelog.replay.model import Finding, FrameResult, Outcome
 from cuelog.replay.rulesets import ruleset
-from cuelog.schemas.records import Frame, FrameRecord, Match, Record, decode
+from cuelog.schemas.records import Frame, FrameRecord, Match, Record, decode, kind_of
 from cuelog.schemas.rulesets import won_by_rack
 
 
@@ -86,7 +86,7 @@ class Session:
         if self.m is None:
             if self._skipping:
                 return []
-            what = f"a {type(record).__name__.lower()} record"
+            what = f"a {kind_of(record)} record"
             return [self._problem(Problem(self.file, line, "type", "no_match", what, "a match record first"))]
         if isinstance(record, Frame):
             return self._open_frame(line, record)

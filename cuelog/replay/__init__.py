@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator
 
 from cuelog.replay.engine import Engine, NoEngine, engine_for
 from cuelog.replay.model import INVALID_RECORD, Finding, FrameResult, MatchResult
-from cuelog.schemas.records import Choice, Event, Frame, FrameRecord, Match, Record, Stroke
+from cuelog.schemas.records import Choice, Event, Frame, FrameRecord, Match, Record, Stroke, TypedStroke, kind_of
 from cuelog.schemas.rulesets import ENGINES, RULESETS, Ruleset, UnknownRuleset
 
 __all__ = [
@@ -43,7 +43,7 @@ def replay_match(match: Match, records: Iterable[Record]) -> MatchResult:
     """The number of the frame being read (``None`` before the first)."""
     pending: list[FrameRecord] = []
     for record in records:
-        if type(record) is Stroke and record.frame == number:
+        if (type(record) is TypedStroke or type(record) is Stroke) and record.frame == number:
             # The common case first: a stroke of the frame being read (what the last branch does).
             pending.append(record)
         elif isinstance(record, Match):
@@ -72,7 +72,7 @@ def outside_frame(record: FrameRecord) -> Finding:
         rule="FORMAT 2",
         side=None,
         points=0,
-        message=f"{type(record).__name__.lower()} record for frame {record.frame} outside that frame's records",
+        message=f"{kind_of(record)} record for frame {record.frame} outside that frame's records",
     )
 
 
@@ -82,7 +82,7 @@ def split_matches(records: Iterable[Record]) -> Iterator[tuple[Match, list[Recor
     match: Match | None = None
     body: list[Record] = []
     for record in records:
-        if type(record) is Stroke and match is not None:
+        if (type(record) is TypedStroke or type(record) is Stroke) and match is not None:
             body.append(record)  # the common case first (what the last branch does)
         elif isinstance(record, Match):
             if match is not None:
@@ -91,7 +91,7 @@ def split_matches(records: Iterable[Record]) -> Iterator[tuple[Match, list[Recor
         elif match is not None:
             body.append(record)
         else:
-            raise ValueError(f"{type(record).__name__.lower()} record before any match record")
+            raise ValueError(f"{kind_of(record)} record before any match record")
     if match is not None:
         yield match, body
 

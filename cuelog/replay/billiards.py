@@ -44,7 +44,18 @@ from cuelog.replay.model import (
     FrameResult,
     Outcome,
 )
-from cuelog.schemas.records import Choice, Event, Frame, FrameEnd, FrameRecord, Match, Respot, Stroke, other
+from cuelog.schemas.records import (
+    Choice,
+    Event,
+    Frame,
+    FrameEnd,
+    FrameRecord,
+    Match,
+    Respot,
+    Stroke,
+    TypedStroke,
+    other,
+)
 
 Pos: TypeAlias = tuple[float, float]
 Step: TypeAlias = tuple["State", Outcome | None, list[Finding]]
@@ -1733,7 +1744,7 @@ def replay_frame(
     findings: list[Finding] = []
     outcomes: list[Outcome] = []
     for r in records:
-        if type(r) is Stroke and r.n == state.seen_n + 1 and not state.resync:
+        if (type(r) is TypedStroke or type(r) is Stroke) and r.n == state.seen_n + 1 and not state.resync:
             # The common case first (the hot loop): what _fold does for such a stroke.
             state.seen_n = r.n
             outcome, fs = _stroke(state, r)

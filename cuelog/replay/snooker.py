@@ -66,6 +66,7 @@ from cuelog.schemas.records import (
     FrameRecord,
     Match,
     Stroke,
+    TypedStroke,
     other,
 )
 
@@ -530,7 +531,7 @@ def replay_frame(
     state = new_frame(match, frame, previous)
     outcomes = state.outcomes
     for record in records:
-        if type(record) is Stroke:
+        if type(record) is TypedStroke or type(record) is Stroke:
             outcome = _stroke(state, record)
             if outcome is not None:
                 outcomes.append(outcome)

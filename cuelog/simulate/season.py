@@ -15,7 +15,7 @@ from typing import Protocol
 
 from cuelog.ingest.processes import worker_pool
 from cuelog.replay.engine import NoEngine
-from cuelog.schemas.records import Frame, Match, Record
+from cuelog.schemas.records import Frame, Match, Record, Stroke
 from cuelog.schemas.rulesets import DISCIPLINES, Ruleset, ruleset
 from cuelog.simulate.clock import MatchClock, epoch_ms, iso
 from cuelog.simulate.oracle import Oracle
@@ -97,7 +97,7 @@ class SimMatch:
 
     @property
     def strokes(self) -> int:
-        return sum(1 for r in self.records if type(r).__name__ == "Stroke")
+        return sum(1 for r in self.records if isinstance(r, Stroke))
 
 
 def roster(config: SeasonConfig) -> list[Player]:

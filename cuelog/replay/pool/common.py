@@ -33,7 +33,18 @@ from cuelog.replay.model import (
     FrameResult,
     Outcome,
 )
-from cuelog.schemas.records import Call, Choice, Clock, Cushions, Event, FrameEnd, FrameRecord, Respot, Stroke
+from cuelog.schemas.records import (
+    Call,
+    Choice,
+    Clock,
+    Cushions,
+    Event,
+    FrameEnd,
+    FrameRecord,
+    Respot,
+    Stroke,
+    TypedStroke,
+)
 
 CUE: Final = "white"
 FOOT: Final = "foot"
@@ -483,7 +494,9 @@ def replay_rack(
     stroke, fold = handlers.stroke, handlers.fold
     for record in records:
         # Strokes, nearly every record, go straight to the game's stroke (what fold does).
-        outcome, raised = stroke(state, record) if type(record) is Stroke else fold(state, record)
+        outcome, raised = (
+            stroke(state, record) if type(record) is TypedStroke or type(record) is Stroke else fold(state, record)
+        )
         if outcome is not None:
             outcomes.append(outcome)
         findings.extend(raised)
