@@ -40,6 +40,7 @@ from cuelog.replay.output import Render, Rendered, rendered
 from cuelog.schemas.records import Correction, Match, Record, decode
 from cuelog.store import summaries
 from cuelog.store.reads import (
+    DecodedMatch,
     LoadedMatch,
     NoMatches,
     StoredChunk,
@@ -126,12 +127,23 @@ def replay_loaded(loaded: LoadedMatch, rules: str | Derived | None = None) -> Ma
     """
     try:
         match, body = _decode(loaded)
-        applied: list[Correction] = []
-        if loaded.corrections:
-            corrected, applied = apply_corrections([match, *body], loaded.corrections)
-            body = corrected[1:]
     except InputError as exc:
         return exc
+    return replay_decoded(DecodedMatch(loaded.match_id, loaded.file, match, body, loaded.corrections), rules)
+
+
+def replay_decoded(
+    decoded: DecodedMatch, rules: str | Derived | None = None
+) -> MatchResult | InputError | ReplayFailed:
+    """:func:`replay_loaded` of a match whose records are decoded already."""
+    match, body = decoded.match, decoded.body
+    applied: list[Correction] = []
+    if decoded.corrections:
+        try:
+            corrected, applied = apply_corrections([match, *body], decoded.corrections)
+        except InputError as exc:
+            return exc
+        body = corrected[1:]
     try:
         if rules is not None:
             match = under(match, rules)
@@ -141,7 +153,7 @@ def replay_loaded(loaded: LoadedMatch, rules: str | Derived | None = None) -> Ma
     except (UnknownRuleset, NoEngine, ValueError, ImportError) as exc:
         # ImportError: the discipline's engine module is not installed in this tree.
         return ReplayFailed(
-            f"match {loaded.match_id!r} ({loaded.file}): {exc}; nothing was stored "
+            f"match {decoded.match_id!r} ({decoded.file}): {exc}; nothing was stored "
             f"(name the matches to replay with --match)"
         )
 
@@ -222,8 +234,7 @@ def _replay_chunk(
     collecting = gc.isenabled()
     gc.disable()
     try:
-        items = part.loaded() if isinstance(part, StoredChunk) else part
-        outcomes = [replay_loaded(item, rules) for item in items]
+        outcomes = _replayed(part, rules)
         results = [o for o in outcomes if isinstance(o, MatchResult)]
         strokes = sum(len(fr.outcomes) for r in results for fr in r.frames)
         tables = result_tables(results) if tabulate and len(results) == len(outcomes) else None
@@ -240,6 +251,16 @@ def _replay_chunk(
         if collecting:
             gc.enable()
     return sent, tables, strokes
+
+
+def _replayed(part: Part, rules: str | Derived | None) -> list[Attempt]:
+    """Each match of the part replayed: a stored chunk's records decoded all at once where
+    they can be (:meth:`StoredChunk.decoded`), else match by match, line by line."""
+    decoded = part.decoded() if isinstance(part, StoredChunk) else None
+    if decoded is not None:
+        return [replay_decoded(item, rules) for item in decoded]
+    items = part.loaded() if isinstance(part, StoredChunk) else part
+    return [replay_loaded(item, rules) for item in items]
 
 
 Packed = tuple[list[Attempt], dict[str, bytes] | None, int]

@@ -11,17 +11,20 @@ import sys
 from pathlib import Path
 
 import duckdb
+import pyarrow as pa
 import pytest
 from typer.testing import CliRunner
 
 from cuelog import __version__
 from cuelog import replay as engines
 from cuelog.cli import app
+from cuelog.errors import InputError
 from cuelog.ingest.reader import read_records
-from cuelog.pipeline import ReplayFailed, replay_db, stream_db
+from cuelog.pipeline import ReplayFailed, _decode, _replay_chunk, replay_db, stream_db
 from cuelog.replay.model import MatchResult
 from cuelog.replay.output import JSON_TEXT, Rendered, document, document_text, dumps, rendered
 from cuelog.store import connect, results
+from cuelog.store.reads import StoredChunk, ipc_bytes, stored_chunks
 from cuelog.store.results import REPLAY_TABLES
 from tests.analytics import kit
 
@@ -187,6 +190,77 @@ def test_the_records_sent_to_the_workers_as_arrow_are_the_loaded_records(tmp_pat
     finally:
         con.close()
     assert whole[-1].match_id == "zz-empty" and whole[-1].lines == ()
+
+
+def test_a_chunk_decoded_at_once_gives_each_match_the_records_its_lines_give(tmp_path: Path) -> None:
+    """A worker decodes a chunk's bodies in one call (``StoredChunk.decoded``): each match
+    gets the records that decoding its lines one by one gives, whatever the group and chunk
+    sizes; a chunk holding a match without records is left to the line-by-line read."""
+    db = season(tmp_path / "s.duckdb", 7)
+    con = connect(db)
+    try:
+        con.execute("INSERT INTO matches SELECT 'zz-empty', * EXCLUDE (match_id) FROM matches LIMIT 1")
+        ids = [r[0] for r in con.execute("SELECT match_id FROM matches ORDER BY match_id").fetchall()]
+        for group, chunk in ((10**9, 8), (10, 1), (500, 3)):
+            parts = list(stored_chunks(con, ids, chunk=chunk, group=group))
+            *full, empty = parts
+            assert empty.decoded() is None and [m for m, _, _ in empty.matches] == ["zz-empty"]
+            decoded = [d for part in full for d in (part.decoded() or [])]
+            loaded = [m for part in full for m in part.loaded()]
+            assert [(d.match_id, d.file, d.match, d.body) for d in decoded] == [
+                (m.match_id, m.file, *_decode(m)) for m in loaded
+            ]
+    finally:
+        con.close()
+
+
+def _chunk(bodies: list[str]) -> StoredChunk:
+    """A stored chunk of one match whose records are ``bodies``, on lines 1, 2, ..."""
+    table = pa.table(
+        {"match_id": ["m"] * len(bodies), "line": list(range(1, len(bodies) + 1)), "body": bodies},
+        schema=pa.schema([("match_id", pa.string()), ("line", pa.int32()), ("body", pa.string())]),
+    )
+    return StoredChunk((("m", "m.jsonl", len(bodies)),), ipc_bytes(table))
+
+
+_MATCH = (
+    '{"type":"match","format":"cuelog/1","match":"m","rules":"snooker/wpbsa-2024","sides":{"A":"a","B":"b"},'
+    '"best_of":1,"reds":15}'
+)
+_FRAME = '{"type":"frame","frame":1,"breaker":"A"}'
+
+
+def test_a_stroke_naming_a_ball_outside_the_schema_is_read_line_by_line() -> None:
+    """The typed decoder refuses a ball no ruleset has, so the chunk is read line by line
+    and the stroke comes as text, for the engine to judge as before."""
+    purple = '{"type":"stroke","frame":1,"n":1,"striker":"A","first":["purple"],"potted":[]}'
+    part = _chunk([_MATCH, _FRAME, purple])
+    assert part.decoded() is None
+    (loaded,) = part.loaded()
+    assert [body for _, body in loaded.lines] == [_MATCH, _FRAME, purple]
+
+
+def test_a_body_that_is_not_a_record_is_reported_on_its_line_as_the_log_reader_reports_it(tmp_path: Path) -> None:
+    no_n = '{"type":"stroke","frame":1,"striker":"A","first":["red"],"potted":[]}'
+    part = _chunk([_MATCH, _FRAME, no_n])
+    assert part.decoded() is None
+    (outcome,), tables, _ = _replay_chunk(part, tabulate=True)
+    path = tmp_path / "m.jsonl"
+    path.write_text("\n".join([_MATCH, _FRAME, no_n]) + "\n", encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        list(read_records(path))
+    assert isinstance(outcome, InputError) and tables is None
+    assert [(p.line, p.code, p.field) for p in outcome.problems] == [
+        (p.line, p.code, p.field) for p in err.value.problems
+    ]
+    assert [p.line for p in outcome.problems] == [3]
+
+
+def test_two_values_in_one_body_are_not_taken_for_two_records() -> None:
+    """Read back to back, a body holding two values would give one record too many: the
+    count differs, and the chunk is read line by line (where the line is one problem)."""
+    assert _chunk([_MATCH, _FRAME + '{"type":"frame","frame":2}', _FRAME]).decoded() is None
+    assert _chunk([_MATCH, _FRAME]).decoded() is not None
 
 
 def _replay_tables(db: Path) -> dict[str, list[tuple[object, ...]]]:

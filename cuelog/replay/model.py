@@ -6,6 +6,7 @@ command line, the DuckDB store, the reports and the simulator read them.
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -151,6 +152,11 @@ class Outcome(msgspec.Struct, frozen=True, gc=False):
     """Pool: the cue ball is due in hand for the next stroke: ``anywhere``, ``baulk``, ``head``."""
     loss_of_frame: bool = False
     """Pool: the stroke loses the frame (World M, WPA 3.8, black ball 5.14)."""
+
+
+BY_N: Final = operator.attrgetter("n")
+"""The key that orders outcomes by stroke number (in C: the result rows sort each frame's
+outcomes by it, once a stroke)."""
 
 
 @dataclass(slots=True)

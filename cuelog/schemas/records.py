@@ -193,16 +193,17 @@ class Correction(msgspec.Struct, frozen=True, omit_defaults=True, forbid_unknown
 
 
 class TypedStroke(Stroke, frozen=True, omit_defaults=True, tag="stroke", tag_field="type", rename={"break_": "break"}):
-    """A stroke as :func:`decode` gives it when its striker and every ball it names are the
-    published schema's ``side`` and ``ball`` (:data:`Side`, :data:`Ball`): the same fields,
-    their texts typed as those enums.
+    """A stroke as :func:`decode` gives it when its striker and the balls of its lists
+    (``first``, ``potted``, ``then``, ``off_table``) are the published schema's ``side`` and
+    ``ball`` (:data:`Side`, :data:`Ball`): the same fields, those texts typed as the enums.
 
     The decoder then gives every ``"A"`` or ``"red"`` as one string shared by all strokes
     instead of a new one each: the ingest's fast check took 0.89x the CPU, and the replay
     decodes a stored stroke in about 0.8x the time (benchmarks/README.md, "The fast check:
     strokes decoded with the schema's enums", "The replay's strokes decoded as the fast
-    check's"). A stroke naming anything else decodes as a plain :class:`Stroke`, for the
-    checks to judge its names against the match's ruleset.
+    check's"). A stroke with any other text there decodes as a plain :class:`Stroke`, for
+    the checks to judge against the match's ruleset; a stroke a correction rewrites is a
+    plain one too (:func:`cuelog.ingest.corrections.apply_corrections`).
 
     It is a :class:`Stroke` (``isinstance`` says so); the engines' loops ask ``type(r) is
     TypedStroke or type(r) is Stroke``, which takes a third of the time ``isinstance`` takes

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 import pyarrow as pa
 
-from cuelog.replay.model import Finding, MatchResult
+from cuelog.replay.model import BY_N, Finding, MatchResult
 from cuelog.store import summaries
 from cuelog.store.arrow import rows_table
 from cuelog.store.reads import ipc_bytes
@@ -79,7 +79,7 @@ def result_tables(results: Sequence[MatchResult]) -> dict[str, pa.Table]:
                     fr.visits[1],
                 )
             )
-            for o in sorted(fr.outcomes, key=lambda o: o.n):
+            for o in sorted(fr.outcomes, key=BY_N):
                 strokes.append(
                     (
                         m.match,
@@ -96,7 +96,7 @@ def result_tables(results: Sequence[MatchResult]) -> dict[str, pa.Table]:
                         o.score[0],
                         o.score[1],
                         o.free_ball,
-                        list(o.reasons),
+                        o.reasons,  # a tuple: Arrow takes any sequence for a list
                         o.credited,
                     )
                 )

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Final
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from cuelog.replay.model import FrameResult, MatchResult, Outcome
+from cuelog.replay.model import BY_N, FrameResult, MatchResult, Outcome
 from cuelog.schemas.rulesets import DISCIPLINES
 from cuelog.store.arrow import rows_table
 from cuelog.store.report_scope import MISS_SEQUENCES, SHOT_US, condoned
@@ -417,16 +417,12 @@ class _Side:
                 self.break_and_dish, self.cleared, self.scored, self.fouls, opponent.fouls)  # fmt: skip
 
 
-def _by_n(o: Outcome) -> int:
-    return o.n
-
-
 def _frame(fr: FrameResult, sums: dict[str, _Side]) -> None:
     """Add one frame: its visits, strokes, breaks, miss sequences and the rack's figures."""
     for i, side in enumerate(_SIDE_NAMES):
         sums[side].visits += fr.visits[i]
     condoned = {f.n for f in fr.findings if f.kind == "condoned_foul"}
-    strokes = sorted(fr.outcomes, key=_by_n)
+    strokes = sorted(fr.outcomes, key=BY_N)
     run_side: str | None = None
     run_miss: bool | None = None
     run = 0
