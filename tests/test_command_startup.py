@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -182,3 +183,33 @@ def test_a_commands_help_is_reflowed_paragraph_by_paragraph_and_examples_kept() 
     )
     result = CliRunner().invoke(app, ["ingest", "--help"], env={"COLUMNS": "200"})
     assert "and the database is left as it was; the other files still load." in result.stdout
+
+
+# The command's entry point, then numpy imported: the thread setting and the threads it added.
+_BLAS_PROBE = """
+import os, sys
+sys.argv = ["cuelog", "--version"]
+from cuelog import __main__
+try:
+    __main__.main()
+except SystemExit:
+    pass
+before = len(os.listdir("/proc/self/task"))
+import numpy
+print(os.environ["OPENBLAS_NUM_THREADS"], len(os.listdir("/proc/self/task")) - before)
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="counts threads in /proc (Linux)")
+@pytest.mark.parametrize(("given", "expected"), [(None, ["1", "0"]), ("4", ["4"])])
+def test_a_command_keeps_numpys_blas_to_the_calling_thread_unless_told_otherwise(
+    given: str | None, expected: list[str]
+) -> None:
+    """cuelog does no linear algebra, so numpy (which pyarrow imports) starts no OpenBLAS
+    threads in a command's processes; a setting of the user's stands."""
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    if given is not None:
+        env["OPENBLAS_NUM_THREADS"] = given
+    out = subprocess.run([sys.executable, "-c", _BLAS_PROBE], capture_output=True, text=True, env=env, check=True)
+    setting_and_threads = out.stdout.splitlines()[-1].split()  # after the version line
+    assert setting_and_threads[: len(expected)] == expected, out.stdout
