@@ -24,7 +24,7 @@ from cuelog.pipeline import ReplayFailed, _decode, _replay_chunk, replay_db, str
 from cuelog.replay.model import MatchResult
 from cuelog.replay.output import JSON_TEXT, Rendered, document, document_text, dumps, rendered
 from cuelog.store import connect, results
-from cuelog.store.reads import StoredChunk, ipc_bytes, stored_chunks
+from cuelog.store.reads import StoredChunk, _decoded_bodies, ipc_bytes, stored_chunks
 from cuelog.store.results import REPLAY_TABLES
 from tests.analytics import kit
 
@@ -254,6 +254,16 @@ def test_a_body_that_is_not_a_record_is_reported_on_its_line_as_the_log_reader_r
         (p.line, p.code, p.field) for p in err.value.problems
     ]
     assert [p.line for p in outcome.problems] == [3]
+
+
+def test_a_chunk_cut_from_a_larger_table_decodes_its_own_bodies_only() -> None:
+    """A chunk's rows are a slice of a group's table: its bodies start part way into the
+    column's text, and only they are read."""
+    frames = [f'{{"type":"frame","frame":{i}}}' for i in range(1, 6)]
+    table = pa.table({"match_id": ["m"] * 6, "line": list(range(1, 7)), "body": [_MATCH, *frames]}).slice(2, 4)
+    column = table.column("body")
+    assert column.chunks[0].offset == 2
+    assert [r.frame for r in _decoded_bodies(column) or []] == [2, 3, 4, 5]  # type: ignore[attr-defined]
 
 
 def test_two_values_in_one_body_are_not_taken_for_two_records() -> None:

@@ -178,8 +178,9 @@ def _decoded_bodies(bodies: pa.ChunkedArray) -> list[Record] | None:
         _, offsets, data = chunk.buffers()
         if offsets is None or data is None:
             return None
-        # The chunk's bodies: from its first offset to its last (a slice starts part way).
-        at = memoryview(offsets).cast("i")
+        # The chunk's bodies: from its first offset to its last (a slice starts part way);
+        # the offsets read as far as the last, a whole number of int32s.
+        at = memoryview(offsets)[: 4 * (chunk.offset + len(chunk) + 1)].cast("i")
         start, end = at[chunk.offset], at[chunk.offset + len(chunk)]
         try:
             part = typed_decoder.decode_lines(memoryview(data)[start:end])
