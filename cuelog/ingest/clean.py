@@ -25,9 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-import msgspec
-
-from cuelog.ingest.reader import BOM, MAX_LINE, open_log
+from cuelog.ingest.reader import MAX_LINE, decoded_lines, lines_of, open_log
 from cuelog.ingest.validate import (
     POCKETS,
     SIDES,
@@ -38,7 +36,7 @@ from cuelog.ingest.validate import (
     time_us,
 )
 from cuelog.schemas.bounds import INT_BOUNDS, MAX_POINTS
-from cuelog.schemas.records import Record, Stroke, TypedStroke, typed_decoder
+from cuelog.schemas.records import Record, Stroke, TypedStroke
 from cuelog.schemas.rulesets import Ruleset
 
 Line = tuple[int, str, Record]
@@ -49,8 +47,6 @@ _BREAK = INT_BOUNDS["stroke"]["break"]
 _POINTS = INT_BOUNDS["stroke"]["call.points"]
 _VISITS = INT_BOUNDS["stroke"]["call.visits"]
 _OBJECTS = INT_BOUNDS["stroke"]["cushions.objects"]
-_ASCII_SPACE = " \t\n\r\x0b\x0c"
-"""What ``bytes.strip`` removes: a line of only these is blank to the reader."""
 
 
 FAST_CHECK_BYTES = 4 << 20
@@ -115,34 +111,6 @@ def _parts(fh: IO[bytes]) -> Iterator[bytes]:
         yield carry
 
 
-def lines_of(data: bytes, first: int = 1) -> list[tuple[int, str]] | None:
-    """The non-blank lines of a small log's bytes (or of a part of a log that starts on
-    line ``first``), numbered as the reader numbers them, or None when the bytes hold
-    anything the reader reports (a byte-order mark, CR line ends, bytes that are not UTF-8,
-    an over-long line, no record at all) or a line that does not start with ``{`` and end
-    with ``}``."""
-    if data.startswith(BOM) or b"\r" in data or (len(data) >= MAX_LINE and _has_long_line(data)):
-        return None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-    out = []
-    for number, raw in enumerate(text.split("\n"), start=first):
-        line = raw.strip()
-        if line[:1] == "{" and line[-1:] == "}":
-            out.append((number, line))
-        elif line or raw.strip(_ASCII_SPACE):
-            # Not one object on its line (see _decode_lines), or blank to str.strip and not
-            # to the reader: the detailed check says what it is.
-            return None
-    return out or None
-
-
-def _has_long_line(data: bytes) -> bool:
-    return any(len(raw) >= MAX_LINE - 1 for raw in data.split(b"\n"))
-
-
 class NotClean(Exception):
     """The fast check cannot call a log clean: the detailed check is to read it."""
 
@@ -183,7 +151,7 @@ def clean_part(state: FileState, data: bytes, first: int = 1) -> CleanLog | None
     stroke), which it updates. The log's end (its last frame closed) is the caller's to
     check, with :func:`cuelog.ingest.validate.close_frame`."""
     numbered = lines_of(data, first)
-    records = None if numbered is None else _decode_lines(data, len(numbered))
+    records = None if numbered is None else decoded_lines(data, len(numbered))
     if numbered is None or records is None:
         return None
     times: list[int | None] = []
@@ -196,23 +164,6 @@ def clean_part(state: FileState, data: bytes, first: int = 1) -> CleanLog | None
     except NotClean:
         return None
     return CleanLog([n for n, _ in numbered], [t for _, t in numbered], records, times, len(data))
-
-
-def _decode_lines(data: bytes, lines: int) -> list[Record] | None:
-    """The records of a log's lines in one call of the decoder; None unless each line holds
-    exactly one record.
-
-    The decoder reads a stream of JSON values and knows no lines, so every line must start
-    with ``{`` and end with ``}`` (:func:`lines_of` checked that): a ``}`` followed by white
-    space and ``{`` can only end a value at the top level (inside a value a ``,``, ``]`` or
-    ``}`` must follow, and a JSON string holds no raw line break), so no value runs over a
-    line's end, and as many values as lines means one a line.
-    """
-    try:
-        records = typed_decoder.decode_lines(data)
-    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
-        return None
-    return records if len(records) == lines else None
 
 
 def stroke_clean(state: FileState, s: Stroke) -> int | None:
