@@ -149,7 +149,7 @@ def scan(path: str | os.PathLike[str]) -> Iterator[tuple[int, str | Problem]]:
 def whole_records(path: str | os.PathLike[str]) -> list[tuple[int, Record]] | None:
     """The records of a plain log of at most :data:`WHOLE_FILE_BYTES` with their line
     numbers, its lines found by :func:`lines_of` and decoded in one call
-    (:func:`decoded_lines`): 0.55-0.6x the CPU of reading and decoding it line by line
+    (:func:`decoded_lines`): about half the CPU of reading and decoding it line by line
     (benchmarks/README.md, "replay LOGS: a small log decoded in one call"). None for any
     other log, or one :func:`lines_of` or the decoder cannot answer for whole (something
     to report, a stroke naming a ball outside the schema): the caller reads it line by line."""
