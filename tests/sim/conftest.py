@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from typer.testing import CliRunner
 
@@ -40,6 +42,20 @@ def cuelog_process(*args: str, cwd: Path | None = None) -> subprocess.CompletedP
         env={**os.environ, "PYTHONPATH": str(ROOT)},
         check=False,
     )
+
+
+def benchmark(script: str, *args: str) -> dict[str, Any]:
+    """Run ``benchmarks/<script>`` with ``args`` (``--json`` among them) in a subprocess, as
+    a user runs it; its JSON document (the test fails with its stderr when it fails)."""
+    r = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / script), *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        check=False,
+    )
+    assert r.returncode == 0, r.stderr
+    return dict(json.loads(r.stdout))
 
 
 def tree_bytes(root: Path) -> dict[str, bytes]:

@@ -3,24 +3,14 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import sys
 from pathlib import Path
 
-from tests.sim.conftest import ROOT, cuelog
+from tests.sim.conftest import ROOT, benchmark, cuelog
 
 
 def test_benchmark_script_reports_every_measurement() -> None:
-    r = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "run.py"), "--sizes", "3000,6000", "--json", "--workers", "2"],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        check=False,
-    )
-    assert r.returncode == 0, r.stderr
-    doc = json.loads(r.stdout)
+    doc = benchmark("run.py", "--sizes", "3000,6000", "--json", "--workers", "2")
     assert doc["machine"]["cores"] >= 1
     small, large = doc["sizes"]
     assert small["strokes"] >= 3000 and large["strokes"] >= 6000
@@ -49,25 +39,7 @@ def test_benchmark_script_reports_every_measurement() -> None:
 
 
 def test_engine_benchmark_reports_the_engine_against_its_floors() -> None:
-    r = subprocess.run(
-        [
-            sys.executable,
-            str(ROOT / "benchmarks" / "engine.py"),
-            "--strokes",
-            "3000",
-            "--rounds",
-            "2",
-            "--repeat",
-            "1",
-            "--json",
-        ],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        check=False,
-    )
-    assert r.returncode == 0, r.stderr
-    doc = json.loads(r.stdout)
+    doc = benchmark("engine.py", "--strokes", "3000", "--rounds", "2", "--repeat", "1", "--json")
     assert doc["strokes"] >= 1000 and doc["rounds"] == 2
     for clock in ("wall", "cpu"):
         tree = doc["tree"][clock]

@@ -2,28 +2,16 @@
 
 from __future__ import annotations
 
-import json
-import os
 import shutil
-import subprocess
-import sys
 
 import pytest
 
-from tests.sim.conftest import ROOT
+from tests.sim.conftest import benchmark
 
 
 @pytest.mark.skipif(shutil.which("valgrind") is None, reason="needs valgrind (.ci/run installs it)")
 def test_the_instruction_count_of_a_replay_covers_the_workers_too() -> None:
-    r = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "instructions.py"), "--strokes", "2000", "--workers", "2", "--json"],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        check=False,
-    )
-    assert r.returncode == 0, r.stderr
-    doc = json.loads(r.stdout)
+    doc = benchmark("instructions.py", "--strokes", "2000", "--workers", "2", "--json")
     assert doc["command"] == "replay-db" and doc["workers"] == 2
     (run,) = doc["runs"]["tree"]
     # The command's process, the fork server and the two workers, each counted.
