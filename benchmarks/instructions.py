@@ -57,7 +57,7 @@ def command(kind: str, logs: Path, store: Path, work: Path, workers: int) -> lis
 
 def count(kind: str, tree: Path, logs: Path, store: Path, workers: int) -> dict[str, Any]:
     """One run of the command under callgrind: the instructions of each process, in pid
-    order (the command's own first), and their sum."""
+    order (usually the command's own first: pids can wrap), and their sum."""
     with tempfile.TemporaryDirectory(prefix="cuelog-instr-") as tmp:
         work = Path(tmp)
         argv = command(kind, logs, store, work, workers)
