@@ -24,7 +24,7 @@ from cuelog.pipeline import ReplayFailed, _decode, _replay_chunk, replay_db, str
 from cuelog.replay.model import MatchResult
 from cuelog.replay.output import JSON_TEXT, Rendered, document, document_text, dumps, rendered
 from cuelog.store import connect, results
-from cuelog.store.reads import StoredChunk, _decoded_bodies, ipc_bytes, stored_chunks
+from cuelog.store.reads import _ROWS, StoredChunk, _decoded_bodies, ipc_bytes, stored_chunks
 from cuelog.store.results import REPLAY_TABLES
 from tests.analytics import kit
 
@@ -218,7 +218,7 @@ def _chunk(bodies: list[str]) -> StoredChunk:
     """A stored chunk of one match whose records are ``bodies``, on lines 1, 2, ..."""
     table = pa.table(
         {"match_id": ["m"] * len(bodies), "line": list(range(1, len(bodies) + 1)), "body": bodies},
-        schema=pa.schema([("match_id", pa.string()), ("line", pa.int32()), ("body", pa.string())]),
+        schema=_ROWS,
     )
     return StoredChunk((("m", "m.jsonl", len(bodies)),), ipc_bytes(table))
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from cuelog.ingest.reader import MAX_LINE, decoded_lines, lines_of, open_log
+from cuelog.ingest.reader import MAX_LINE, decoded_lines, open_log
 from cuelog.ingest.validate import (
     POCKETS,
     SIDES,
@@ -150,10 +150,10 @@ def clean_part(state: FileState, data: bytes, first: int = 1) -> CleanLog | None
     against ``state`` (what the parts before it left: the match, the open frame, the last
     stroke), which it updates. The log's end (its last frame closed) is the caller's to
     check, with :func:`cuelog.ingest.validate.close_frame`."""
-    numbered = lines_of(data, first)
-    records = None if numbered is None else decoded_lines(data, len(numbered))
-    if numbered is None or records is None:
+    decoded = decoded_lines(data, first)
+    if decoded is None:
         return None
+    numbered, records = decoded
     times: list[int | None] = []
     try:
         for (number, _), record in zip(numbered, records, strict=True):

@@ -148,11 +148,11 @@ def scan(path: str | os.PathLike[str]) -> Iterator[tuple[int, str | Problem]]:
 
 def whole_records(path: str | os.PathLike[str]) -> list[tuple[int, Record]] | None:
     """The records of a plain log of at most :data:`WHOLE_FILE_BYTES` with their line
-    numbers, its lines found by :func:`lines_of` and decoded in one call
-    (:func:`decoded_lines`): about half the CPU of reading and decoding it line by line
-    (benchmarks/README.md, "replay LOGS: a small log decoded in one call"). None for any
-    other log, or one :func:`lines_of` or the decoder cannot answer for whole (something
-    to report, a stroke naming a ball outside the schema): the caller reads it line by line."""
+    numbers, its lines found and decoded in one call (:func:`decoded_lines`): about half
+    the CPU of reading and decoding it line by line (benchmarks/README.md, "replay LOGS: a
+    small log decoded in one call"). None for any other log, or one that call cannot answer
+    for whole (something to report, a stroke naming a ball outside the schema): the caller
+    reads it line by line."""
     p = Path(path)
     try:
         if p.suffix == ".gz" or p.stat().st_size > WHOLE_FILE_BYTES:
@@ -160,10 +160,10 @@ def whole_records(path: str | os.PathLike[str]) -> list[tuple[int, Record]] | No
         data = p.read_bytes()
     except OSError:
         return None  # the line-by-line read reports it
-    numbered = lines_of(data)
-    records = None if numbered is None else decoded_lines(data, len(numbered))
-    if numbered is None or records is None:
+    decoded = decoded_lines(data)
+    if decoded is None:
         return None
+    numbered, records = decoded
     return [(number, record) for (number, _), record in zip(numbered, records, strict=True)]
 
 
@@ -195,9 +195,10 @@ def _has_long_line(data: bytes) -> bool:
     return any(len(raw) >= MAX_LINE - 1 for raw in data.split(b"\n"))
 
 
-def decoded_lines(data: bytes, lines: int) -> list[Record] | None:
-    """The records of a log's lines in one call of the decoder; None unless each line holds
-    exactly one record.
+def decoded_lines(data: bytes, first: int = 1) -> tuple[list[tuple[int, str]], list[Record]] | None:
+    """A small log's lines (:func:`lines_of`, from line ``first``) and their records, all
+    decoded in one call of the decoder; None when :func:`lines_of` gives none or a line
+    does not hold exactly one record.
 
     The decoder reads a stream of JSON values and knows no lines, so every line must start
     with ``{`` and end with ``}`` (:func:`lines_of` checked that): a ``}`` followed by white
@@ -205,11 +206,14 @@ def decoded_lines(data: bytes, lines: int) -> list[Record] | None:
     ``}`` must follow, and a JSON string holds no raw line break), so no value runs over a
     line's end, and as many values as lines means one a line.
     """
+    numbered = lines_of(data, first)
+    if numbered is None:
+        return None
     try:
         records = typed_decoder.decode_lines(data)
     except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
         return None
-    return records if len(records) == lines else None
+    return (numbered, records) if len(records) == len(numbered) else None
 
 
 def iter_lines(path: str | os.PathLike[str]) -> Iterator[tuple[int, bytes]]:

@@ -11,7 +11,7 @@ JSON names that are Python keywords or clash with builtins are renamed: ``break`
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, TypeAlias, Union, get_args
 
 import msgspec
 
@@ -239,10 +239,11 @@ _decoder: msgspec.json.Decoder[Record] = msgspec.json.Decoder(Record)
 _encoder = msgspec.json.Encoder()
 
 typed_decoder: msgspec.json.Decoder[Record] = msgspec.json.Decoder(
-    Match | Frame | TypedStroke | Choice | Event | FrameEnd | Clock
+    Union[tuple(TypedStroke if t is Stroke else t for t in get_args(Record))]  # noqa: UP007
 )
-"""The records' decoder with :class:`TypedStroke` for :class:`Stroke`: it fails on a stroke
-naming a side or ball outside the schema, which :func:`decode` then reads as text."""
+"""The records' decoder with :class:`TypedStroke` for :class:`Stroke` (every other record
+type as :data:`Record` has it): it fails on a stroke naming a side or ball outside the
+schema, which :func:`decode` then reads as text."""
 
 
 def decode(line: bytes | str) -> Record:
