@@ -29,7 +29,7 @@ import pyarrow as pa
 
 from cuelog.errors import CuelogError, InputError, Problem
 from cuelog.ingest.ahead import ReadAhead
-from cuelog.ingest.cores import idle_workers, usable_cores
+from cuelog.ingest.cores import cores_left, idle_workers, usable_cores
 from cuelog.ingest.corrections import Located, apply_corrections
 from cuelog.ingest.processes import ordered
 from cuelog.ingest.reader import decode_problem
@@ -59,6 +59,7 @@ from cuelog.store.results import (
     unpacked,
     write_results,
 )
+from cuelog.store.settings import ThreadsHeld
 
 if TYPE_CHECKING:  # not imported at run time: a worker process never needs DuckDB (start-up)
     import duckdb
@@ -382,21 +383,24 @@ def stream_db(
     step = _counter(total, progress)
     # No more workers than matches: starting a process costs more than a short match.
     n = min(workers if workers is not None else default_workers(total), max(len(chosen), 1))
-    # The records stream from a cursor of their own: the writes go on ``con`` meanwhile.
-    reader = con.cursor()
-    stored = ReadAhead(stored_chunks(reader, chosen), READ_AHEAD, name="cuelog-reader")
-    try:
-        parts = (_corrected(part, by_match) for part in stored)
-        store = rules is None
-        chunks = _chunks(parts, n, step, rules=rules, tabulate=store, slim=slim, render=render)
-        if not store:
-            with memory_capped(con):
-                return _consume(chunks, None, each)
-        with ResultWriter(con, chosen, every_match=not ids) as writer:  # under the same cap while it streams
-            return _consume(chunks, writer, each)
-    finally:
-        stored.close()  # before its cursor: a read stopped half-way releases its query first
-        reader.close()
+    with ThreadsHeld(con, cores_left(n)) as threads:
+        # The records stream from a cursor of their own: the writes go on ``con`` meanwhile.
+        reader = con.cursor()
+        stored = ReadAhead(stored_chunks(reader, chosen), READ_AHEAD, name="cuelog-reader")
+        try:
+            parts = (_corrected(part, by_match) for part in stored)
+            store = rules is None
+            chunks = _chunks(parts, n, step, rules=rules, tabulate=store, slim=slim, render=render)
+            if not store:
+                with memory_capped(con):
+                    return _consume(chunks, None, each)
+            # Under the same memory cap while it streams; the shot summaries of its last
+            # transaction, with no replay beside them, get every thread back.
+            with ResultWriter(con, chosen, every_match=not ids, written=threads.release) as writer:
+                return _consume(chunks, writer, each)
+        finally:
+            stored.close()  # before its cursor: a read stopped half-way releases its query first
+            reader.close()
 
 
 READ_AHEAD = 64

@@ -388,6 +388,64 @@ def test_the_replay_writes_under_the_memory_cap_and_sets_the_limit_back(tmp_path
     assert after != cap and after[-3:] == before[-3:]
 
 
+@pytest.mark.parametrize("workers", [1, 2])
+def test_the_rows_stream_on_the_duckdb_threads_the_workers_leave_and_the_shot_times_get_them_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int
+) -> None:
+    """While the workers replay (this process alone: it replays beside its DuckDB threads),
+    DuckDB reads and writes on the cores they leave: on cores they fill, its other threads
+    only take turns with them. The shot times' summaries of the last transaction, with no
+    replay beside them, run on the database's own threads, which are set back after."""
+    from cuelog.ingest import cores
+
+    db = season(tmp_path / "s.duckdb", 11)
+    monkeypatch.setattr(cores, "usable_cores", lambda: 4)
+    con = connect(db)
+    con.execute("SET threads = 7")
+    seen: dict[str, list[int]] = {"written": [], "current": []}
+
+    def threads(on: duckdb.DuckDBPyConnection) -> int:
+        return int(on.execute("SELECT current_setting('threads')").fetchall()[0][0])
+
+    insert_sides, add_matches = results.summaries.insert_sides, results.summaries.add_matches
+
+    def written(on: duckdb.DuckDBPyConnection, *args: object) -> None:
+        seen["written"].append(threads(on))
+        insert_sides(on, *args)  # type: ignore[arg-type]
+
+    def made_current(on: duckdb.DuckDBPyConnection, *args: object) -> None:
+        seen["current"].append(threads(on))
+        add_matches(on, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(results.summaries, "insert_sides", written)
+    monkeypatch.setattr(results.summaries, "add_matches", made_current)
+    try:
+        assert stream_db(con, workers=workers).matches == 11
+        assert threads(con) == 7
+    finally:
+        con.close()
+    assert seen["written"] and set(seen["written"]) == {4 - workers}
+    assert seen["current"] == [7]
+
+
+def test_the_threads_are_set_back_when_a_replay_fails(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A replay that fails half-way leaves DuckDB's threads as the database had them."""
+    db = season(tmp_path / "s.duckdb", 11)
+    con = connect(db)
+    con.execute("SET threads = 3")
+
+    def broken(*_: object) -> None:
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(results.summaries, "insert_sides", broken)
+    try:
+        with pytest.raises(RuntimeError, match="disk full"):
+            stream_db(con, workers=1)
+        assert int(con.execute("SELECT current_setting('threads')").fetchall()[0][0]) == 3
+    finally:
+        con.close()
+
+
 def test_the_replay_checkpoints_under_its_limit_before_the_connection_closes(tmp_path: Path) -> None:
     """The replay's rows are checkpointed before it returns, under its limit: left to the
     connection's close, the checkpoint runs without one (779 MB at 10M strokes). Nothing is

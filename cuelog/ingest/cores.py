@@ -70,6 +70,14 @@ def usable_cores() -> int:
     return cores if allowed is None else min(cores, allowed)
 
 
+def cores_left(workers: int, cores: int | None = None) -> int:
+    """The cores (``cores``, else those this process may use) that ``workers`` busy worker
+    processes leave to the rest of this process's work, at least one: DuckDB's threads
+    beside them (:class:`cuelog.store.settings.ThreadsHeld`). One worker is this process
+    itself, working beside its DuckDB threads."""
+    return max(1, (usable_cores() if cores is None else cores) - max(1, workers))
+
+
 CGROUP = "/sys/fs/cgroup"
 MEMBERSHIP = "/proc/self/cgroup"
 

@@ -37,12 +37,14 @@ from cuelog.errors import Problem
 from cuelog.ingest import parallel, reading, spool
 from cuelog.ingest.clean import FAST_CHECK_BYTES
 from cuelog.ingest.collector import collector_paused
+from cuelog.ingest.cores import cores_left
 from cuelog.ingest.reader import gz_size, log_files, open_log
 from cuelog.ingest.reading import FileRead, Progress, read_large, read_log, read_small
 from cuelog.ingest.rows import GROUP_RECORDS, GroupRows, Rows, Tables
 from cuelog.ingest.spool import Spool, Spooled, SpoolFailed
 from cuelog.schemas.records import Match
 from cuelog.store import loads
+from cuelog.store.settings import ThreadsHeld
 
 
 @dataclass(frozen=True, slots=True)
@@ -357,7 +359,10 @@ def ingest_paths(
     results and the store are the same whatever the number.
     """
     files = list(log_files(paths))
-    with collector_paused(), loads.vacuum_bounded(con), parallel.checker(workers, loads.database_folder(con)) as check:
+    folder = loads.database_folder(con)
+    # DuckDB's threads: the cores the checking processes leave while they run.
+    held = ThreadsHeld(con, cores_left(workers))
+    with collector_paused(), loads.vacuum_bounded(con), held, parallel.checker(workers, folder) as check:
         return _ingest_paths(con, files, replace, progress, check)
 
 

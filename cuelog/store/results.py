@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
@@ -294,6 +294,9 @@ class ResultWriter:
     ``replay_*`` views), keep seeing the previous results, and its rows are removed. Neither
     Python nor DuckDB holds a whole replay's rows, so memory does not grow with the replay.
     ``every_match`` says these are all the loaded matches: no other match keeps results.
+    ``written()``, if given, is called once every row is written, before the generation is
+    made current (a streaming replay gives DuckDB its threads back there:
+    :class:`cuelog.store.settings.ThreadsHeld`).
     """
 
     def __init__(
@@ -303,8 +306,10 @@ class ResultWriter:
         *,
         every_match: bool = False,
         commit_rows: int | None = None,
+        written: Callable[[], None] | None = None,
     ) -> None:
         self._con = con
+        self._written = written
         self._ids = pa.table({"match_id": pa.array(sorted(set(match_ids)), type=pa.string())})
         self._every_match = every_match
         self._commit_rows = COMMIT_ROWS if commit_rows is None else commit_rows
@@ -391,6 +396,8 @@ class ResultWriter:
                 finally:
                     self._thread.shutdown(wait=True)  # nothing uses the connection from here on but this thread
                 if keep:
+                    if self._written is not None:
+                        self._written()
                     self._make_current()
             finally:
                 self._cap.__exit__(None, None, None)

@@ -187,3 +187,13 @@ def test_the_commands_using_every_core_use_the_cores_a_quota_allows(
     assert cores.usable_cores() == ours
     _group(tmp_path, "/", cpu_max="100000 100000")
     assert cores.usable_cores() == 1
+
+
+@pytest.mark.parametrize(
+    ("workers", "usable", "left"),
+    [(2, 2, 1), (2, 8, 6), (1, 4, 3), (1, 1, 1), (8, 2, 1), (0, 4, 3)],
+)
+def test_the_cores_workers_leave_are_at_least_one_and_one_worker_is_this_process(
+    workers: int, usable: int, left: int
+) -> None:
+    assert cores.cores_left(workers, usable) == left

@@ -267,3 +267,32 @@ def test_checkpoints_while_loading_run_few_row_group_merges_and_the_setting_is_l
     assert seen == [min(before, loads.VACUUM_TASKS)] * 2  # one group of logs, one of clocks
     assert setting(con) == before
     con.close()
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_logs_load_on_the_duckdb_threads_the_checking_workers_leave_and_the_setting_is_set_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int
+) -> None:
+    # On cores the checking processes keep busy, DuckDB's other threads only take turns with
+    # them: a load's inserts run on the cores they leave (this process checking alone: the
+    # one it checks on), and the database's own setting is as it was after.
+    from cuelog.ingest import cores
+
+    _season(tmp_path / "logs", 3)
+    monkeypatch.setattr(cores, "usable_cores", lambda: 4)
+    seen: list[int] = []
+    real = loads.publish_files
+
+    def recorded(con: duckdb.DuckDBPyConnection, *args: Any) -> Any:
+        seen.append(int(con.execute("SELECT current_setting('threads')").fetchall()[0][0]))
+        return real(con, *args)
+
+    monkeypatch.setattr(loads, "publish_files", recorded)
+    con = connect(tmp_path / "s.duckdb")
+    con.execute("SET threads = 7")
+    try:
+        assert [r.status for r in load.ingest_paths(con, [tmp_path / "logs"], workers=workers)] == ["loaded"] * 3
+        assert seen == [4 - workers]
+        assert int(con.execute("SELECT current_setting('threads')").fetchall()[0][0]) == 7
+    finally:
+        con.close()
