@@ -26,7 +26,7 @@ import duckdb
 import pyarrow as pa
 
 from cuelog.errors import InputError, Problem
-from cuelog.ingest.cores import usable_cores
+from cuelog.ingest.cores import cores_left, usable_cores
 from cuelog.ingest.processes import ordered
 from cuelog.pipeline import ReplayFailed, _decode, replay_all
 from cuelog.replay import NoEngine, UnknownRuleset, replay_match
@@ -36,6 +36,7 @@ from cuelog.replay.output import finding_doc
 from cuelog.replay.rulesets import ruleset
 from cuelog.store.arrow import rows_table
 from cuelog.store.reads import LoadedMatch, loaded_matches, match_index, select_matches
+from cuelog.store.settings import ThreadsHeld
 
 if TYPE_CHECKING:  # matplotlib is imported by plot() only: `cuelog diff` without --plot never needs it
     from matplotlib.figure import Figure
@@ -277,7 +278,9 @@ def diff_db(
     n = max(1, min(workers if workers is not None else usable_cores(), len(selection.compared)))
 
     job = _Chunk(new, old)
-    outcomes = list(_ordered(loaded_matches(con, selection.compared), job, n)) if selection.compared else []
+    # The records are read while the workers replay: DuckDB on the cores they leave.
+    with ThreadsHeld(con, cores_left(n)):
+        outcomes = list(_ordered(loaded_matches(con, selection.compared), job, n)) if selection.compared else []
     return selection, collect_outcomes(outcomes)
 
 
@@ -338,7 +341,8 @@ def diff_baseline(
     selection = select(con, discipline, ids, events)
     n = max(1, min(workers if workers is not None else usable_cores(), len(selection.compared)))
     loaded = loaded_matches(con, selection.compared)
-    today = replay_all(loaded, n, rules=new) if selection.compared else []
+    with ThreadsHeld(con, cores_left(n)):  # the records are read while the workers replay
+        today = replay_all(loaded, n, rules=new) if selection.compared else []
     event_of: dict[str, str | None] = {m: event for m, (_, event) in match_index(con).items()}
     chosen = set(selection.compared)
     whole = not (ids or events)

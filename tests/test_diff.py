@@ -300,3 +300,43 @@ def test_replay_db_under_another_ruleset_stores_nothing(season: Path, tmp_path: 
         con.close()
     other = runner.invoke(app, ["replay", "--db", str(season), "--rules", "billiards/wpbsa-2024"])
     assert other.exit_code == 2 and "another discipline" in other.stderr
+
+
+@pytest.mark.parametrize("baseline", [False, True], ids=["against-recorded-rules", "against-a-stored-replay"])
+def test_the_records_are_read_on_the_duckdb_threads_the_workers_leave(
+    season: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, baseline: bool
+) -> None:
+    """The diff reads the records while its workers replay them: DuckDB on the cores they
+    leave (one here: the replay in this process on a machine of four cores, less one),
+    and the database's own setting set back after."""
+    from cuelog import diff
+    from cuelog.ingest import cores
+
+    monkeypatch.setattr(cores, "usable_cores", lambda: 4)
+    seen: list[int] = []
+    real = diff.loaded_matches
+
+    def recorded(con, ids):  # type: ignore[no-untyped-def]
+        asking = con.cursor()  # the connection itself is reading the records
+        for item in real(con, ids):
+            seen.append(int(asking.execute("SELECT current_setting('threads')").fetchall()[0][0]))
+            yield item
+        asking.close()
+
+    monkeypatch.setattr(diff, "loaded_matches", recorded)
+    draft = derive("threads-min5", "snooker/shootout-2024", {"minimum": 5})
+    con = connect(season)
+    con.execute("SET threads = 7")
+    try:
+        if baseline:
+            _, diffs = diff.diff_baseline(con, [], draft, events=["Shootout"], workers=1)
+        else:
+            _, diffs = diff.diff_db(con, draft, events=["Shootout"], workers=1)
+        assert int(con.execute("SELECT current_setting('threads')").fetchall()[0][0]) == 7
+    finally:
+        con.close()
+    # Against the recorded rules the minimum of five turns one match; against a stored
+    # replay of nothing, every replayed match differs.
+    changed = [d.match for d in diffs if any(f.changed for f in d.frames)]
+    assert changed == (["d1-shootout", "d4-clock"] if baseline else ["d1-shootout"])
+    assert len(seen) == 2 and set(seen) == {3}

@@ -12,8 +12,8 @@ class ThreadsHeld:
     """DuckDB's threads held at ``threads`` from entering until :meth:`release` (or leaving),
     then set back to what they were.
 
-    ``replay --db`` and ``ingest`` hold them at the cores their worker processes leave
-    (:func:`cuelog.ingest.cores.cores_left`) while the workers run: on cores the workers
+    ``replay --db``, ``ingest`` and ``diff`` hold them at the cores their worker processes
+    leave (:func:`cuelog.ingest.cores.cores_left`) while the workers run: on cores the workers
     fill, DuckDB's other threads only take turns with them, and its reads, inserts and
     checkpoints cost more CPU run in parallel than on the thread that asks for them
     (measured: the checkpoint of 1M stroke rows 0.24 CPU s on one thread against 0.46 on
