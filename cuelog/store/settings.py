@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the connection is the caller's
@@ -35,5 +36,9 @@ class ThreadsHeld:
         if before is not None:
             self._con.execute(f"SET threads = {before}")
 
-    def __exit__(self, *_: object) -> None:
-        self.release()
+    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
+        if kind is None:
+            self.release()
+            return
+        with contextlib.suppress(Exception):  # the error being raised is the one to report
+            self.release()
