@@ -192,6 +192,56 @@ def test_the_records_sent_to_the_workers_as_arrow_are_the_loaded_records(tmp_pat
     assert whole[-1].match_id == "zz-empty" and whole[-1].lines == ()
 
 
+def test_matches_stored_out_of_id_order_or_replaced_reach_the_workers_in_id_and_file_order(tmp_path: Path) -> None:
+    """The replay reads the records as stored, unsorted, when they are in order (as a season
+    of one-match files loads them). Matches loaded in another order, and one replaced since
+    (its records now stored after the others'), come in id and file order all the same."""
+    from cuelog.store.reads import loaded_matches, stored_chunks
+
+    db = tmp_path / "s.duckdb"
+    for i in (5, 3, 9, 1):  # one run each: stored in this order
+        kit.load(db, kit.maximum(f"m{i}-match") if i % 2 else kit.two_fifties(f"m{i}-match"))
+    other = kit.two_fifties("m3-match").write(tmp_path / "m3-again.jsonl")
+    result = runner.invoke(app, ["ingest", str(other), "--db", str(db), "--replace"])
+    assert result.exit_code == 0, result.output
+    con = connect(db)
+    try:
+        stored = [r[0] for r in con.execute("SELECT match_id FROM records").fetchall()]
+        assert list(dict.fromkeys(stored)) == ["m5-match", "m9-match", "m1-match", "m3-match"]
+        ids = sorted(set(stored))
+        whole = list(loaded_matches(con, ids))  # read with ORDER BY
+        for group, chunk in ((10**9, 8), (10**9, 1), (40, 2)):
+            parts = list(stored_chunks(con, ids, chunk=chunk, group=group))
+            assert [m for part in parts for m in part.loaded()] == whole
+    finally:
+        con.close()
+    assert [m.match_id for m in whole] == ["m1-match", "m3-match", "m5-match", "m9-match"]
+
+
+def _records(*rows: tuple[str, int]) -> pa.Table:
+    return pa.table({"match_id": [m for m, _ in rows], "seq": pa.array([s for _, s in rows], pa.int32())})
+
+
+@pytest.mark.parametrize(
+    "rows",
+    [
+        [("a", 0), ("a", 1), ("b", 0), ("b", 1), ("b", 2), ("c", 0)],  # in order: as read
+        [("b", 0), ("b", 1), ("a", 0), ("a", 1)],  # matches out of id order
+        [("a", 0), ("b", 0), ("a", 1)],  # a match's records apart
+        [("a", 0), ("a", 2), ("a", 1), ("b", 0)],  # a match's records out of file order
+        [("a", 0), ("b", 1), ("b", 0)],  # out of order where a match begins and inside it
+        [("a", 0), ("a", 0)],  # no step forward
+    ],
+    ids=["ordered", "matches-swapped", "match-apart", "records-swapped", "both", "repeated"],
+)
+def test_records_come_in_match_id_and_file_order_whatever_order_they_were_read_in(
+    rows: list[tuple[str, int]],
+) -> None:
+    from cuelog.store.reads import in_file_order
+
+    assert in_file_order(_records(*rows)).to_pylist() == _records(*sorted(rows)).to_pylist()
+
+
 def test_a_chunk_decoded_at_once_gives_each_match_the_records_its_lines_give(tmp_path: Path) -> None:
     """A worker decodes a chunk's bodies in one call (``StoredChunk.decoded``): each match
     gets the records that decoding its lines one by one gives, whatever the group and chunk

@@ -7,6 +7,7 @@ id order; the summaries are what ``cuelog matches`` and the demo print.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 from collections.abc import Collection, Generator, Iterator, Sequence
 from dataclasses import dataclass
@@ -229,20 +230,48 @@ def ipc_bytes(table: pa.Table) -> bytes:
 
 
 @contextlib.contextmanager
-def _group(con: duckdb.DuckDBPyConnection, ids: list[str]) -> Iterator[duckdb.DuckDBPyRelation]:
-    """The records of these consecutive matches, in id and file order, as a relation to read
-    while the matches are registered (``chosen_matches``)."""
+def _group(
+    con: duckdb.DuckDBPyConnection, ids: list[str], query: str | None = None
+) -> Iterator[duckdb.DuckDBPyRelation]:
+    """The records of these consecutive matches (by ``query``, :data:`_GROUP` unless given:
+    in id and file order) as a relation to read while the matches are registered
+    (``chosen_matches``)."""
     con.register("chosen_matches", pa.table({"match_id": pa.array(ids, type=pa.string())}))
     try:
-        yield con.sql(_GROUP, params={"first": min(ids), "last": max(ids)})
+        yield con.sql(_GROUP if query is None else query, params={"first": min(ids), "last": max(ids)})
     finally:
         con.unregister("chosen_matches")
 
 
 def _group_table(con: duckdb.DuckDBPyConnection, ids: list[str]) -> pa.Table:
     """The records of these consecutive matches, in id and file order."""
-    with _group(con, ids) as relation:
-        return relation.to_arrow_table()
+    with _group(con, ids, _GROUP_ROWS) as relation:
+        table = relation.to_arrow_table()
+    return in_file_order(table).drop_columns(["seq"])
+
+
+def in_file_order(table: pa.Table) -> pa.Table:
+    """Records (``match_id``, ``seq``, ...) in match id and file order: as read when they
+    are so already, else sorted.
+
+    A match's records are inserted together and in order, and the matches of a season's
+    files mostly in id order, so a scan gives them in that order nearly always; the read
+    asks for no ``ORDER BY``, whose sort carried every record's text (0.70-0.72 CPU s
+    against 0.44 for the 1M season's groups on one thread; benchmarks/README.md, "The
+    replay's records read as stored"). Nothing relies on it: the order is checked here,
+    the matches strictly increasing from run to run and ``seq`` within each run, and
+    anything else (matches loaded out of id order, one replaced since, DuckDB's threads
+    interleaving a scan) is sorted by Arrow."""
+    if table.num_rows < 2:
+        return table
+    runs = pc.run_end_encode(table.column("match_id").combine_chunks())
+    matches = runs.values.to_pylist()
+    starts = {0, *runs.run_ends.to_pylist()[:-1]}
+    # Where seq does not grow from the row before: only where a match's records begin.
+    back = pc.indices_nonzero(pc.less_equal(pc.pairwise_diff(table.column("seq").combine_chunks()), 0))
+    if all(a < b for a, b in itertools.pairwise(matches)) and starts.issuperset(back.to_pylist()):
+        return table
+    return table.sort_by([("match_id", "ascending"), ("seq", "ascending")])
 
 
 def _groups(ids: list[str], counts: dict[str, int], limit: int) -> Iterator[list[str]]:
@@ -273,14 +302,18 @@ def _counts(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
     return dict(con.execute("SELECT match_id, count(*) FROM records GROUP BY match_id").fetchall())
 
 
-_GROUP: Final = (
-    "SELECT r.match_id, r.line, CAST(r.body AS VARCHAR) AS body FROM records r "
+_GROUP_ROWS: Final = (
+    "SELECT r.match_id, r.line, CAST(r.body AS VARCHAR) AS body, r.seq FROM records r "
     "SEMI JOIN chosen_matches c ON c.match_id = r.match_id "
     # The group's ids are consecutive in id order: the range lets the scan skip the
     # row groups (min/max per block) of other matches instead of reading every
     # record of the store for each group, which would grow with the store squared.
-    "WHERE r.match_id BETWEEN $first AND $last ORDER BY r.match_id, r.seq"
+    "WHERE r.match_id BETWEEN $first AND $last"
 )
+"""A group's records as stored (:func:`in_file_order` puts them in order)."""
+
+_GROUP: Final = "SELECT match_id, line, body FROM (" + _GROUP_ROWS + ") ORDER BY match_id, seq"
+"""A group's records in id and file order, streamed a batch at a time (:func:`_read_group`)."""
 
 
 def _read_group(
