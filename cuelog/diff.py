@@ -36,7 +36,7 @@ from cuelog.replay.output import finding_doc
 from cuelog.replay.rulesets import ruleset
 from cuelog.store.arrow import rows_table
 from cuelog.store.reads import LoadedMatch, loaded_matches, match_index, select_matches
-from cuelog.store.settings import ThreadsHeld
+from cuelog.store.settings import threads_held
 
 if TYPE_CHECKING:  # matplotlib is imported by plot() only: `cuelog diff` without --plot never needs it
     from matplotlib.figure import Figure
@@ -279,7 +279,7 @@ def diff_db(
 
     job = _Chunk(new, old)
     # The records are read while the workers replay: DuckDB on the cores they leave.
-    with ThreadsHeld(con, cores_left(n)):
+    with threads_held(con, cores_left(n)):
         outcomes = list(_ordered(loaded_matches(con, selection.compared), job, n)) if selection.compared else []
     return selection, collect_outcomes(outcomes)
 
@@ -341,7 +341,7 @@ def diff_baseline(
     selection = select(con, discipline, ids, events)
     n = max(1, min(workers if workers is not None else usable_cores(), len(selection.compared)))
     loaded = loaded_matches(con, selection.compared)
-    with ThreadsHeld(con, cores_left(n)):  # the records are read while the workers replay
+    with threads_held(con, cores_left(n)):  # the records are read while the workers replay
         today = replay_all(loaded, n, rules=new) if selection.compared else []
     event_of: dict[str, str | None] = {m: event for m, (_, event) in match_index(con).items()}
     chosen = set(selection.compared)

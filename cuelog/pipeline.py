@@ -59,7 +59,7 @@ from cuelog.store.results import (
     unpacked,
     write_results,
 )
-from cuelog.store.settings import ThreadsHeld
+from cuelog.store.settings import threads_held
 
 if TYPE_CHECKING:  # not imported at run time: a worker process never needs DuckDB (start-up)
     import duckdb
@@ -383,7 +383,7 @@ def stream_db(
     step = _counter(total, progress)
     # No more workers than matches: starting a process costs more than a short match.
     n = min(workers if workers is not None else default_workers(total), max(len(chosen), 1))
-    with ThreadsHeld(con, cores_left(n)) as threads:
+    with threads_held(con, cores_left(n)) as threads:
         # The records stream from a cursor of their own: the writes go on ``con`` meanwhile.
         reader = con.cursor()
         stored = ReadAhead(stored_chunks(reader, chosen), READ_AHEAD, name="cuelog-reader")

@@ -499,16 +499,16 @@ def test_the_threads_are_set_back_when_a_replay_fails(tmp_path: Path, monkeypatc
 def test_an_error_inside_the_held_threads_is_the_one_raised_when_they_cannot_be_set_back(tmp_path: Path) -> None:
     """Setting the threads back needs the connection: when the error being raised closed it,
     that error is reported, not the failed restore."""
-    from cuelog.store.settings import ThreadsHeld
+    from cuelog.store.settings import threads_held
 
     con = duckdb.connect(str(tmp_path / "s.duckdb"))
-    with pytest.raises(RuntimeError, match="the writer failed"), ThreadsHeld(con, 1):
+    with pytest.raises(RuntimeError, match="the writer failed"), threads_held(con, 1):
         con.close()
         raise RuntimeError("the writer failed")
     con = duckdb.connect(str(tmp_path / "s.duckdb"))
     try:
         con.execute("SET threads = 3")
-        with ThreadsHeld(con, 1) as held:
+        with threads_held(con, 1) as held:
             assert int(con.execute("SELECT current_setting('threads')").fetchall()[0][0]) == 1
             held.release()
             assert int(con.execute("SELECT current_setting('threads')").fetchall()[0][0]) == 3

@@ -73,7 +73,7 @@ def usable_cores() -> int:
 def cores_left(workers: int, cores: int | None = None) -> int:
     """The cores (``cores``, else those this process may use) that ``workers`` busy worker
     processes leave to the rest of this process's work, at least one: DuckDB's threads
-    beside them (:class:`cuelog.store.settings.ThreadsHeld`). One worker is this process
+    beside them (:func:`cuelog.store.settings.threads_held`). One worker is this process
     itself, working beside its DuckDB threads."""
     return max(1, (usable_cores() if cores is None else cores) - max(1, workers))
 

@@ -44,7 +44,7 @@ from cuelog.ingest.rows import GROUP_RECORDS, GroupRows, Rows, Tables
 from cuelog.ingest.spool import Spool, Spooled, SpoolFailed
 from cuelog.schemas.records import Match
 from cuelog.store import loads
-from cuelog.store.settings import ThreadsHeld
+from cuelog.store.settings import threads_held
 
 
 @dataclass(frozen=True, slots=True)
@@ -361,7 +361,7 @@ def ingest_paths(
     files = list(log_files(paths))
     folder = loads.database_folder(con)
     # DuckDB's threads: the cores the checking processes leave while they run.
-    held = ThreadsHeld(con, cores_left(workers))
+    held = threads_held(con, cores_left(workers))
     with collector_paused(), loads.vacuum_bounded(con), held, parallel.checker(workers, folder) as check:
         return _ingest_paths(con, files, replace, progress, check)
 

@@ -19,6 +19,7 @@ import pyarrow as pa
 from cuelog.schemas.records import Match
 from cuelog.store import summaries
 from cuelog.store.arrow import rows_table
+from cuelog.store.settings import SettingHeld
 
 if TYPE_CHECKING:  # the connection is the caller's: an ingest worker builds rows without DuckDB
     import duckdb
@@ -96,13 +97,9 @@ def vacuum_bounded(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
     """At most :data:`VACUUM_TASKS` vacuum tasks a checkpoint while this runs, the last
     checkpoint included (made here, not when the database is closed), and the setting as it
     was after (it is the database's, not the connection's)."""
-    before = con.execute("SELECT current_setting('max_vacuum_tasks')").fetchall()[0][0]
-    con.execute(f"SET max_vacuum_tasks = {min(int(before), VACUUM_TASKS)}")
-    try:
+    with SettingHeld(con, "max_vacuum_tasks", lambda before: min(int(before), VACUUM_TASKS)):
         yield
         con.execute("CHECKPOINT")
-    finally:
-        con.execute(f"SET max_vacuum_tasks = {int(before)}")
 
 
 def first_row(con: duckdb.DuckDBPyConnection, sql: str, params: list[Any]) -> tuple[Any, ...] | None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
@@ -24,6 +24,7 @@ from cuelog.replay.model import BY_N, Finding, MatchResult
 from cuelog.store import summaries
 from cuelog.store.arrow import rows_table
 from cuelog.store.reads import ipc_bytes
+from cuelog.store.settings import SettingHeld
 
 if TYPE_CHECKING:  # the connection is the caller's: a replay worker builds rows without DuckDB
     import duckdb
@@ -229,15 +230,9 @@ replay under 50 MB, at the same speed; benchmarks/README.md, "replay --db: commi
 generation, memory flat"). Larger work spills to DuckDB's temporary directory."""
 
 
-@contextlib.contextmanager
-def memory_capped(con: duckdb.DuckDBPyConnection, limit: str = REPLAY_MEMORY) -> Iterator[None]:
+def memory_capped(con: duckdb.DuckDBPyConnection, limit: str = REPLAY_MEMORY) -> SettingHeld:
     """DuckDB's memory limit set to ``limit`` meanwhile, then set back."""
-    before = con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0]
-    con.execute(f"SET memory_limit = '{limit}'")
-    try:
-        yield
-    finally:
-        con.execute(f"SET memory_limit = '{before}'")
+    return SettingHeld(con, "memory_limit", limit)
 
 
 def set_aside_single_generation(con: duckdb.DuckDBPyConnection) -> list[str]:
@@ -296,7 +291,7 @@ class ResultWriter:
     ``every_match`` says these are all the loaded matches: no other match keeps results.
     ``written()``, if given, is called once every row is written, before the generation is
     made current (a streaming replay gives DuckDB its threads back there:
-    :class:`cuelog.store.settings.ThreadsHeld`).
+    :func:`cuelog.store.settings.threads_held`).
     """
 
     def __init__(
