@@ -33,7 +33,7 @@ from cuelog.ingest.validate import (
     _calls_safety,
     check_record,
     close_frame,
-    time_us,
+    times_us,
 )
 from cuelog.schemas.bounds import INT_BOUNDS, MAX_POINTS
 from cuelog.schemas.records import Record, Stroke, TypedStroke
@@ -72,7 +72,7 @@ PART_BYTES = 4 << 20
 """A large log is given the fast check in parts of about this many bytes (whole lines)."""
 
 
-def clean_stream(fh: IO[bytes]) -> Iterator[CleanLog]:
+def clean_stream(fh: IO[bytes], *, by_arrow: bool = False) -> Iterator[CleanLog]:
     """The fast check of a whole log read from ``fh``, part by part (about :data:`PART_BYTES`
     of whole lines each): each part's records as :func:`clean_part` gives them, one state
     running across the parts (a match, a frame, the stroke numbers carry on), so memory is
@@ -82,7 +82,7 @@ def clean_stream(fh: IO[bytes]) -> Iterator[CleanLog]:
     first = 1
     records = 0
     for part in _parts(fh):
-        log = clean_part(state, part, first)
+        log = clean_part(state, part, first, by_arrow=by_arrow)
         if log is None:
             raise NotClean
         first += part.count(b"\n")
@@ -135,51 +135,53 @@ def clean_records(data: bytes) -> list[Line] | None:
     return None if log is None else list(zip(log.lines, log.texts, log.records, strict=True))
 
 
-def clean_log(data: bytes) -> CleanLog | None:
+def clean_log(data: bytes, *, by_arrow: bool = False) -> CleanLog | None:
     """A log's records, lines, texts and stroke times when the detailed check would find no
-    problem in it; None otherwise (or when in doubt)."""
+    problem in it; None otherwise (or when in doubt). ``by_arrow``: the times read by Arrow
+    (:func:`cuelog.ingest.validate.times_us`)."""
     state = FileState("")
-    log = clean_part(state, data)
+    log = clean_part(state, data, by_arrow=by_arrow)
     if log is None or close_frame(state):
         return None
     return log
 
 
-def clean_part(state: FileState, data: bytes, first: int = 1) -> CleanLog | None:
+def clean_part(state: FileState, data: bytes, first: int = 1, *, by_arrow: bool = False) -> CleanLog | None:
     """:func:`clean_log` for a part of a log: whole lines from line ``first``, checked
     against ``state`` (what the parts before it left: the match, the open frame, the last
     stroke), which it updates. The log's end (its last frame closed) is the caller's to
-    check, with :func:`cuelog.ingest.validate.close_frame`."""
+    check, with :func:`cuelog.ingest.validate.close_frame`. The strokes' times are read
+    together at the end (:func:`cuelog.ingest.validate.times_us`, ``by_arrow`` as given)."""
     decoded = decoded_lines(data, first)
     if decoded is None:
         return None
     numbered, records = decoded
-    times: list[int | None] = []
+    stamps: list[str | None] = []
     try:
         for (number, _), record in zip(numbered, records, strict=True):
             if type(record) is TypedStroke:
-                times.append(stroke_clean(state, record))
+                stroke_clean(state, record)
+                stamps.append(record.t)
             elif check_record(state, number, record):
                 return None
     except NotClean:
         return None
+    times = times_us(stamps, by_arrow=by_arrow)
+    if times is None:
+        return None
     return CleanLog([n for n, _ in numbered], [t for _, t in numbered], records, times, len(data))
 
 
-def stroke_clean(state: FileState, s: Stroke) -> int | None:
+def stroke_clean(state: FileState, s: Stroke) -> None:
     """:func:`cuelog.ingest.validate.check_stroke` finds nothing: the same rules as plain
     comparisons, raising :class:`NotClean` where that check would find a problem. Updates
-    the state as that check does (the last ``n``, the frame's strokes) and returns the
-    stroke's time in microseconds since the epoch (None: no time), read once for the check
-    and the stored column."""
+    the state as that check does (the last ``n``, the frame's strokes). The stroke's time is
+    not read here: :func:`clean_part` reads a part's times together."""
     rs = state.ruleset
     n = s.n
     # The open frame, the next number (n counts from 1, docs/format.md section 4; no gap,
     # no repeat) and the stated bounds (cuelog.schemas.bounds).
     if rs is None or s.frame != state.frame or n != state.last_n + 1 or n > _N_MAX:
-        raise NotClean
-    t = None if s.t is None else time_us(s.t)
-    if t is None and s.t is not None:
         raise NotClean
     if s.striker not in SIDES:
         raise NotClean
@@ -197,7 +199,6 @@ def stroke_clean(state: FileState, s: Stroke) -> int | None:
     state.last_n = n
     state.unread = False
     state.strokes.add(n)
-    return t
 
 
 def _others_clean(state: FileState, s: Stroke, rs: Ruleset) -> bool:

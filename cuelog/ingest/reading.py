@@ -84,7 +84,7 @@ def read_small(path: str | os.PathLike[str], data: bytes, progress: Progress | N
     """One pass over a small log's content: the fast check of a clean log
     (:mod:`cuelog.ingest.clean`) and its rows; a file it does not call clean goes through
     the detailed check instead, which reports every problem as before."""
-    log = clean_log(data)
+    log = clean_log(data, by_arrow=True)
     if log is None:
         return read_log(path, True, progress)
     if progress is not None:
@@ -110,7 +110,7 @@ def read_large(
     place = _Place()
     try:
         with open_log(path) as fh:
-            for log in clean_stream(fh):
+            for log in clean_stream(fh, by_arrow=True):
                 _take(out, log, place)
                 if progress is not None:
                     progress(2 * log.size)  # checked, then loaded

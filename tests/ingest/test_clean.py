@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cuelog.ingest import files, validate
-from cuelog.ingest.clean import clean_records
+from cuelog.ingest.clean import clean_log, clean_records
 from cuelog.ingest.reader import log_files
 from cuelog.ingest.validate import detailed_problems
 from cuelog.schemas.records import Stroke, TypedStroke, decode
@@ -84,7 +84,15 @@ VARIANTS: dict[str, list[Any]] = {
     "n": [1, 2, 3, 0, -1, 2**31 - 1, 2**31],
     "frame": [1, 2, 0],
     "striker": ["A", "B", "C", ""],
-    "t": [None, "2026-05-01T14:03:22.120Z", "2026-05-01T14:03:22+01:00", "2026-05-01T14:03:22", "2026-02-30T10:00Z"],
+    "t": [
+        None,
+        "2026-05-01T14:03:22.120Z",
+        "2026-05-01T14:03:22+01:00",
+        "2026-05-01T14:03:22",
+        "2026-02-30T10:00Z",
+        "2026-02-30T10:00:00.000Z",  # the common shape, a day the calendar lacks
+        "0000-01-01T00:00:00.000Z",  # the common shape, a year datetime lacks
+    ],
     "score": [None, [0, 0], [1, 7], [-1, 0], [0, 999_999], [1_000_000, 0], [1], [1, 2, 3]],
     "break": [None, 0, 12, -1, 999_999, 1_000_000],
     "first": [[], ["red"], ["black", "pink"], ["moon"], ["cue"]],
@@ -122,6 +130,8 @@ def test_the_fast_check_agrees_with_the_detailed_check_rule_by_rule(records, tmp
     problems = detailed_problems(path)
     checked = clean_records(path.read_bytes())
     assert (checked is not None) == (not problems), problems
+    # Ingest's fast check reads the strokes' times by Arrow: the same answer.
+    assert (clean_log(path.read_bytes(), by_arrow=True) is not None) == (not problems), problems
 
 
 _TIME_CHARS = "0123456789-:.TZ+ x\u0663"
@@ -148,6 +158,63 @@ def test_time_us_gives_the_instant_parse_time_reads_or_none_as_it_does(text):
     parsed = validate.parse_time(text)
     expected = None if parsed is None else (parsed - datetime(1970, 1, 1, tzinfo=UTC)) // timedelta(microseconds=1)
     assert validate.time_us(text) == expected
+
+
+_EDGES = [
+    "2024-02-29T23:59:59.999Z",
+    "2026-02-29T00:00:00.000Z",
+    "2026-04-31T00:00:00.000Z",
+    "0000-01-01T00:00:00.000Z",
+    "0001-01-01T00:00:00.000Z",
+    "9999-12-31T23:59:59.999Z",
+    "2026-05-01T24:00:00.000Z",
+    "2026-05-01T23:60:00.000Z",
+    "2026-05-01T23:59:60.000Z",
+    "2026-00-01T00:00:00.000Z",
+    "2026-13-01T00:00:00.000Z",
+    "2026-05-00T00:00:00.000Z",
+    "2026-05-01t14:03:22.120Z",
+    "2026-05-01 14:03:22.120Z",
+    "2026-05-01T14:03:22,120Z",
+    "2026-05-01T14:03:22.120+02:00",
+    "2026-05-01T14:03Z",
+]
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    values=st.lists(
+        st.one_of(st.none(), time_texts(), st.sampled_from(_EDGES), st.just("2026-05-01T14:03:22.120Z")), max_size=12
+    )
+)
+def test_a_parts_times_read_by_arrow_are_what_time_us_reads_one_by_one(values):
+    each = [None if v is None else validate.time_us(v) for v in values]
+    expected = None if any(us is None and v is not None for us, v in zip(each, values, strict=True)) else each
+    assert validate.times_us(values, by_arrow=True) == expected
+    assert validate.times_us(values) == expected
+
+
+@pytest.mark.parametrize("edge", _EDGES)
+def test_an_odd_time_among_common_ones_is_read_as_time_us_reads_it(edge):
+    values = ["2026-05-01T14:03:22.120Z", None, edge]
+    us = validate.time_us(edge)
+    assert validate.times_us(values, by_arrow=True) == (None if us is None else [1777644202120000, None, us])
+
+
+def test_times_of_the_common_shape_are_read_by_arrow_and_any_other_one_by_one(monkeypatch):
+    read_one_by_one = []
+    time_us = validate.time_us
+    monkeypatch.setattr(validate, "time_us", lambda v: read_one_by_one.append(v) or time_us(v))
+    common = ["2026-05-01T14:03:22.120Z", None, "2026-05-01T14:03:23.000Z"]
+    assert validate.times_us(common, by_arrow=True) == [1777644202120000, None, 1777644203000000]
+    assert read_one_by_one == []
+    assert validate.times_us([*common, "2026-05-01T16:03:24+02:00"], by_arrow=True) == [
+        1777644202120000,
+        None,
+        1777644203000000,
+        1777644204000000,
+    ]
+    assert len(read_one_by_one) == 3
 
 
 def test_a_line_holding_two_records_or_half_of_one_is_left_to_the_detailed_check(tmp_path):

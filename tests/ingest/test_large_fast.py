@@ -70,9 +70,9 @@ def test_a_large_log_checked_in_parts_loads_as_the_detailed_check_loads_it(
     parts = []
     real = clean.clean_part
 
-    def counting(state: Any, data: bytes, first: int = 1) -> Any:
+    def counting(state: Any, data: bytes, first: int = 1, **options: Any) -> Any:
         parts.append(first)
-        return real(state, data, first)
+        return real(state, data, first, **options)
 
     monkeypatch.setattr(clean, "clean_part", counting)
     fast, fast_progress = _load(path, tmp_path / "fast.duckdb")
