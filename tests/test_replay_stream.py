@@ -5,14 +5,18 @@ and the JSON document written match by match give the same bytes as the whole do
 from __future__ import annotations
 
 import gc
+import itertools
 import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import pyarrow as pa
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from cuelog import __version__
@@ -231,14 +235,59 @@ def _records(*rows: tuple[str, int]) -> pa.Table:
         [("a", 0), ("a", 2), ("a", 1), ("b", 0)],  # a match's records out of file order
         [("a", 0), ("b", 1), ("b", 0)],  # out of order where a match begins and inside it
         [("a", 0), ("a", 0)],  # no step forward
+        [("a", 2), ("a", 3), ("b", 0), ("a", 0), ("a", 1)],  # a match in two pieces, the later first
+        [("b", 0), ("b", 1), ("c", 0), ("a", 0), ("a", 1), ("a", 2)],  # runs of matches out of id order
+        [("a", 0), ("a", 2), ("b", 0), ("a", 1), ("a", 3)],  # a match's pieces interleaving
+        [("a", 0), ("a", 1), ("b", 0), ("a", 1), ("a", 2)],  # a match's pieces overlapping
     ],
-    ids=["ordered", "matches-swapped", "match-apart", "records-swapped", "both", "repeated"],
+    ids=[
+        "ordered",
+        "matches-swapped",
+        "match-apart",
+        "records-swapped",
+        "both",
+        "repeated",
+        "match-in-two-pieces",
+        "runs-swapped",
+        "pieces-interleaving",
+        "pieces-overlapping",
+    ],
 )
 def test_records_come_in_match_id_and_file_order_whatever_order_they_were_read_in(
     rows: list[tuple[str, int]],
 ) -> None:
     from cuelog.store.reads import in_file_order
 
+    assert in_file_order(_records(*rows)).to_pylist() == _records(*sorted(rows)).to_pylist()
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    sizes=st.lists(st.integers(1, 40), min_size=1, max_size=30),
+    cuts=st.lists(st.integers(1, 39), max_size=40),
+    order=st.randoms(use_true_random=False),
+)
+def test_pieces_of_matches_in_any_order_come_in_match_id_and_file_order(
+    sizes: list[int], cuts: list[int], order: Any
+) -> None:
+    """Matches of many records, cut into pieces at random places, the pieces shuffled: as
+    the sorted rows, whether the pieces are put in order or (many of them) the rows sorted."""
+    from cuelog.store.reads import in_file_order
+
+    pieces = []
+    for m, size in enumerate(sizes):
+        rows = [(f"m{m:03d}", s) for s in range(size)]
+        at = sorted({c for c in cuts if c < size})
+        pieces += [rows[a:b] for a, b in itertools.pairwise([0, *at, size])]
+    order.shuffle(pieces)
+    rows = [r for piece in pieces for r in piece]
+    assert in_file_order(_records(*rows)).to_pylist() == _records(*sorted(rows)).to_pylist()
+
+
+def test_many_small_pieces_are_sorted_row_by_row() -> None:
+    from cuelog.store.reads import in_file_order
+
+    rows = [(f"m{i % 50:02d}", i // 50) for i in range(2000)]  # 2,000 pieces of one row
     assert in_file_order(_records(*rows)).to_pylist() == _records(*sorted(rows)).to_pylist()
 
 

@@ -252,25 +252,52 @@ def _group_table(con: duckdb.DuckDBPyConnection, ids: list[str]) -> pa.Table:
 
 def in_file_order(table: pa.Table) -> pa.Table:
     """Records (``match_id``, ``seq``, ...) in match id and file order: as read when they
-    are so already, else sorted.
+    are so already, else put in order.
 
     A match's records are inserted together and in order, and the matches of a season's
     files mostly in id order, so a scan gives them in that order nearly always; the read
     asks for no ``ORDER BY``, whose sort carried every record's text (0.70-0.72 CPU s
     against 0.44 for the 1M season's groups on one thread; benchmarks/README.md, "The
-    replay's records read as stored"). Nothing relies on it: the order is checked here,
-    the matches strictly increasing from run to run and ``seq`` within each run, and
-    anything else (matches loaded out of id order, one replaced since, DuckDB's threads
-    interleaving a scan) is sorted by Arrow."""
-    if table.num_rows < 2:
+    replay's records read as stored"). Nothing relies on it: the order is checked here.
+    The rows are cut into pieces, a new one wherever the match changes or ``seq`` does not
+    grow. Matches strictly increasing from piece to piece: in order as read. Otherwise
+    (matches loaded out of id order, one replaced since, a scan giving a match's records
+    in two pieces) the pieces are put in order by their first match and ``seq``, as slices
+    of the table, not copied (at 1M strokes, each group of a season loaded in file order,
+    its match ids not: benchmarks/README.md, "The replay's records put in order by pieces").
+    Pieces of one match that interleave, or many small pieces, are sorted row by row."""
+    rows = table.num_rows
+    if rows < 2:
         return table
-    runs = pc.run_end_encode(table.column("match_id").combine_chunks())
-    matches = runs.values.to_pylist()
-    starts = {0, *runs.run_ends.to_pylist()[:-1]}
-    # Where seq does not grow from the row before: only where a match's records begin.
-    back = pc.indices_nonzero(pc.less_equal(pc.pairwise_diff(table.column("seq").combine_chunks()), 0))
-    if all(a < b for a, b in itertools.pairwise(matches)) and starts.issuperset(back.to_pylist()):
+    ids = table.column("match_id").combine_chunks()
+    seq = table.column("seq").combine_chunks()
+    # Row i + 1 begins a piece where breaks[i] is true.
+    breaks = pc.or_(
+        pc.not_equal(ids.slice(1), ids.slice(0, rows - 1)), pc.less_equal(pc.pairwise_diff(seq).slice(1), 0)
+    )
+    starts = [0, *(i + 1 for i in pc.indices_nonzero(breaks).to_pylist())]
+    if len(starts) > max(_MANY_PIECES, rows // _PIECE_ROWS):
+        return _sorted(table)
+    matches = ids.take(starts).to_pylist()
+    if all(a < b for a, b in itertools.pairwise(matches)):
         return table
+    ends = [*starts[1:], rows]
+    firsts = seq.take(starts).to_pylist()
+    lasts = seq.take([end - 1 for end in ends]).to_pylist()
+    order = sorted(range(len(starts)), key=lambda i: (matches[i], firsts[i]))
+    for a, b in itertools.pairwise(order):
+        if matches[a] == matches[b] and lasts[a] >= firsts[b]:
+            return _sorted(table)  # one match's pieces interleave
+    return pa.concat_tables(table.slice(starts[i], ends[i] - starts[i]) for i in order)
+
+
+_MANY_PIECES: Final = 64
+_PIECE_ROWS: Final = 16
+"""More pieces than :data:`_MANY_PIECES` and than one in :data:`_PIECE_ROWS` rows: Arrow sorts
+the rows (:func:`in_file_order`), which then costs less than sorting the pieces in Python."""
+
+
+def _sorted(table: pa.Table) -> pa.Table:
     return table.sort_by([("match_id", "ascending"), ("seq", "ascending")])
 
 
