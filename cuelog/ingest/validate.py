@@ -347,8 +347,8 @@ def _all_common(times: list[str]) -> bool:
 
     The texts joined by line breaks, each ASCII digit read as 0, are the shape repeated:
     as many breaks as the shapes have, so no text holds one, and each text is the shape.
-    Two C calls for a part's times, where a regular expression (Python's, or Arrow's,
-    compiled at every call) cost twice the time for a log of 200 strokes."""
+    Two C calls for a part's times: a regular expression (Python's one by one, or Arrow's,
+    compiled at every call) cost three to five times as much for a log of 185 strokes."""
     joined = "\n".join(times)
     return (
         joined.translate(_DIGITS_AS_0) == "\n".join([_COMMON_SHAPE] * len(times))
@@ -365,7 +365,7 @@ def times_us(values: list[str | None], *, by_arrow: bool = False) -> list[int | 
     Arrow cast, not one by one. Of that shape (the year 0000 aside) Arrow casts exactly the
     texts ``datetime.fromisoformat`` reads, to the same instant; a day the calendar lacks,
     hour 24, minute or second 60 neither reads (``tests/ingest/test_clean.py``). About a
-    third of the CPU for a log's strokes, but loading Arrow costs about 0.15 s, which
+    third of the CPU of reading them one by one, but loading Arrow costs about 0.15 s, which
     ``cuelog validate`` does not otherwise pay (benchmarks/README.md, "Ingest: a log's
     stroke times read in one pass"). Times of any other shape are read by :func:`time_us`."""
     given = [value for value in values if value is not None]
