@@ -54,10 +54,12 @@ def timed(tree: Path, args: list[str]) -> dict[str, float]:
         stderr=subprocess.PIPE,
     )
     assert proc.stderr is not None
-    err = proc.stderr.read()
+    with proc.stderr:
+        err = proc.stderr.read()
+    # os.wait4, not Popen.wait: it gives the command's resource use, its workers' included.
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
-    proc.returncode = os.waitstatus_to_exitcode(status)
+    proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here: Popen must not wait again
     if proc.returncode not in (0, 1):
         sys.exit(f"{tree}: cuelog {' '.join(args[:1])} exited with {proc.returncode}: {err.decode()[-2000:]}")
     return {"wall_s": wall, "cpu_s": usage.ru_utime + usage.ru_stime, "peak_mib": usage.ru_maxrss / 1024}
