@@ -106,3 +106,35 @@ def test_a_forked_worker_finds_the_callers_modules_and_working_directory(
     with worker_pool(cuelog_probe_module.where, 2) as pool:
         seen = set(pool.map(cuelog_probe_module.where, range(4)))
     assert seen == {str(tmp_path / "elsewhere")}
+
+
+def test_the_workers_run_the_commands_cuelog_not_one_in_the_working_directory(tmp_path: Path) -> None:
+    """Run from a directory holding another ``cuelog`` package (a checkout beside an
+    installed cuelog), the workers replay with the command's code: the fork server imports
+    their module by the command's path, not the directory's (CPython gh-117378)."""
+    marker = tmp_path / "imported-from-the-working-directory"
+    here = tmp_path / "checkout"
+    (here / "cuelog").mkdir(parents=True)
+    (here / "cuelog" / "__init__.py").write_text(f"open({str(marker)!r}, 'w').close()\n", encoding="utf-8")
+    (tmp_path / "bin").mkdir()
+    script = tmp_path / "bin" / "cuelog_command.py"  # as the installed script: its own folder first
+    script.write_text(
+        "import sys\nfrom cuelog.__main__ import main\nif __name__ == '__main__':\n    sys.exit(main())\n",
+        encoding="utf-8",
+    )
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONSAFEPATH"}
+    db = tmp_path / "store.duckdb"
+
+    def cuelog(*args: str) -> str:
+        done = subprocess.run(
+            [sys.executable, str(script), *args], capture_output=True, text=True, check=False, cwd=here, env=env
+        )
+        assert done.returncode in (0, 1), done.stderr
+        return done.stdout
+
+    cuelog("ingest", str(ROOT / "examples"), "--db", str(db), "--workers", "1")
+    assert not marker.exists()
+    # The examples' matches in two workers, each forked from the server.
+    two = cuelog("replay", "--db", str(db), "--json", "--workers", "2")
+    assert not marker.exists()
+    assert two == cuelog("replay", "--db", str(db), "--json", "--workers", "1")

@@ -19,7 +19,8 @@ note such a fork with a DeprecationWarning, which their default filters do not s
 A worker still receives the caller's ``sys.path`` and working directory, and imports the
 calling script as ``__mp_main__``, as a spawned one does (:mod:`multiprocessing.spawn`
 prepares both kinds), so what a worker computes does not depend on how it was started
-(``tests/test_worker_startup.py``).
+(``tests/test_worker_startup.py``). The server itself is started with the caller's import
+path too (:func:`_server_environment`): the modules it imports are the workers' code.
 
 The server lives as long as the pools that use it (:func:`worker_pool`): when the last is
 done the server is stopped and waited for, so that the command's CPU time and peak
@@ -42,6 +43,7 @@ import contextlib
 import ctypes
 import multiprocessing
 import os
+import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -83,6 +85,8 @@ def worker_pool(work: Callable[..., Any], workers: int) -> Iterator[ProcessPoolE
     if forked:
         with _server_lock:
             _server_pools += 1
+            with _server_environment():
+                forkserver.ensure_running()
     try:
         pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=keep_freed_memory)
         try:
@@ -136,6 +140,32 @@ def keep_freed_memory() -> bool:
     if mallopt is None:
         return False
     return bool(mallopt(_M_MMAP_THRESHOLD, MAPPED_ALONE)) and bool(mallopt(_M_TRIM_THRESHOLD, KEPT_HEAP))
+
+
+@contextlib.contextmanager
+def _server_environment() -> Iterator[None]:
+    """The environment the fork server starts in: this process's import path, and no
+    current directory put first.
+
+    The server is started as ``python -c``, so its path begins with the directory the
+    command runs in, and before Python 3.12.8 and 3.13.1 it ignores the path it is sent
+    (CPython gh-117378): the modules it imports for the workers were looked for there
+    first. Run from a directory holding a ``cuelog`` package (a checkout beside an
+    installed or compiled cuelog) the workers replayed with that code while the command
+    used its own; a ``msgspec.py`` there would have been the workers' msgspec. Only the
+    server's start sees this environment: the command's own is put back at once."""
+    path = os.pathsep.join(os.path.abspath(entry) if entry else os.getcwd() for entry in sys.path)
+    saved = {name: os.environ.get(name) for name in ("PYTHONPATH", "PYTHONSAFEPATH")}
+    os.environ["PYTHONPATH"] = path
+    os.environ["PYTHONSAFEPATH"] = "1"  # Python 3.11 and later: no directory of its own first
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 def _stop_server() -> None:
