@@ -26,12 +26,12 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
 import duckdb
 from compare import export, make_logs
+from timed import run_once
 
 ROOT = Path(__file__).resolve().parent.parent
 COUNTS = {
@@ -44,25 +44,10 @@ COUNTS = {
 
 def timed(tree: Path, args: list[str]) -> dict[str, float]:
     """One ``cuelog`` command run in ``tree``: wall s, CPU s, peak MiB; exit 0 or 1 (findings)."""
-    env = {**os.environ, "PYTHONPATH": str(tree)}
-    start = time.perf_counter()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "cuelog", *args],
-        cwd=tree,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    assert proc.stderr is not None
-    with proc.stderr:
-        err = proc.stderr.read()
-    # os.wait4, not Popen.wait: it gives the command's resource use, its workers' included.
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here: Popen must not wait again
-    if proc.returncode not in (0, 1):
-        sys.exit(f"{tree}: cuelog {' '.join(args[:1])} exited with {proc.returncode}: {err.decode()[-2000:]}")
-    return {"wall_s": wall, "cpu_s": usage.ru_utime + usage.ru_stime, "peak_mib": usage.ru_maxrss / 1024}
+    run = run_once([sys.executable, "-m", "cuelog", *args], cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)})
+    if run.exit not in (0, 1):
+        sys.exit(f"{tree}: cuelog {' '.join(args[:1])} exited with {run.exit}: {run.stderr}")
+    return {"wall_s": run.wall_s, "cpu_s": run.cpu_s, "peak_mib": run.peak_mib}
 
 
 def counted(db: Path) -> dict[str, int]:
