@@ -103,11 +103,10 @@ def summary(runs: Mapping[str, Sequence[Run]]) -> dict[str, Any]:
     }
     if len(runs) == 2:
         a, b = runs.values()
-        doc["a_over_b"] = {
-            key: {**spread(ratios), "pairs": ratios}
-            for key in FIGURES
-            for ratios in [[getattr(x, key) / getattr(y, key) for x, y in zip(a, b, strict=True)]]
-        }
+        doc["a_over_b"] = {}
+        for key in FIGURES:
+            ratios = [getattr(x, key) / getattr(y, key) for x, y in zip(a, b, strict=True)]
+            doc["a_over_b"][key] = {**spread(ratios), "pairs": ratios}
     return doc
 
 
