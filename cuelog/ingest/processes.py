@@ -154,7 +154,7 @@ def _server_environment() -> Iterator[None]:
     installed or compiled cuelog) the workers replayed with that code while the command
     used its own; a ``msgspec.py`` there would have been the workers' msgspec. Only the
     server's start sees this environment: the command's own is put back at once."""
-    path = os.pathsep.join(os.path.abspath(entry) if entry else os.getcwd() for entry in sys.path)
+    path = os.pathsep.join(os.path.abspath(entry) for entry in sys.path)  # "" is the working directory
     saved = {name: os.environ.get(name) for name in ("PYTHONPATH", "PYTHONSAFEPATH")}
     os.environ["PYTHONPATH"] = path
     os.environ["PYTHONSAFEPATH"] = "1"  # Python 3.11 and later: no directory of its own first
