@@ -37,7 +37,7 @@ CREATE TABLE IF NOT EXISTS records (
     body        VARCHAR USING COMPRESSION zstd NOT NULL  -- the line as written (JSON text; the check decoded it)
     -- body is VARCHAR, not JSON: a JSON column parses every line again on insert, and the
     -- line was decoded and checked already. Stores made with a JSON body keep it; readers
-    -- cast or use json_extract, which take either. Compressed with zstd, not the method
+    -- cast it to text, which takes either. Compressed with zstd, not the method
     -- DuckDB would choose (dictionary and FSST): measured at 1M records, a quarter less CPU
     -- to store, half the file, read as fast (benchmarks/README.md, "The records' text
     -- compressed with zstd"). Stores made before keep the method they were made with.

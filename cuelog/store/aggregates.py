@@ -25,6 +25,7 @@ from cuelog.store.report_scope import (
     _FRAMES,
     _SIDES,
     _TOTALS,
+    PUSH_OUTS,
     SHOT_US,
     GroupRows,
     as_seconds,
@@ -203,13 +204,9 @@ def pool(con: duckdb.DuckDBPyConnection, key: str, players: Sequence[str], *, cl
     return group_rows(con, sql, players, clearance=clearance)
 
 
-# Push outs are a fact of the stroke (WPA 2.4), read from the stored records.
-_PUSHES = """
+_PUSHES = f"""
 pushes AS (
-    SELECT r.match_id, r.frame, json_extract_string(r.body, '$.striker') AS side, count(*) AS push_outs
-    FROM records r SEMI JOIN scope_matches m ON m.match_id = r.match_id
-    WHERE r.type = 'stroke' AND coalesce(json_extract(r.body, '$.push_out')::BOOLEAN, false)
-    GROUP BY ALL
+    SELECT u.* FROM ({PUSH_OUTS}) u SEMI JOIN scope_matches m ON m.match_id = u.match_id
 )"""
 
 

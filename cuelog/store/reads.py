@@ -19,7 +19,7 @@ import pyarrow.compute as pc
 
 from cuelog.errors import CuelogError
 from cuelog.schemas.records import Correction, Match, Record, decode, typed_decoder
-from cuelog.store.report_scope import _CHOSEN, _CLOCK, _QUERIES, _SIDES, TABLES, condoned
+from cuelog.store.report_scope import _CHOSEN, _CLOCK, _QUERIES, _SIDES, PUSH_OUTS, TABLES, condoned
 
 if TYPE_CHECKING:  # the connection is the caller's: a replay worker imports this module without DuckDB
     import duckdb
@@ -447,14 +447,10 @@ def worst_frames(con: duckdb.DuckDBPyConnection, limit: int = 5) -> list[dict[st
 # -- what the reports read: the queries and the scope are cuelog.store.report_scope's; the plots
 # read their rows here as Arrow ------------------------------------------------------------------
 
-# Push outs are a fact of the stroke (WPA 2.4), read from the stored records.
 _PUSH_OUTS = f"""
-SELECT r.match_id, p.event, r.frame, p.side, p.player, count(*) AS push_outs
-FROM records r JOIN ({_SIDES}) p
-  ON p.match_id = r.match_id AND p.side = json_extract_string(r.body, '$.striker')
-WHERE r.type = 'stroke' AND coalesce(json_extract(r.body, '$.push_out')::BOOLEAN, false)
-GROUP BY ALL
-ORDER BY r.match_id, r.frame, p.side
+SELECT u.match_id, p.event, u.frame, p.side, p.player, u.push_outs
+FROM ({PUSH_OUTS}) u JOIN ({_SIDES}) p ON p.match_id = u.match_id AND p.side = u.side
+ORDER BY u.match_id, u.frame, p.side
 """
 
 

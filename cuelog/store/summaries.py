@@ -11,8 +11,9 @@ from which the clock report finds its medians), and the nine-ball push outs
 They are written in the same transactions as what they summarise. A replay's workers build
 each match's side rows from its results (:func:`side_table`), which the writer inserts
 under the replay's generation with the replay rows (:func:`insert_sides`); the shot times
-and push outs, which read loaded tables too, are written for the replayed matches in the
-transaction that makes their generation current (:func:`add_matches`), and the shot times
+(which read the loaded shot clock too) and the push outs (from the replay's stroke details)
+are written for the replayed matches in the transaction that makes their generation
+current (:func:`add_matches`), and the shot times
 again when a clock log re-aligns a match's strokes (:func:`refresh_shots`). All of a
 match's rows go with it when it is replaced (``loads.MATCH_TABLES``). A report over a store
 where a replayed match has no summaries (a database replayed before them, results read
@@ -34,7 +35,6 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from cuelog.replay.model import BY_N, FrameResult, MatchResult, Outcome
-from cuelog.schemas.rulesets import DISCIPLINES
 from cuelog.store.arrow import rows_table
 from cuelog.store.report_scope import MISS_SEQUENCES, SHOT_US, condoned
 
@@ -49,9 +49,6 @@ SUMMARY_TABLES: Final = (
     "summary_push_outs",
 )
 """The tables holding a match's summaries (every generation of its side rows)."""
-
-# Push outs are recorded only by the disciplines with the nine-ball report (WPA 2.4).
-_PUSH_OUT_DISCIPLINES: Final = tuple(d.name for d in DISCIPLINES.values() if "nineball" in d.reports)
 
 # One row per side of each match with frames. `condoned`: a foul nobody called before the
 # next stroke; it stands (S3 R10(c)). A pool rack won on the last ball ends with the
@@ -147,33 +144,35 @@ def _within(column: str, ids: str | None) -> str:
 def add_matches(con: duckdb.DuckDBPyConnection, ids: str | None, gen: int | None) -> None:
     """The shot times and push outs of the replayed matches (the relation ``ids`` of match
     ids; ``None``: every match) from their replay rows of generation ``gen`` (``None``: the
-    current ones), replacing theirs, inside the caller's transaction: each reads a loaded
-    table beside the replay's, so it runs once per replay, not once per chunk."""
+    current ones), replacing theirs, inside the caller's transaction: the shot times read a
+    loaded table beside the replay's, so they run once per replay, not once per chunk."""
     for table in (*_SHOT_TABLES, "summary_push_outs"):
         con.execute(f"DELETE FROM {table} WHERE {_within('match_id', ids)}")
     _insert_shots(con, ids, gen)
-    disciplines = {"disciplines": list(_PUSH_OUT_DISCIPLINES)}
-    pushing = f"""SELECT match_id FROM matches WHERE list_contains($disciplines, split_part(rules, '/', 1))
-                  AND {_within("match_id", ids)}"""
-    # No replayed match of a discipline with push outs: the query below would still read
-    # every stroke's body in the store (0.77 s at 1M strokes), to find nothing.
-    if not con.execute(f"SELECT EXISTS ({pushing})", disciplines).fetchall()[0][0]:
-        return
-    frames = "replay_frames" if gen is None else f"(SELECT * FROM replay_frames_rows WHERE gen = {int(gen)})"
-    # Only strokes in a replayed rack count, and only sides A and B (as the frames have them).
+    _insert_push_outs(con, ids, gen)
+
+
+def _insert_push_outs(con: duckdb.DuckDBPyConnection, ids: str | None, gen: int | None) -> None:
+    """``summary_push_outs`` of the matches ``ids``: the push outs declared (WPA 2.4) as the
+    replay read them, corrections applied (the ``push_out`` detail of each such stroke,
+    whether the rules let it stand or not), per side as the replay gives the striker. Only
+    replayed strokes have details, so only the replayed racks count; a store without pool
+    matches has almost no detail rows to read."""
+    details, strokes = _generation("replay_stroke_details", gen), _generation("replay_strokes", gen)
     con.execute(
         f"""
         INSERT INTO summary_push_outs
-        SELECT r.match_id, json_extract_string(r.body, '$.striker') AS side, count(*) AS push_outs
-        FROM records r
-        SEMI JOIN ({pushing}) m ON m.match_id = r.match_id
-        SEMI JOIN {frames} f ON f.match_id = r.match_id AND f.frame = r.frame
-        WHERE r.type = 'stroke' AND coalesce(json_extract(r.body, '$.push_out')::BOOLEAN, false)
-          AND json_extract_string(r.body, '$.striker') IN ('A', 'B')
+        SELECT s.match_id, s.striker AS side, count(*) AS push_outs
+        FROM {details} d JOIN {strokes} s USING (match_id, frame, n)
+        WHERE d.name = 'push_out' AND s.striker IN ('A', 'B') AND {_within("d.match_id", ids)}
         GROUP BY ALL ORDER BY ALL
-        """,
-        disciplines,
+        """
     )
+
+
+def _generation(view: str, gen: int | None) -> str:
+    """The rows of a replay view (``None``: its current ones) or of one generation."""
+    return view if gen is None else f"(SELECT * FROM {view}_rows WHERE gen = {int(gen)})"
 
 
 _SHOT_TABLES: Final = ("summary_shots", "summary_shot_counts", "summary_shot_medians")
@@ -202,7 +201,7 @@ def _insert_shots(con: duckdb.DuckDBPyConnection, ids: str | None, gen: int | No
         "GROUP BY match_id ORDER BY match_id"
     ).fetchall()
     # Shot times belong to the striker the replay gives the stroke (a correction may change it).
-    strokes = "replay_strokes" if gen is None else f"(SELECT * FROM replay_strokes_rows WHERE gen = {int(gen)})"
+    strokes = _generation("replay_strokes", gen)
     for first, last in _ranges(counts, SHOT_BATCH):
         con.execute(
             f"""

@@ -129,6 +129,31 @@ def test_nineball_report(tmp_path: Path) -> None:
     }  # fmt: skip
 
 
+def test_nineball_report_counts_the_push_outs_as_the_officials_corrected_them(tmp_path: Path) -> None:
+    """WPA 2.4: a push out is a recorded fact; the officials' correction that says Ann never
+    declared one (docs/format.md section 6) takes it off the report, as it does in the replay:
+    her shot is then judged as a normal one (the 6 first: a foul nobody called)."""
+    from cuelog.analytics import reports
+    from cuelog.store import connect
+
+    db = kit.load(tmp_path / "nine.duckdb", nineball_match())
+    fixes = tmp_path / "fixes.jsonl"
+    fixes.write_text(json.dumps({"match": "p2-nine", "frame": 2, "n": 2, "set": {"push_out": False}}) + "\n")
+    ran = runner.invoke(app, ["replay", "--db", str(db), "--corrections", str(fixes), "--json"])
+    assert ran.exit_code == 1, ran.output  # a finding
+    (match,) = json.loads(ran.stdout)["matches"]
+    assert [(f["n"], f["kind"]) for f in match["frames"][1]["findings"]][:1] == [(2, "condoned_foul")]
+    result = runner.invoke(app, ["report", "nineball", "--db", str(db), "--json"])
+    assert result.exit_code == 0, result.stderr
+    assert {r["player"]: r["push_outs"] for r in json.loads(result.stdout)["players"]} == {"Ann": 0, "Bob": 0}
+    with connect(db, read_only=True) as con:
+        assert reports.load(con, "nineball").push_outs.is_empty()  # what the plots read
+    assert runner.invoke(app, ["replay", "--db", str(db)]).exit_code == 0  # without the correction
+    with connect(db, read_only=True) as con:
+        pushes = reports.load(con, "nineball").push_outs
+    assert pushes.select("player", "frame", "push_outs").rows() == [("Ann", 2, 1)]
+
+
 def straight_pool_game(match: str = "p3-straight") -> kit.Log:
     """A 14.1 game to 5: Ann breaks legally (nothing pocketed); Bob runs 3, misses; Ann fouls
     (minus one); Bob runs 2 more and wins at 5."""

@@ -177,6 +177,27 @@ def test_report_over_the_cluster_results_equals_report_over_the_database(season:
     assert sum(r["shots"] for r in rows) > 0  # the shot clock came along with the results
 
 
+def test_nineball_report_over_the_cluster_results_counts_the_push_outs(cluster, tmp_path: Path) -> None:
+    """A results dataset holds no records: the nine-ball report reads the push outs (WPA 2.4)
+    from the replay's strokes there too, and gives what it gives over the database."""
+    season = tmp_path / "nine"
+    ran = cuelog("simulate", "--rules", "nineball/wpa", "--matches", "6", "--seed", "5", "--out", str(season))
+    assert ran.exit_code == 0, ran.stderr
+    db = tmp_path / "nine.duckdb"
+    assert cuelog("ingest", str(season / "logs"), "--db", str(db)).exit_code == 0
+    assert cuelog("replay", "--db", str(db)).exit_code == 0
+    out = tmp_path / "out"
+    replay_parquet(cluster, str(export(db, tmp_path / "archive", 2)), str(out))
+    for by in ("player", "match"):
+        over_db = cuelog("report", "nineball", "--db", str(db), "--json", "--by", by)
+        over_results = cuelog("report", "nineball", "--results", str(out), "--json", "--by", by)
+        assert over_db.exit_code == over_results.exit_code == 0, over_results.stderr
+        assert over_results.stdout == over_db.stdout
+    declared = sum('"push_out":true' in line for f in (season / "logs").glob("*.jsonl") for line in f.open())
+    rows = json.loads(over_results.stdout)["matches"]
+    assert declared > 0 and sum(r["push_outs"] for r in rows) == declared
+
+
 def test_bad_options_exit_2_with_a_message(season: Path, tmp_path: Path) -> None:
     data = export(season, tmp_path / "archive", 2)
     cases = [

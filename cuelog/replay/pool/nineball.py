@@ -223,18 +223,21 @@ def _result(
     warned = side in st.warned or not st.ed.warning_required
     third = bool(fouls) and st.fouls[side] >= st.ed.serious_fouls - 1 and warned
     due = Due(fouls=tuple(fouls), in_hand="anywhere" if fouls else None, loss_of_frame=third, loss_rule="WPA 6.14")
+    # A push out declared is a recorded fact (WPA 2.4) the reports count: ``True`` where it
+    # stood, ``False`` where the rules refused it (a push_out_error, judged as a normal shot).
+    declared: Detail = (("push_out", push),) if s.push_out else ()
     if third:
         lost = compare_loss(s.n, side, due, s.call, "WPA 2.8")
         st.end_reported = bool(lost)
         F.extend(lost)
         _end(st, other(side), "loss_of_frame", s.n, "WPA 6.14")
-        return _outcome(st, s, due, (), lowest, breaking=breaking)
+        return _outcome(st, s, due, (), lowest, breaking=breaking, push=push, detail=declared)
     F.extend(compare_call(s.n, side, due, s.call, BALL_IN_HAND, "WPA 2.7"))
     F.extend(compare_loss(s.n, side, due, s.call, "WPA 2.8"))
     nine = NINE in s.potted
     if nine and not fouls and not push:
         _end(st, side, "pot", s.n, "WPA 2.5")  # a legal 9 wins on any shot, the break included
-        return _outcome(st, s, due, (), lowest, breaking=breaking)
+        return _outcome(st, s, due, (), lowest, breaking=breaking, push=push, detail=declared)
     spots = (NINE,) if NINE in s.potted or NINE in (s.off_table or []) else ()
     F.extend(check_respots(s.n, list(spots), s.respots, "WPA 2.6"))
     for r in s.respots or []:
@@ -242,7 +245,8 @@ def _result(
             st.table.add(r.ball)
     _next_turn(st, s, fouls, push=push, breaking=breaking)
     dry = breaking and not fouls and _dry_break(st, s)
-    return _outcome(st, s, due, spots, lowest, breaking=breaking, detail=(("dry_break", True),) if dry else ())
+    detail = ((("dry_break", True),) if dry else ()) + declared  # sorted by name (Detail)
+    return _outcome(st, s, due, spots, lowest, breaking=breaking, push=push, detail=detail)
 
 
 def _dry_break(st: State, s: Stroke) -> bool:
@@ -281,10 +285,19 @@ def _next_turn(st: State, s: Stroke, fouls: list[Foul], *, push: bool, breaking:
 
 
 def _outcome(
-    st: State, s: Stroke, due: Due, spots: Sequence[str], lowest: str | None, *, breaking: bool, detail: Detail = ()
+    st: State,
+    s: Stroke,
+    due: Due,
+    spots: Sequence[str],
+    lowest: str | None,
+    *,
+    breaking: bool,
+    push: bool,
+    detail: Detail = (),
 ) -> Outcome:
-    """The due call; ``ball_on`` is the lowest ball, or ``break`` on a break shot."""
-    balls = 0 if due.foul or s.push_out else len(objects_potted(s))
+    """The due call; ``ball_on`` is the lowest ball, or ``break`` on a break shot. The balls
+    of a push out score nothing (WPA 2.4); those of one refused count as any shot's."""
+    balls = 0 if due.foul or push else len(objects_potted(s))
     # Positional, in Outcome's field order, each field named beside it: the hot loop, where
     # msgspec reads keyword arguments name by name (about 1 us a stroke against 0.15 us).
     return Outcome(

@@ -71,6 +71,33 @@ def test_wpa_2_4_no_push_out_after_a_foul_on_the_break() -> None:
     assert kinds(result) == [(2, PUSH_OUT_ERROR)]
 
 
+def test_wpa_2_4_push_out_pots_count_nothing_and_the_stroke_says_it_was_one() -> None:
+    """WPA 2.4: "Any balls pocketed on a push out do not count and remain pocketed". The
+    stroke's detail keeps the push out as a fact (what the nine-ball report counts)."""
+    result, outcomes = replay(legal_break(), stroke(2, "B", ["6"], ["3"], rail=False, push_out=True))
+    o = outcomes[-1]
+    assert o.scored == 0 and not o.foul and o.next_striker == "A" and kinds(result) == []
+    assert dict(o.detail) == {"push_out": True}
+
+
+def test_wpa_2_4_a_refused_push_out_is_a_normal_shot_whose_pots_count() -> None:
+    """WPA 2.4 ("If no foul is committed on the break shot"): after a break foul a push out is
+    refused, the stroke judged as a normal shot: the 1 first, the 2 pocketed, one ball scored
+    and the shooter continues (2.5). The detail says a push out was declared and refused."""
+    recs = [stroke(1, "A", ["1"], cushions=2, call=foul()), stroke(2, "B", ["1"], ["2"], push_out=True)]
+    result, outcomes = replay(*recs)
+    o = outcomes[-1]
+    assert kinds(result) == [(2, PUSH_OUT_ERROR)]
+    assert o.scored == 1 and not o.foul and o.next_striker == "B"
+    assert dict(o.detail) == {"push_out": False}
+
+
+def test_wpa_2_4_a_stroke_without_a_push_out_has_no_push_out_detail() -> None:
+    """WPA 2.4: only a stroke that declared a push out says so."""
+    _, outcomes = replay(legal_break(), stroke(2, "B", ["1"], rail=True))
+    assert "push_out" not in dict(outcomes[-1].detail)
+
+
 def test_wpa_2_4_2_6_nine_on_a_push_out_is_spotted_not_a_win() -> None:
     """WPA 2.4, 2.5, 2.6: the 9 pocketed on a push out does not win; it is spotted."""
     result, outcomes = replay(legal_break(), stroke(2, "B", ["6"], ["9"], push_out=True, respots=["9"]))
