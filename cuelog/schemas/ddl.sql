@@ -106,8 +106,12 @@ CREATE TABLE IF NOT EXISTS replay_frames_rows (
     end_reason  VARCHAR,
     visits_a    INTEGER NOT NULL,
     visits_b    INTEGER NOT NULL,
-    gen         BIGINT NOT NULL,
-    PRIMARY KEY (match_id, frame, gen)
+    gen         BIGINT NOT NULL
+    -- (match_id, frame, gen) is unique by construction (a replay gives each frame once), as
+    -- for the other replay tables; no key, whose index every replay's rows went into and
+    -- every checkpoint wrote (measured: 0.98x the time of replay --db at 1M without it;
+    -- benchmarks/README.md, "replay --db: the frames without a key"). Stores made with it
+    -- are rebuilt without it on opening (cuelog.store.results.set_aside_keyed_frames).
 );
 
 CREATE TABLE IF NOT EXISTS replay_strokes_rows (

@@ -42,17 +42,25 @@ def connect(path: str | os.PathLike[str] = DEFAULT_DB, *, read_only: bool = Fals
     if not read_only:
         # Here, not at the top: the results module imports pyarrow, which a reader (the
         # report command) does without.
-        from cuelog.store.results import adopt_single_generation, set_aside_single_generation
+        from cuelog.store.results import (
+            adopt_keyed_frames,
+            adopt_single_generation,
+            set_aside_keyed_frames,
+            set_aside_single_generation,
+        )
         from cuelog.store.summaries import recount_shots, stale_shot_summaries
 
         con.execute("BEGIN TRANSACTION")
         try:
             # A database made before replay generations: its replay tables move under the views.
             moved = set_aside_single_generation(con)
+            # A frames table with the key stores had before: made again without it.
+            keyed = set_aside_keyed_frames(con)
             # Shot times' rows per second without their sums, or no medians: made again.
             recount = stale_shot_summaries(con)
             con.execute(ddl())
             adopt_single_generation(con, moved)
+            adopt_keyed_frames(con, keyed)
             if recount:
                 recount_shots(con)
             # Staging tables an interrupted load of an older cuelog left (large logs are

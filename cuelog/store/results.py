@@ -268,6 +268,28 @@ def adopt_single_generation(con: duckdb.DuckDBPyConnection, moved: Sequence[str]
         con.execute(f"DROP TABLE {name}_before_generations")
 
 
+def set_aside_keyed_frames(con: duckdb.DuckDBPyConnection) -> bool:
+    """Rename ``replay_frames_rows`` out of the way if it has the primary key stores were made
+    with before (cuelog/schemas/ddl.sql says why it went), inside the caller's transaction;
+    True if it did, for :func:`adopt_keyed_frames` once the DDL made the table without it.
+    DuckDB cannot drop a key from a table: the rows are copied into a new one."""
+    keyed = con.execute(
+        "SELECT count(*) FROM duckdb_constraints() WHERE schema_name = 'main' "
+        "AND table_name = 'replay_frames_rows' AND constraint_type = 'PRIMARY KEY'"
+    ).fetchall()[0][0]
+    if keyed:
+        con.execute("ALTER TABLE replay_frames_rows RENAME TO replay_frames_rows_keyed")
+    return bool(keyed)
+
+
+def adopt_keyed_frames(con: duckdb.DuckDBPyConnection, moved: bool) -> None:
+    """Copy the frames :func:`set_aside_keyed_frames` set aside into the table without the
+    key and drop the old one. Inside the caller's transaction."""
+    if moved:
+        con.execute("INSERT INTO replay_frames_rows BY NAME SELECT * FROM replay_frames_rows_keyed")
+        con.execute("DROP TABLE replay_frames_rows_keyed")
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class _Batch:
     """Rows gathered for one transaction: each replay table's parts and the side rows."""

@@ -5,11 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import msgspec
+import pyarrow as pa
 import pytest
 
 from cuelog.replay.model import CONDONED_FOUL, Finding
-from cuelog.store import connect
-from cuelog.store.results import REPLAY_TABLES, write_results
+from cuelog.store import connect, summaries
+from cuelog.store.results import REPLAY_TABLES, SIDES, result_tables, write_results
 from tests.analytics import kit
 from tests.analytics import outcomes as o
 
@@ -82,12 +83,19 @@ def test_a_failed_write_leaves_the_old_results(tmp_path: Path) -> None:
     con = connect(db)
     write_results(con, ["m1-maximum"], [o.match("m1-maximum", "snooker/wpbsa-2024", "Ann", "Bob", o.maximum_frame())])
     broken = o.match("m1-maximum", "snooker/wpbsa-2024", "Ann", "Bob", o.frame(1, [o.S("A", 1)]))
-    broken.frames.append(broken.frames[0])  # the same frame twice breaks replay_frames' primary key
-    with pytest.raises(Exception, match=r"(?i)constraint|duplicate"):
-        write_results(con, ["m1-maximum"], [broken])
+    tables = {**result_tables([broken]), SIDES: summaries.side_table([broken])}
+    # The breaks are written after the frames and strokes: a NULL their points refuse.
+    breaks = tables["replay_breaks"]
+    assert breaks.num_rows
+    tables["replay_breaks"] = breaks.set_column(
+        breaks.schema.get_field_index("points"), "points", pa.nulls(breaks.num_rows, pa.int32())
+    )
+    with pytest.raises(Exception, match=r"(?i)constraint|null"):
+        write_results(con, ["m1-maximum"], [broken], tables=tables)
     con.close()
     counts = [_rows(db, f"SELECT count(*) FROM {t}")[0][0] for t in REPLAY_TABLES]
     assert counts == [1, 37, 1, 0, 0, 0]  # frames, strokes, breaks, findings, corrections, details
+    assert _rows(db, "SELECT count(*) FROM replay_strokes_rows") == [(37,)]  # none of the failed write's
 
 
 def test_replaying_every_match_leaves_no_stale_rows(tmp_path: Path) -> None:
@@ -158,6 +166,40 @@ def test_a_database_made_before_replay_generations_keeps_its_results_and_replays
     con.close()
     assert _rows(db, "SELECT count(*), count(reasons), count(free_ball) FROM replay_strokes") == [(37, 37, 37)]
     assert _rows(db, "SELECT count(*) FROM replay_strokes_rows") == [(37,)]  # the old generation is gone
+
+
+def test_a_database_whose_frames_have_the_old_key_keeps_them_without_it(tmp_path: Path) -> None:
+    """Stores made with a primary key on the frames' rows (held in memory and written whole
+    at every checkpoint) are rebuilt without it on opening: the same rows, every generation,
+    and the next replay writes as before."""
+    import duckdb
+
+    db = kit.load(tmp_path / "t.duckdb", kit.maximum())
+    con = connect(db)
+    write_results(con, ["m1-maximum"], [o.match("m1-maximum", "snooker/wpbsa-2024", "Ann", "Bob", o.maximum_frame())])
+    con.close()
+    before = _rows(db, "SELECT * FROM replay_frames_rows ORDER BY ALL")
+    raw = duckdb.connect(str(db))
+    raw.execute("ALTER TABLE replay_frames_rows RENAME TO unkeyed")
+    raw.execute(
+        "CREATE TABLE replay_frames_rows (match_id VARCHAR, frame INTEGER, score_a INTEGER NOT NULL, "
+        "score_b INTEGER NOT NULL, recorded_a INTEGER, recorded_b INTEGER, winner VARCHAR, recorded_winner VARCHAR, "
+        "end_reason VARCHAR, visits_a INTEGER NOT NULL, visits_b INTEGER NOT NULL, gen BIGINT, "
+        "PRIMARY KEY (match_id, frame, gen))"
+    )
+    raw.execute("INSERT INTO replay_frames_rows SELECT * FROM unkeyed; DROP TABLE unkeyed")
+    raw.close()
+    keys = "SELECT count(*) FROM duckdb_constraints() WHERE table_name = 'replay_frames_rows' AND constraint_type = 'PRIMARY KEY'"
+    assert _rows(db, keys) == [(1,)]
+    connect(db).close()
+    assert _rows(db, keys) == [(0,)]
+    assert _rows(db, "SELECT * FROM replay_frames_rows ORDER BY ALL") == before
+    assert _rows(db, "SELECT frame, score_a, winner FROM replay_frames") == [(1, 147, "A")]
+    assert _rows(db, "SELECT count(*) FROM duckdb_tables() WHERE table_name LIKE 'replay_frames_rows%'") == [(1,)]
+    con = connect(db)
+    write_results(con, ["m1-maximum"], [o.match("m1-maximum", "snooker/wpbsa-2024", "Ann", "Bob", o.maximum_frame())])
+    con.close()
+    assert _rows(db, "SELECT frame, score_a, winner FROM replay_frames") == [(1, 147, "A")]
 
 
 def test_a_disciplines_own_stroke_facts_and_finding_kinds_are_stored(tmp_path: Path) -> None:
