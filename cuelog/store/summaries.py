@@ -13,12 +13,12 @@ each match's side rows from its results (:func:`side_table`), which the writer i
 under the replay's generation with the replay rows (:func:`insert_sides`); the shot times
 (which read the loaded shot clock too) and the push outs (from the replay's stroke details)
 are written for the replayed matches in the transaction that makes their generation
-current (:func:`add_matches`), and the shot times
-again when a clock log re-aligns a match's strokes (:func:`refresh_shots`). All of a
-match's rows go with it when it is replaced (``loads.MATCH_TABLES``). A report over a store
-where a replayed match has no summaries (a database replayed before them, results read
-from Parquet) aggregates the replay tables directly instead
-(:func:`cuelog.store.report_scope.in_scope` finds whether every replayed match has them).
+current (:func:`add_matches`), and the shot times again when a clock log re-aligns a
+match's strokes (:func:`refresh_shots`). All of a match's rows go with it when it is
+replaced (``loads.MATCH_TABLES``). A report over a store where a replayed match has no
+summaries (a database replayed before them, results read from Parquet) aggregates the
+replay tables directly instead (:func:`cuelog.store.report_scope.in_scope` finds whether
+every replayed match has them).
 
 Each figure is the one its report computed from the strokes before (``report_scope._TOTALS``,
 ``aggregates._RACKS``): :data:`_SIDES_SQL` computes the side rows from the replay rows the
