@@ -154,6 +154,28 @@ def test_nineball_report_counts_the_push_outs_as_the_officials_corrected_them(tm
     assert pushes.select("player", "frame", "push_outs").rows() == [("Ann", 2, 1)]
 
 
+def test_a_key_given_twice_counts_its_last_value_everywhere(tmp_path: Path) -> None:
+    """docs/format.md section 2: a record naming a key twice is read with the last value by
+    every part of cuelog (RFC 8259 leaves it to the reader): Ann's stroke says push_out
+    true, then false, so the check, the replay (a foul nobody called: the 6 first, WPA 6.2)
+    and the nine-ball report all see no push out."""
+    text = nineball_match().text()
+    assert text.count('"push_out": true}') == 1
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    (logs / "p2-nine.jsonl").write_text(text.replace('"push_out": true}', '"push_out": true, "push_out": false}'))
+    db = tmp_path / "nine.duckdb"
+    assert runner.invoke(app, ["validate", str(logs)]).exit_code == 0
+    assert runner.invoke(app, ["ingest", str(logs), "--db", str(db)]).exit_code == 0
+    ran = runner.invoke(app, ["replay", "--db", str(db), "--json"])
+    assert ran.exit_code == 1, ran.output  # the condoned foul
+    (match,) = json.loads(ran.stdout)["matches"]
+    assert (2, "condoned_foul") in [(f["n"], f["kind"]) for f in match["frames"][1]["findings"]]
+    result = runner.invoke(app, ["report", "nineball", "--db", str(db), "--json"])
+    assert result.exit_code == 0, result.stderr
+    assert {r["player"]: r["push_outs"] for r in json.loads(result.stdout)["players"]} == {"Ann": 0, "Bob": 0}
+
+
 def straight_pool_game(match: str = "p3-straight") -> kit.Log:
     """A 14.1 game to 5: Ann breaks legally (nothing pocketed); Bob runs 3, misses; Ann fouls
     (minus one); Bob runs 2 more and wins at 5."""
