@@ -1,37 +1,44 @@
 -- The cuelog DuckDB store: one file, one place for every table's definition.
 -- Loaded tables (ingest) hold the logs as they were recorded; replay tables hold what
 -- the rules make of them. Every statement is idempotent (IF NOT EXISTS).
+--
+-- Text columns name their compression: dict_fsst (a dictionary, then FSST), the method
+-- DuckDB chooses for every one of them anyway. Named, it compresses each segment with it
+-- instead of first trying every method on the segment (measured: replay --db at 1M 0.974x
+-- the time, ingest 0.986x; benchmarks/README.md, "Text columns with their compression
+-- named"). The records' text is the exception (zstd, below). A store made before keeps
+-- the compression its tables were made with.
 
 -- One row per loaded file content: loading the same bytes again is a no-op.
 CREATE TABLE IF NOT EXISTS ingest_log (
-    file_hash   VARCHAR PRIMARY KEY,   -- sha256 of the file's bytes (decompressed for .gz)
-    path        VARCHAR NOT NULL,      -- path as given on the first load
+    file_hash   VARCHAR USING COMPRESSION dict_fsst PRIMARY KEY,   -- sha256 of the file's bytes (decompressed for .gz)
+    path        VARCHAR USING COMPRESSION dict_fsst NOT NULL,      -- path as given on the first load
     matches     VARCHAR[] NOT NULL,    -- match ids the file defines
     records     BIGINT NOT NULL,
     loaded_at   TIMESTAMPTZ NOT NULL
 );
 
 CREATE TABLE IF NOT EXISTS matches (
-    match_id    VARCHAR PRIMARY KEY,
-    rules       VARCHAR NOT NULL,
-    side_a      VARCHAR NOT NULL,
-    side_b      VARCHAR NOT NULL,
+    match_id    VARCHAR USING COMPRESSION dict_fsst PRIMARY KEY,
+    rules       VARCHAR USING COMPRESSION dict_fsst NOT NULL,
+    side_a      VARCHAR USING COMPRESSION dict_fsst NOT NULL,
+    side_b      VARCHAR USING COMPRESSION dict_fsst NOT NULL,
     best_of     INTEGER,
-    event       VARCHAR,
-    date        VARCHAR,
-    venue       VARCHAR,
-    table_no    VARCHAR,
-    referee     VARCHAR,
-    file_hash   VARCHAR NOT NULL,
+    event       VARCHAR USING COMPRESSION dict_fsst,
+    date        VARCHAR USING COMPRESSION dict_fsst,
+    venue       VARCHAR USING COMPRESSION dict_fsst,
+    table_no    VARCHAR USING COMPRESSION dict_fsst,
+    referee     VARCHAR USING COMPRESSION dict_fsst,
+    file_hash   VARCHAR USING COMPRESSION dict_fsst NOT NULL,
     body        JSON NOT NULL          -- the match record as written
 );
 
 -- Every record of every match, in file order: the source of truth the replay reads back.
 CREATE TABLE IF NOT EXISTS records (
-    match_id    VARCHAR NOT NULL,
+    match_id    VARCHAR USING COMPRESSION dict_fsst NOT NULL,
     seq         INTEGER NOT NULL,      -- position within the match, 0 = the match record
     line        INTEGER NOT NULL,      -- line in the source file
-    type        VARCHAR NOT NULL,
+    type        VARCHAR USING COMPRESSION dict_fsst NOT NULL,
     frame       INTEGER,
     n           INTEGER,               -- stroke number, or `after` for choices and events
     body        VARCHAR USING COMPRESSION zstd NOT NULL  -- the line as written (JSON text; the check decoded it)
@@ -47,14 +54,14 @@ CREATE TABLE IF NOT EXISTS records (
 
 -- Strokes with the fields the reports filter on, typed.
 CREATE TABLE IF NOT EXISTS strokes (
-    match_id    VARCHAR NOT NULL,
+    match_id    VARCHAR USING COMPRESSION dict_fsst NOT NULL,
     frame       INTEGER NOT NULL,
     n           INTEGER NOT NULL,
-    striker     VARCHAR NOT NULL,
+    striker     VARCHAR USING COMPRESSION dict_fsst NOT NULL,
     t           TIMESTAMPTZ,
     first       VARCHAR[] NOT NULL,
     potted      VARCHAR[] NOT NULL,
-    nominated   VARCHAR,
+    nominated   VARCHAR USING COMPRESSION dict_fsst,
     foul_called BOOLEAN NOT NULL,
     points_called INTEGER,
     miss_called BOOLEAN NOT NULL,
@@ -67,13 +74,13 @@ CREATE TABLE IF NOT EXISTS strokes (
 
 -- Shot times, from aligned `clock` records or from device CSVs joined as-of on stroke time.
 CREATE TABLE IF NOT EXISTS shot_clock (
-    match_id    VARCHAR NOT NULL,
+    match_id    VARCHAR USING COMPRESSION dict_fsst NOT NULL,
     frame       INTEGER NOT NULL,
     n           INTEGER NOT NULL,
     shot_s      DOUBLE,                -- time taken, pauses excluded
     paused_s    DOUBLE,
     limit_s     DOUBLE,
-    source      VARCHAR NOT NULL       -- 'record' or the CSV file's hash
+    source      VARCHAR USING COMPRESSION dict_fsst NOT NULL       -- 'record' or the CSV file's hash
     -- (match_id, frame, n) is unique by construction: a log's clock records are checked
     -- (clock_repeated), and a device shot deletes the reading it replaces; no index, so that
     -- storing a run's shots costs half as much and memory does not grow with the store.
@@ -90,20 +97,20 @@ CREATE TABLE IF NOT EXISTS shot_clock (
 CREATE SEQUENCE IF NOT EXISTS replay_generation START 1;
 
 CREATE TABLE IF NOT EXISTS replay_current (
-    match_id    VARCHAR PRIMARY KEY,
+    match_id    VARCHAR USING COMPRESSION dict_fsst PRIMARY KEY,
     gen         BIGINT NOT NULL        -- the generation whose rows are this match's results
 );
 
 CREATE TABLE IF NOT EXISTS replay_frames_rows (
-    match_id    VARCHAR NOT NULL,
+    match_id    VARCHAR USING COMPRESSION dict_fsst NOT NULL,
     frame       INTEGER NOT NULL,
     score_a     INTEGER NOT NULL,
     score_b     INTEGER NOT NULL,
     recorded_a  INTEGER,
     recorded_b  INTEGER,
-    winner      VARCHAR,
-    recorded_winner VARCHAR,
-    end_reason  VARCHAR,
+    winner      VARCHAR USING COMPRESSION dict_fsst,
+    recorded_winner VARCHAR USING COMPRESSION dict_fsst,
+    end_reason  VARCHAR USING COMPRESSION dict_fsst,
     visits_a    INTEGER NOT NULL,
     visits_b    INTEGER NOT NULL,
     gen         BIGINT NOT NULL
@@ -115,15 +122,15 @@ CREATE TABLE IF NOT EXISTS replay_frames_rows (
 );
 
 CREATE TABLE IF NOT EXISTS replay_strokes_rows (
-    match_id    VARCHAR NOT NULL,
+    match_id    VARCHAR USING COMPRESSION dict_fsst NOT NULL,
     frame       INTEGER NOT NULL,
     n           INTEGER NOT NULL,
-    striker     VARCHAR NOT NULL,
+    striker     VARCHAR USING COMPRESSION dict_fsst NOT NULL,
     scored      INTEGER NOT NULL,      -- points the striker scored under the rules (the due call)
     penalty     INTEGER NOT NULL,      -- penalty due to the opponent
     foul        BOOLEAN NOT NULL,
     miss        BOOLEAN NOT NULL,
-    ball_on     VARCHAR,
+    ball_on     VARCHAR USING COMPRESSION dict_fsst,
     break_id    INTEGER,
     visit_id    INTEGER NOT NULL,
     score_a     INTEGER NOT NULL,      -- official score after the stroke
@@ -140,19 +147,19 @@ CREATE TABLE IF NOT EXISTS replay_strokes_rows (
 -- A discipline's own facts of a stroke beyond the replay_strokes columns (Outcome.detail);
 -- none for snooker and billiards.
 CREATE TABLE IF NOT EXISTS replay_stroke_details_rows (
-    match_id    VARCHAR NOT NULL,
+    match_id    VARCHAR USING COMPRESSION dict_fsst NOT NULL,
     frame       INTEGER NOT NULL,
     n           INTEGER NOT NULL,
-    name        VARCHAR NOT NULL,
+    name        VARCHAR USING COMPRESSION dict_fsst NOT NULL,
     value       JSON,                  -- the value as JSON (string, number, true/false, null)
     gen         BIGINT NOT NULL
     -- (match_id, frame, n, name, gen) is unique by construction, as above.
 );
 
 CREATE TABLE IF NOT EXISTS replay_breaks_rows (
-    match_id    VARCHAR NOT NULL,
+    match_id    VARCHAR USING COMPRESSION dict_fsst NOT NULL,
     frame       INTEGER NOT NULL,
-    side        VARCHAR NOT NULL,
+    side        VARCHAR USING COMPRESSION dict_fsst NOT NULL,
     points      INTEGER NOT NULL,
     from_n      INTEGER NOT NULL,
     to_n        INTEGER NOT NULL,
@@ -160,24 +167,24 @@ CREATE TABLE IF NOT EXISTS replay_breaks_rows (
 );
 
 CREATE TABLE IF NOT EXISTS replay_findings_rows (
-    match_id    VARCHAR NOT NULL,
+    match_id    VARCHAR USING COMPRESSION dict_fsst NOT NULL,
     frame       INTEGER,
     n           INTEGER NOT NULL,
-    kind        VARCHAR NOT NULL,
-    rule        VARCHAR NOT NULL,
-    side        VARCHAR,
+    kind        VARCHAR USING COMPRESSION dict_fsst NOT NULL,
+    rule        VARCHAR USING COMPRESSION dict_fsst NOT NULL,
+    side        VARCHAR USING COMPRESSION dict_fsst,
     points      INTEGER NOT NULL,
-    message     VARCHAR NOT NULL,
+    message     VARCHAR USING COMPRESSION dict_fsst NOT NULL,
     gen         BIGINT NOT NULL
 );
 
 -- Officials' corrections applied to a match before its replay (docs/format.md section 6).
 CREATE TABLE IF NOT EXISTS replay_corrections_rows (
-    match_id    VARCHAR NOT NULL,
+    match_id    VARCHAR USING COMPRESSION dict_fsst NOT NULL,
     frame       INTEGER NOT NULL,
     n           INTEGER NOT NULL,
     fields      JSON NOT NULL,         -- the `set` object: corrected stroke fields
-    note        VARCHAR,
+    note        VARCHAR USING COMPRESSION dict_fsst,
     gen         BIGINT NOT NULL
 );
 
@@ -203,8 +210,8 @@ CREATE VIEW IF NOT EXISTS replay_corrections AS SELECT r.* EXCLUDE (gen) FROM re
 -- too, and are written for the replayed matches in the transaction that makes their
 -- generation current (and the shot times again when a clock log re-aligns their strokes).
 CREATE TABLE IF NOT EXISTS summary_sides_rows (
-    match_id    VARCHAR NOT NULL,
-    side        VARCHAR NOT NULL,      -- 'A' or 'B', one row each for every replayed match with frames
+    match_id    VARCHAR USING COMPRESSION dict_fsst NOT NULL,
+    side        VARCHAR USING COMPRESSION dict_fsst NOT NULL,      -- 'A' or 'B', one row each for every replayed match with frames
     frames      BIGINT NOT NULL,       -- the match's replayed frames (the same on both rows)
     visits      BIGINT NOT NULL,       -- the side's visits (S2 R6) in them
     credited    BIGINT NOT NULL,       -- points the official score booked to the side's strokes
@@ -232,10 +239,10 @@ CREATE VIEW IF NOT EXISTS summary_sides AS SELECT r.* EXCLUDE (gen) FROM summary
 -- the striker and that side's player and the match's event as the match record has them (a
 -- match loaded again loses its summaries), so that the clock report needs no join per shot.
 CREATE TABLE IF NOT EXISTS summary_shots (
-    match_id    VARCHAR NOT NULL,
-    side        VARCHAR NOT NULL,
-    event       VARCHAR,
-    player      VARCHAR NOT NULL,
+    match_id    VARCHAR USING COMPRESSION dict_fsst NOT NULL,
+    side        VARCHAR USING COMPRESSION dict_fsst NOT NULL,
+    event       VARCHAR USING COMPRESSION dict_fsst,
+    player      VARCHAR USING COMPRESSION dict_fsst NOT NULL,
     shot_s      DOUBLE NOT NULL,
     limit_s     DOUBLE
 );
@@ -248,10 +255,10 @@ CREATE TABLE IF NOT EXISTS summary_shots (
 -- A store whose table lacks the sums has it rebuilt from `summary_shots` when opened for
 -- writing (cuelog.store.summaries.stale_shot_summaries).
 CREATE TABLE IF NOT EXISTS summary_shot_counts (
-    match_id    VARCHAR NOT NULL,
-    side        VARCHAR NOT NULL,
-    event       VARCHAR,
-    player      VARCHAR NOT NULL,
+    match_id    VARCHAR USING COMPRESSION dict_fsst NOT NULL,
+    side        VARCHAR USING COMPRESSION dict_fsst NOT NULL,
+    event       VARCHAR USING COMPRESSION dict_fsst,
+    player      VARCHAR USING COMPRESSION dict_fsst NOT NULL,
     whole_s     BIGINT NOT NULL,       -- floor(shot_s)
     shots       BIGINT NOT NULL,
     sum_us      BIGINT NOT NULL,       -- the shot times summed in whole microseconds (exact)
@@ -266,7 +273,7 @@ CREATE TABLE IF NOT EXISTS summary_shot_counts (
 -- (cuelog/store/summed.py). Made from `summary_shots` when a store without them is opened
 -- for writing (cuelog.store.summaries.stale_shot_summaries).
 CREATE TABLE IF NOT EXISTS summary_shot_medians (
-    match_id    VARCHAR NOT NULL,
+    match_id    VARCHAR USING COMPRESSION dict_fsst NOT NULL,
     median_s    DOUBLE NOT NULL,       -- median(shot_s) of the match's shot times
     median_a_s  DOUBLE,                -- of side A's
     median_b_s  DOUBLE                 -- of side B's
@@ -274,7 +281,7 @@ CREATE TABLE IF NOT EXISTS summary_shot_medians (
 
 -- Nine-ball push outs declared (WPA 2.4, a recorded fact) in the replayed racks, per side.
 CREATE TABLE IF NOT EXISTS summary_push_outs (
-    match_id    VARCHAR NOT NULL,
-    side        VARCHAR NOT NULL,
+    match_id    VARCHAR USING COMPRESSION dict_fsst NOT NULL,
+    side        VARCHAR USING COMPRESSION dict_fsst NOT NULL,
     push_outs   BIGINT NOT NULL
 );
