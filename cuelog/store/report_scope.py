@@ -97,17 +97,23 @@ ORDER BY c.match_id, c.frame, c.n
 """
 
 
-PUSH_OUTS: Final = """
+def push_outs(details: str = "replay_stroke_details", strokes: str = "replay_strokes") -> str:
+    """The push outs declared (WPA 2.4, a recorded fact) per match, rack and side, as the replay
+    read them: the ``push_out`` detail of each stroke that declared one, corrections applied
+    (true where it stood, false where the rules refused it), with the striker the replay gives
+    the stroke; from the current rows unless other ``details`` and ``strokes`` are given (one
+    generation's). Only replayed strokes have details, so only the replayed racks count; and a
+    results dataset, which holds no records, has them."""
+    return f"""
 SELECT s.match_id, s.frame, s.striker AS side, count(*) AS push_outs
-FROM replay_stroke_details d JOIN replay_strokes s USING (match_id, frame, n)
+FROM {details} d JOIN {strokes} s USING (match_id, frame, n)
 WHERE d.name = 'push_out' AND s.striker IN ('A', 'B')
 GROUP BY ALL
 """
-"""The push outs declared (WPA 2.4, a recorded fact) per match, rack and side, as the replay
-read them: the ``push_out`` detail of each stroke that declared one, corrections applied
-(true where it stood, false where the rules refused it), with the striker the replay gives
-the stroke. Only replayed strokes have details, so only the replayed racks count; and a
-results dataset, which holds no records, has them."""
+
+
+PUSH_OUTS: Final = push_outs()
+"""The current replay's push outs (:func:`push_outs`)."""
 
 MISS_SEQUENCES: Final = """marked AS (
     SELECT *, miss AND NOT condoned AS is_miss,

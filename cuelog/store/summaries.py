@@ -36,7 +36,7 @@ import pyarrow.compute as pc
 
 from cuelog.replay.model import BY_N, FrameResult, MatchResult, Outcome
 from cuelog.store.arrow import rows_table
-from cuelog.store.report_scope import MISS_SEQUENCES, SHOT_US, condoned
+from cuelog.store.report_scope import MISS_SEQUENCES, SHOT_US, condoned, push_outs
 
 if TYPE_CHECKING:  # the connection is the caller's: a replay worker builds side rows without DuckDB
     import duckdb
@@ -153,18 +153,15 @@ def add_matches(con: duckdb.DuckDBPyConnection, ids: str | None, gen: int | None
 
 
 def _insert_push_outs(con: duckdb.DuckDBPyConnection, ids: str | None, gen: int | None) -> None:
-    """``summary_push_outs`` of the matches ``ids``: the push outs declared (WPA 2.4) as the
-    replay read them, corrections applied (the ``push_out`` detail of each such stroke,
-    whether the rules let it stand or not), per side as the replay gives the striker. Only
-    replayed strokes have details, so only the replayed racks count; a store without pool
+    """``summary_push_outs`` of the matches ``ids``: the push outs of generation ``gen``
+    (:func:`cuelog.store.report_scope.push_outs`) per match and side. A store without pool
     matches has almost no detail rows to read."""
-    details, strokes = _generation("replay_stroke_details", gen), _generation("replay_strokes", gen)
+    pushes = push_outs(_generation("replay_stroke_details", gen), _generation("replay_strokes", gen))
     con.execute(
         f"""
         INSERT INTO summary_push_outs
-        SELECT s.match_id, s.striker AS side, count(*) AS push_outs
-        FROM {details} d JOIN {strokes} s USING (match_id, frame, n)
-        WHERE d.name = 'push_out' AND s.striker IN ('A', 'B') AND {_within("d.match_id", ids)}
+        SELECT match_id, side, CAST(sum(push_outs) AS BIGINT) AS push_outs
+        FROM ({pushes}) WHERE {_within("match_id", ids)}
         GROUP BY ALL ORDER BY ALL
         """
     )
