@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 import msgspec
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from cuelog.errors import CuelogError, InputError, Problem
 from cuelog.ingest.ahead import ReadAhead
@@ -45,8 +46,7 @@ from cuelog.store.reads import (
     NoMatches,
     StoredChunk,
     UnknownMatch,
-    record_count,
-    select_matches,
+    listed_matches,
     stored_chunks,
 )
 from cuelog.store.results import (
@@ -377,16 +377,17 @@ def stream_db(
     ``corrections`` are applied to their matches before the replay (docs/format.md section 6);
     one that names a match not being replayed is an InputError, like one that names no stroke.
     """
-    chosen = select_matches(con, ids)
+    listed = listed_matches(con, ids)
+    chosen = listed.column("match_id")
     by_match = _corrections_by_match(chosen, corrections)
-    total = record_count(con, chosen)
+    total = int(pc.sum(listed.column("records")).as_py() or 0)
     step = _counter(total, progress)
     # No more workers than matches: starting a process costs more than a short match.
-    n = min(workers if workers is not None else default_workers(total), max(len(chosen), 1))
+    n = min(workers if workers is not None else default_workers(total), max(listed.num_rows, 1))
     with threads_held(con, cores_left(n)) as threads:
         # The records stream from a cursor of their own: the writes go on ``con`` meanwhile.
         reader = con.cursor()
-        stored = ReadAhead(stored_chunks(reader, chosen), READ_AHEAD, name="cuelog-reader")
+        stored = ReadAhead(stored_chunks(reader, listed), READ_AHEAD, name="cuelog-reader")
         try:
             parts = (_corrected(part, by_match) for part in stored)
             store = rules is None
@@ -414,11 +415,12 @@ def _corrected(part: StoredChunk, by_match: dict[str, list[Located]]) -> StoredC
     return dataclasses.replace(part, corrections=fixes) if fixes else part
 
 
-def _corrections_by_match(chosen: Sequence[str], corrections: Sequence[Located]) -> dict[str, list[Located]]:
+def _corrections_by_match(chosen: pa.ChunkedArray, corrections: Sequence[Located]) -> dict[str, list[Located]]:
     by_match: dict[str, list[Located]] = {}
     for item in corrections:
         by_match.setdefault(item[2].match, []).append(item)
-    replayed = set(chosen)
+    named = pa.array(sorted(by_match), type=pa.string())
+    replayed = set(pc.filter(named, pc.is_in(named, value_set=chosen.combine_chunks())).to_pylist())
     stray = [
         Problem(f, line, "match", "no_such_stroke", f"match {c.match!r}", "a loaded match being replayed")
         for m, items in sorted(by_match.items())

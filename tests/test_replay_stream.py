@@ -28,7 +28,16 @@ from cuelog.pipeline import ReplayFailed, _decode, _replay_chunk, replay_db, str
 from cuelog.replay.model import MatchResult
 from cuelog.replay.output import JSON_TEXT, Rendered, document, document_text, dumps, rendered
 from cuelog.store import connect, results
-from cuelog.store.reads import _ROWS, StoredChunk, _decoded_bodies, ipc_bytes, stored_chunks
+from cuelog.store.arrow import counted_runs
+from cuelog.store.reads import (
+    _ROWS,
+    StoredChunk,
+    UnknownMatch,
+    _decoded_bodies,
+    ipc_bytes,
+    listed_matches,
+    stored_chunks,
+)
 from cuelog.store.results import REPLAY_TABLES
 from tests.analytics import kit
 
@@ -188,12 +197,45 @@ def test_the_records_sent_to_the_workers_as_arrow_are_the_loaded_records(tmp_pat
         ids = [r[0] for r in con.execute("SELECT match_id FROM matches ORDER BY match_id").fetchall()]
         whole = list(loaded_matches(con, ids))
         for group, chunk in ((10**9, 8), (10, 1), (500, 3)):
-            parts = list(stored_chunks(con, ids, chunk=chunk, group=group))
+            parts = list(stored_chunks(con, listed_matches(con, ids), chunk=chunk, group=group))
             assert [m for part in parts for m in part.loaded()] == whole
             assert [part.records for part in parts] == [sum(len(m.lines) for m in part.loaded()) for part in parts]
     finally:
         con.close()
     assert whole[-1].match_id == "zz-empty" and whole[-1].lines == ()
+
+
+def test_the_listed_matches_name_each_match_once_with_its_file_and_records(tmp_path: Path) -> None:
+    """What a replay reads is listed first (``listed_matches``): every loaded match, or the
+    ones named (each once, in id order), with the file it was loaded from and the records
+    it holds; a match row without records counts none, and an unknown id is refused."""
+    db = season(tmp_path / "s.duckdb", 3)
+    con = connect(db)
+    try:
+        con.execute("INSERT INTO matches SELECT 'm00-empty', * EXCLUDE (match_id) FROM matches LIMIT 1")
+        every = listed_matches(con, None).to_pylist()
+        named = listed_matches(con, ["m01-maximum", "m00-empty", "m01-maximum"]).to_pylist()
+        with pytest.raises(UnknownMatch):
+            listed_matches(con, ["m99-none"])
+        stored = dict(con.execute("SELECT match_id, count(*) FROM records GROUP BY ALL").fetchall())
+    finally:
+        con.close()
+    assert [m["match_id"] for m in every] == ["m00-empty", "m00-fifties", "m01-maximum", "m02-fifties"]
+    assert {m["match_id"]: m["records"] for m in every} == {**stored, "m00-empty": 0}
+    assert all(Path(m["file"]).name == f"{m['match_id']}.jsonl" for m in every if m["records"])
+    assert named == [every[0], *[m for m in every if m["match_id"] == "m01-maximum"]]
+
+
+def test_matches_are_read_in_runs_of_about_the_records_asked_for_a_large_one_alone() -> None:
+    counts = pa.table({"match_id": ["a", "b", "c", "d", "e"], "records": [3, 3, 3, 10, 1]})
+    assert [part.column("match_id").to_pylist() for part in counted_runs(counts, "records", 6)] == [
+        ["a", "b"],
+        ["c"],
+        ["d"],
+        ["e"],
+    ]
+    assert [part.num_rows for part in counted_runs(counts, "records", 100)] == [5]
+    assert list(counted_runs(counts.slice(0, 0), "records", 6)) == []
 
 
 def test_matches_stored_out_of_id_order_or_replaced_reach_the_workers_in_id_and_file_order(tmp_path: Path) -> None:
@@ -215,7 +257,7 @@ def test_matches_stored_out_of_id_order_or_replaced_reach_the_workers_in_id_and_
         ids = sorted(set(stored))
         whole = list(loaded_matches(con, ids))  # read with ORDER BY
         for group, chunk in ((10**9, 8), (10**9, 1), (40, 2)):
-            parts = list(stored_chunks(con, ids, chunk=chunk, group=group))
+            parts = list(stored_chunks(con, listed_matches(con, ids), chunk=chunk, group=group))
             assert [m for part in parts for m in part.loaded()] == whole
     finally:
         con.close()
@@ -301,7 +343,7 @@ def test_a_chunk_decoded_at_once_gives_each_match_the_records_its_lines_give(tmp
         con.execute("INSERT INTO matches SELECT 'zz-empty', * EXCLUDE (match_id) FROM matches LIMIT 1")
         ids = [r[0] for r in con.execute("SELECT match_id FROM matches ORDER BY match_id").fetchall()]
         for group, chunk in ((10**9, 8), (10, 1), (500, 3)):
-            parts = list(stored_chunks(con, ids, chunk=chunk, group=group))
+            parts = list(stored_chunks(con, listed_matches(con, ids), chunk=chunk, group=group))
             *full, empty = parts
             assert empty.decoded() is None and [m for m, _, _ in empty.matches] == ["zz-empty"]
             decoded = [d for part in full for d in (part.decoded() or [])]

@@ -19,6 +19,7 @@ import pyarrow.compute as pc
 
 from cuelog.errors import CuelogError
 from cuelog.schemas.records import Correction, Match, Record, decode, typed_decoder
+from cuelog.store.arrow import counted_runs
 from cuelog.store.report_scope import _CHOSEN, _CLOCK, _QUERIES, _SIDES, PUSH_OUTS, TABLES, condoned
 
 if TYPE_CHECKING:  # the connection is the caller's: a replay worker imports this module without DuckDB
@@ -82,6 +83,18 @@ def select_matches(con: duckdb.DuckDBPyConnection, ids: Sequence[str] | None) ->
     return sorted(set(ids))
 
 
+def listed_matches(con: duckdb.DuckDBPyConnection, ids: Sequence[str] | None) -> pa.Table:
+    """:func:`select_matches` as an Arrow table, ``match_id``, ``file`` and ``records``
+    (:func:`_listed`): what :func:`stored_chunks` reads, and each match's records to count
+    (the replay's progress, its workers) with no second scan of the records."""
+    if not ids:
+        listed = _listed(con, None)
+        if not listed.num_rows:
+            raise NoMatches()
+        return listed
+    return _listed(con, select_matches(con, ids))
+
+
 def loaded_matches(
     con: duckdb.DuckDBPyConnection, ids: Sequence[str], batch: int = 65_536, group: int = 100_000
 ) -> Generator[LoadedMatch, None, None]:
@@ -92,16 +105,15 @@ def loaded_matches(
     matches, and one query for them all sorts every record of the store before the first
     comes back, so its memory would grow with the store.
     """
-    files, counts = _files(con), _counts(con)
-    seen: set[str] = set()
-    for chunk_ids in _groups(sorted(set(ids)), counts, group):
-        for match_id, lines in _read_group(con, chunk_ids, batch):
+    missing: list[LoadedMatch] = []
+    for names, files, _ in _groups(_listed(con, ids), group):
+        seen: set[str] = set()
+        for match_id, lines in _read_group(con, names, batch):
             seen.add(match_id)
-            yield LoadedMatch(match_id, str(files.get(match_id, match_id)), lines)
+            yield LoadedMatch(match_id, files[match_id], lines)
+        missing.extend(LoadedMatch(m, files[m], ()) for m in names if m not in seen)
     # A match row without records is reported (no match record), not silently skipped.
-    for match_id in ids:
-        if match_id not in seen:
-            yield LoadedMatch(match_id, str(files.get(match_id, match_id)), ())
+    yield from missing
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,28 +206,28 @@ def _decoded_bodies(bodies: pa.ChunkedArray) -> list[Record] | None:
 
 
 def stored_chunks(
-    con: duckdb.DuckDBPyConnection, ids: Sequence[str], chunk: int = 8, group: int = 100_000
+    con: duckdb.DuckDBPyConnection, listed: pa.Table, chunk: int = 8, group: int = 100_000
 ) -> Generator[StoredChunk, None, None]:
-    """The stored records of these matches, ``chunk`` matches at a time, in id order: what
-    :func:`loaded_matches` gives, as Arrow IPC bytes (:class:`StoredChunk`). Read a group of
+    """The stored records of the matches ``listed`` (:func:`listed_matches`), ``chunk``
+    matches at a time, in id order: what :func:`loaded_matches` gives, as Arrow IPC bytes
+    (:class:`StoredChunk`). Read a group of
     consecutive matches at a time (about ``group`` records a query), as it does; the matches
     without records come last, in a chunk of their own (each is reported: no match record)."""
-    files, counts = _files(con), _counts(con)
-    seen: set[str] = set()
-    for chunk_ids in _groups(sorted(set(ids)), counts, group):
-        table = _group_table(con, chunk_ids)
-        runs = pc.run_end_encode(table.column("match_id").combine_chunks())
-        present = runs.values.to_pylist()
-        ends = runs.run_ends.to_pylist()
-        seen.update(present)
+    missing: list[tuple[str, str, int]] = []
+    for names, files, counts in _groups(listed, group):
+        table = _group_table(con, names)
+        encoded = pc.run_end_encode(table.column("match_id").combine_chunks())
+        present = encoded.values.to_pylist()
+        ends = encoded.run_ends.to_pylist()
         for i in range(0, len(present), chunk):
             start = ends[i - 1] if i else 0
             part = table.slice(start, ends[min(i + chunk, len(ends)) - 1] - start)
-            matches = tuple((m, str(files.get(m, m)), counts.get(m, 0)) for m in present[i : i + chunk])
+            matches = tuple((m, files[m], counts[m]) for m in present[i : i + chunk])
             yield StoredChunk(matches, ipc_bytes(part))
-    missing = tuple((m, str(files.get(m, m)), 0) for m in ids if m not in seen)
+        seen = set(present)
+        missing.extend((m, files[m], 0) for m in names if m not in seen)
     if missing:
-        yield StoredChunk(missing, ipc_bytes(_ROWS.empty_table()))
+        yield StoredChunk(tuple(missing), ipc_bytes(_ROWS.empty_table()))
 
 
 _ROWS: Final = pa.schema([("match_id", pa.string()), ("line", pa.int32()), ("body", pa.string())])
@@ -301,32 +313,41 @@ def _sorted(table: pa.Table) -> pa.Table:
     return table.sort_by([("match_id", "ascending"), ("seq", "ascending")])
 
 
-def _groups(ids: list[str], counts: dict[str, int], limit: int) -> Iterator[list[str]]:
-    """Consecutive runs of ``ids`` holding about ``limit`` records each (at least one match)."""
-    run: list[str] = []
-    held = 0
-    for match_id in ids:
-        if run and held + counts.get(match_id, 0) > limit:
-            yield run
-            run, held = [], 0
-        run.append(match_id)
-        held += counts.get(match_id, 0)
-    if run:
-        yield run
+def _groups(listed: pa.Table, limit: int) -> Iterator[tuple[list[str], dict[str, str], dict[str, int]]]:
+    """Consecutive runs of the matches :func:`_listed` gives, holding about ``limit`` records
+    each (at least one match): each run's ids with their files and numbers of records, made
+    Python objects a run at a time."""
+    for part in counted_runs(listed, "records", limit):
+        names, files, counts = (part.column(c).to_pylist() for c in ("match_id", "file", "records"))
+        yield names, dict(zip(names, files, strict=True)), dict(zip(names, counts, strict=True))
 
 
-def _files(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
-    """The file each loaded match came from (its hash if the file is not logged), by match id."""
-    return dict(
-        con.execute(
-            "SELECT m.match_id, coalesce(l.path, m.file_hash) FROM matches m "
-            "LEFT JOIN ingest_log l ON l.file_hash = m.file_hash"
-        ).fetchall()
-    )
+def _listed(con: duckdb.DuckDBPyConnection, ids: Sequence[str] | None) -> pa.Table:
+    """Each of these matches (``None``: every loaded one) once, in id order, with the file it
+    came from (``file``: its path as first loaded, the file's hash if the file is not logged,
+    the match id without a match row) and its number of stored records (``records``). As
+    Arrow columns, made Python objects a group at a time (:func:`_groups`): a dict of every
+    match's file and one of its records grew a replay's memory with the store (at 10M
+    strokes, 47,001 matches: benchmarks/README.md, "replay --db: the matches listed as
+    Arrow")."""
+    if ids is None:
+        return con.sql(_LISTED.format(listed="(SELECT match_id FROM matches)")).to_arrow_table()
+    con.register("listed_matches", pa.table({"match_id": pa.array(sorted(set(ids)), type=pa.string())}))
+    try:
+        return con.sql(_LISTED.format(listed="listed_matches")).to_arrow_table()
+    finally:
+        con.unregister("listed_matches")
 
 
-def _counts(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
-    return dict(con.execute("SELECT match_id, count(*) FROM records GROUP BY match_id").fetchall())
+_LISTED: Final = """
+SELECT c.match_id, coalesce(l.path, m.file_hash, c.match_id) AS file, coalesce(n.records, 0) AS records
+FROM {listed} c
+LEFT JOIN matches m ON m.match_id = c.match_id
+LEFT JOIN ingest_log l ON l.file_hash = m.file_hash
+LEFT JOIN (SELECT match_id, count(*) AS records FROM records SEMI JOIN {listed} USING (match_id) GROUP BY ALL) n
+       ON n.match_id = c.match_id
+ORDER BY c.match_id
+"""
 
 
 _GROUP_ROWS: Final = (
@@ -359,16 +380,6 @@ def _read_group(
                 lines.append((line, body))
         if current is not None:
             yield current, tuple(lines)
-
-
-def record_count(con: duckdb.DuckDBPyConnection, ids: Sequence[str]) -> int:
-    """The number of stored records of these matches."""
-    con.register("count_ids", pa.table({"match_id": pa.array(list(ids), type=pa.string())}))
-    try:
-        rows = con.execute("SELECT count(*) FROM records WHERE match_id IN (SELECT match_id FROM count_ids)").fetchall()
-    finally:
-        con.unregister("count_ids")
-    return int(rows[0][0])
 
 
 def match_ids(con: duckdb.DuckDBPyConnection) -> list[str]:

@@ -319,7 +319,7 @@ class ResultWriter:
     def __init__(
         self,
         con: duckdb.DuckDBPyConnection,
-        match_ids: Sequence[str],
+        match_ids: Sequence[str] | pa.ChunkedArray,
         *,
         every_match: bool = False,
         commit_rows: int | None = None,
@@ -327,7 +327,9 @@ class ResultWriter:
     ) -> None:
         self._con = con
         self._written = written
-        self._ids = pa.table({"match_id": pa.array(sorted(set(match_ids)), type=pa.string())})
+        # A replay's ids come as Arrow, sorted and each once (cuelog.store.reads.listed_matches).
+        ids = match_ids if isinstance(match_ids, pa.ChunkedArray) else pa.array(sorted(set(match_ids)), pa.string())
+        self._ids = pa.table({"match_id": ids})
         self._every_match = every_match
         self._commit_rows = COMMIT_ROWS if commit_rows is None else commit_rows
         self._abandoned = False

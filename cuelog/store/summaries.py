@@ -35,7 +35,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from cuelog.replay.model import BY_N, FrameResult, MatchResult, Outcome
-from cuelog.store.arrow import rows_table
+from cuelog.store.arrow import counted_runs, rows_table
 from cuelog.store.report_scope import MISS_SEQUENCES, SHOT_US, condoned, push_outs
 
 if TYPE_CHECKING:  # the connection is the caller's: a replay worker builds side rows without DuckDB
@@ -193,13 +193,13 @@ def _insert_shots(con: duckdb.DuckDBPyConnection, ids: str | None, gen: int | No
     """The shot times of the matches ``ids`` in match id ranges of about :data:`SHOT_BATCH`
     shots, in id order: the rows and their order are those of one statement over them all;
     and each range's counts per whole second, from the rows just inserted."""
-    counts = con.execute(
-        f"SELECT match_id, count(*) FROM shot_clock WHERE shot_s IS NOT NULL AND {_within('match_id', ids)} "
+    counts = con.sql(
+        f"SELECT match_id, count(*) AS shots FROM shot_clock WHERE shot_s IS NOT NULL AND {_within('match_id', ids)} "
         "GROUP BY match_id ORDER BY match_id"
-    ).fetchall()
+    ).to_arrow_table()
     # Shot times belong to the striker the replay gives the stroke (a correction may change it).
     strokes = _generation("replay_strokes", gen)
-    for first, last in _ranges(counts, SHOT_BATCH):
+    for first, last in _ranges(counts):
         con.execute(
             f"""
             INSERT INTO summary_shots
@@ -270,24 +270,20 @@ def recount_shots(con: duckdb.DuckDBPyConnection) -> None:
     caller's transaction)."""
     con.execute("DELETE FROM summary_shot_counts")
     con.execute("DELETE FROM summary_shot_medians")
-    counts = con.execute("SELECT match_id, count(*) FROM summary_shots GROUP BY match_id ORDER BY match_id").fetchall()
-    for first, last in _ranges(counts, SHOT_BATCH):
+    counts = con.sql(
+        "SELECT match_id, count(*) AS shots FROM summary_shots GROUP BY match_id ORDER BY match_id"
+    ).to_arrow_table()
+    for first, last in _ranges(counts):
         _count_shots(con, None, first, last)
 
 
-def _ranges(counts: Sequence[tuple[str, int]], limit: int) -> list[tuple[str, str]]:
-    """Consecutive runs of ``(match id, rows)`` in id order holding about ``limit`` rows each
-    (at least one match), as their first and last ids."""
-    out: list[tuple[str, str]] = []
-    held = 0
-    for match_id, rows in counts:
-        if out and held + rows <= limit:
-            out[-1] = (out[-1][0], match_id)
-            held += rows
-        else:
-            out.append((match_id, match_id))
-            held = rows
-    return out
+def _ranges(counts: pa.Table) -> list[tuple[str, str]]:
+    """Consecutive runs of matches (``match_id``, ``shots``, in id order) holding about
+    :data:`SHOT_BATCH` shots each (at least one match), as their first and last ids."""
+    return [
+        (ids[0].as_py(), ids[-1].as_py())
+        for ids in (part.column("match_id") for part in counted_runs(counts, "shots", SHOT_BATCH))
+    ]
 
 
 def refresh_shots(con: duckdb.DuckDBPyConnection, match_ids: pa.Array | pa.ChunkedArray) -> None:
