@@ -419,6 +419,8 @@ def _corrections_by_match(chosen: pa.ChunkedArray, corrections: Sequence[Located
     by_match: dict[str, list[Located]] = {}
     for item in corrections:
         by_match.setdefault(item[2].match, []).append(item)
+    if not by_match:
+        return by_match
     named = pa.array(sorted(by_match), type=pa.string())
     replayed = set(pc.filter(named, pc.is_in(named, value_set=chosen.combine_chunks())).to_pylist())
     stray = [

@@ -310,7 +310,9 @@ class ResultWriter:
     never made current: readers, who see only each match's current generation (the
     ``replay_*`` views), keep seeing the previous results, and its rows are removed. Neither
     Python nor DuckDB holds a whole replay's rows, so memory does not grow with the replay.
-    ``every_match`` says these are all the loaded matches: no other match keeps results.
+    ``match_ids`` are Arrow strings, each id once (a replay's come so from
+    :func:`cuelog.store.reads.listed_matches`; a federation's ids as Python strings were
+    held for the whole replay). ``every_match`` says these are all the loaded matches: no other match keeps results.
     ``written()``, if given, is called once every row is written, before the generation is
     made current (a streaming replay gives DuckDB its threads back there:
     :func:`cuelog.store.settings.threads_held`).
@@ -319,7 +321,7 @@ class ResultWriter:
     def __init__(
         self,
         con: duckdb.DuckDBPyConnection,
-        match_ids: Sequence[str] | pa.ChunkedArray,
+        match_ids: pa.Array | pa.ChunkedArray,
         *,
         every_match: bool = False,
         commit_rows: int | None = None,
@@ -327,9 +329,7 @@ class ResultWriter:
     ) -> None:
         self._con = con
         self._written = written
-        # A replay's ids come as Arrow, sorted and each once (cuelog.store.reads.listed_matches).
-        ids = match_ids if isinstance(match_ids, pa.ChunkedArray) else pa.array(sorted(set(match_ids)), pa.string())
-        self._ids = pa.table({"match_id": ids})
+        self._ids = pa.table({"match_id": match_ids})
         self._every_match = every_match
         self._commit_rows = COMMIT_ROWS if commit_rows is None else commit_rows
         self._abandoned = False
@@ -500,5 +500,6 @@ def write_results(
     """
     if tables is None:
         tables = {**result_tables(results), SIDES: summaries.side_table(results)}
-    with ResultWriter(con, match_ids, every_match=every_match) as writer:
+    ids = pa.array(sorted(set(match_ids)), type=pa.string())
+    with ResultWriter(con, ids, every_match=every_match) as writer:
         writer.append(tables)
