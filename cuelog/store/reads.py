@@ -210,9 +210,9 @@ def stored_chunks(
 ) -> Generator[StoredChunk, None, None]:
     """The stored records of the matches ``listed`` (:func:`listed_matches`), ``chunk``
     matches at a time, in id order: what :func:`loaded_matches` gives, as Arrow IPC bytes
-    (:class:`StoredChunk`). Read a group of
-    consecutive matches at a time (about ``group`` records a query), as it does; the matches
-    without records come last, in a chunk of their own (each is reported: no match record)."""
+    (:class:`StoredChunk`). Read a group of consecutive matches at a time (about ``group``
+    records a query), as it does; the matches without records come last, in a chunk of
+    their own (each is reported: no match record)."""
     missing: list[tuple[str, str, int]] = []
     for names, files, counts in _groups(listed, group):
         table = _group_table(con, names)

@@ -312,7 +312,8 @@ class ResultWriter:
     Python nor DuckDB holds a whole replay's rows, so memory does not grow with the replay.
     ``match_ids`` are Arrow strings, each id once (a replay's come so from
     :func:`cuelog.store.reads.listed_matches`; a federation's ids as Python strings were
-    held for the whole replay). ``every_match`` says these are all the loaded matches: no other match keeps results.
+    held for the whole replay). ``every_match`` says these are all the loaded matches: no
+    other match keeps results.
     ``written()``, if given, is called once every row is written, before the generation is
     made current (a streaming replay gives DuckDB its threads back there:
     :func:`cuelog.store.settings.threads_held`).
