@@ -13,6 +13,7 @@ problems and the error reported are the same whatever the number of workers.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
 from collections.abc import Callable, Iterator, Sequence
@@ -166,6 +167,12 @@ def default_workers(files: Sequence[Path], cores: int | None = None, load: float
     """The ``--workers`` default of ``cuelog replay LOGS``: this process alone for less than
     :data:`PARALLEL_BYTES` of logs, else one worker per idle core."""
     return how_many.default_workers(files, cores, load, parallel_bytes=PARALLEL_BYTES, large_logs=False)
+
+
+def workers_for(files: Sequence[Path], asked: int | None) -> contextlib.AbstractContextManager[int]:
+    """The processes of ``cuelog replay LOGS`` (``asked``, else :func:`default_workers`), their
+    server started while the cores are watched (:func:`cuelog.ingest.workers.workers_for`)."""
+    return how_many.workers_for(files, asked, __name__, parallel_bytes=PARALLEL_BYTES, large_logs=False)
 
 
 Progress = Callable[[int, int], None]

@@ -30,7 +30,7 @@ import pyarrow.compute as pc
 
 from cuelog.errors import CuelogError, InputError, Problem
 from cuelog.ingest.ahead import ReadAhead
-from cuelog.ingest.cores import cores_left, idle_workers, usable_cores
+from cuelog.ingest.cores import Watch, cores_left, idle_workers, usable_cores
 from cuelog.ingest.corrections import Located, apply_corrections
 from cuelog.ingest.processes import ordered
 from cuelog.ingest.reader import decode_problem
@@ -90,17 +90,20 @@ PARALLEL_FROM = 250_000
 two worker processes cost more to start and feed than they save on a smaller replay."""
 
 
-def default_workers(records: int, cores: int | None = None, load: float | None = None) -> int:
+def default_workers(
+    records: int, cores: int | None = None, load: float | None = None, watch: Watch | None = None
+) -> int:
     """The ``--workers`` default: never slower than one worker.
 
     One worker unless the replay is large (``PARALLEL_FROM`` records or more) and the
     machine has idle cores: a worker process on a core other work already holds only adds
     its start-up and the copying of records to and from it (measured: 1.4x slower at 74k
-    and 308k strokes with two workers on two busy cores). Then one worker per idle core.
+    and 308k strokes with two workers on two busy cores). Then one worker per idle core,
+    the cores watched by ``watch`` when it was begun earlier (before the store was opened).
     """
     if records < PARALLEL_FROM:
         return 1  # decided without watching the cores
-    return idle_workers(cores, load)
+    return idle_workers(cores, load, watch)
 
 
 def _decode(loaded: LoadedMatch) -> tuple[Match, list[Record]]:
@@ -355,6 +358,7 @@ def stream_db(
     each: Callable[[Sequence[MatchResult | Rendered]], None] | None = None,
     slim: bool = True,
     render: Render | None = None,
+    watch: Watch | None = None,
 ) -> Replayed:
     """Replay the loaded matches (all, or ``ids``) and store the results chunk by chunk.
 
@@ -374,6 +378,8 @@ def stream_db(
     nothing is stored: the stored results stay those of the rules the matches were played under.
 
     ``progress(done, total)`` counts records replayed out of the records to replay.
+    ``watch``: the cores watched since before the store was opened, for the default number
+    of workers (:func:`default_workers`; else they are watched when it is decided).
     ``corrections`` are applied to their matches before the replay (docs/format.md section 6);
     one that names a match not being replayed is an InputError, like one that names no stroke.
     """
@@ -383,7 +389,7 @@ def stream_db(
     total = int(pc.sum(listed.column("records")).as_py() or 0)
     step = _counter(total, progress)
     # No more workers than matches: starting a process costs more than a short match.
-    n = min(workers if workers is not None else default_workers(total), max(listed.num_rows, 1))
+    n = min(workers if workers is not None else default_workers(total, watch=watch), max(listed.num_rows, 1))
     with threads_held(con, cores_left(n)) as threads:
         # The records stream from a cursor of their own: the writes go on ``con`` meanwhile.
         reader = con.cursor()

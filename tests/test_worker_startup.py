@@ -11,6 +11,7 @@ import multiprocessing
 import os
 import subprocess
 import sys
+import time
 import tomllib
 from pathlib import Path
 
@@ -138,3 +139,73 @@ def test_the_workers_run_the_commands_cuelog_not_one_in_the_working_directory(tm
     two = cuelog("replay", "--db", str(db), "--json", "--workers", "2")
     assert not marker.exists()
     assert two == cuelog("replay", "--db", str(db), "--json", "--workers", "1")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+@pytest.mark.skipif("forkserver" not in multiprocessing.get_all_start_methods(), reason="a fork server")
+def test_a_server_started_before_the_pool_serves_it_and_ends_with_its_block() -> None:
+    """``replay --db`` starts the workers' server before it opens its store: the pool made
+    later forks its workers from that server, which lasts as long as the block holding it."""
+    from multiprocessing import forkserver
+
+    from cuelog.ingest.processes import server_started, worker_pool
+
+    with server_started("cuelog.ingest.cores"):
+        server = forkserver._forkserver._forkserver_pid
+        assert isinstance(server, int) and _alive(server)
+        with worker_pool(_parent, 2) as pool:
+            parents = set(pool.map(_parent, range(4)))
+        assert parents == {server}
+        assert _alive(server)  # the pool is done; the block still holds the server
+    assert not _alive(server)
+
+
+@pytest.mark.skipif("forkserver" not in multiprocessing.get_all_start_methods(), reason="a fork server")
+def test_a_server_no_pool_used_is_ended_without_waiting_for_its_imports(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A command that started the server and then ran in one process (the cores were busy)
+    ends without waiting for the server to finish importing the workers' modules."""
+    from cuelog.ingest.processes import server_started
+
+    started, done = tmp_path / "started", tmp_path / "done"
+    (tmp_path / "cuelog_slow_probe.py").write_text(
+        f"import pathlib, time\npathlib.Path({str(started)!r}).touch()\ntime.sleep(60)\n"
+        f"pathlib.Path({str(done)!r}).touch()\n",
+        encoding="utf-8",
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with server_started("cuelog_slow_probe"):
+        for _ in range(600):  # the server is importing the module
+            if started.exists():
+                break
+            time.sleep(0.05)
+        assert started.exists()
+    assert not done.exists()
+
+
+def test_replay_db_starts_the_server_of_its_workers_module_for_a_store_that_may_want_them(tmp_path: Path) -> None:
+    """The server started before the store opens imports the module ``replay --db``'s
+    workers run; it is started for a store large enough for workers, or when two or more
+    are asked for, and not for a small store, named matches or one worker."""
+    from cuelog import pipeline
+    from cuelog.cli import replay as command
+
+    assert pipeline._replay_packed.__module__ == command._REPLAY_WORKERS
+    small, large = tmp_path / "small.duckdb", tmp_path / "large.duckdb"
+    small.write_bytes(b"\0" * 4096)
+    with large.open("wb") as fh:
+        fh.truncate(command.PARALLEL_STORE_BYTES)  # sparse: its size is what is read
+    assert not command._may_want_workers(small, [], None)
+    assert command._may_want_workers(large, [], None)
+    assert not command._may_want_workers(large, ["m1"], None)
+    assert command._may_want_workers(small, ["m1"], 2)
+    assert not command._may_want_workers(large, [], 1)
+    assert not command._may_want_workers(tmp_path / "missing.duckdb", [], None)

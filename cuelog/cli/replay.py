@@ -39,7 +39,9 @@ from cuelog.cli.common import (
     replay_refusals,
 )
 from cuelog.errors import InputError
+from cuelog.ingest.cores import Watch
 from cuelog.ingest.corrections import Located, read_corrections
+from cuelog.ingest.processes import server_started
 from cuelog.ingest.reader import is_clock_csv, log_files
 from cuelog.replay import NoEngine, UnknownRuleset
 from cuelog.replay.derived import Derived
@@ -195,8 +197,7 @@ def _replay_files(
     spooled (:class:`_Held`), so memory does not grow with the season. The output is
     sorted by match id, so it is written once every file is read."""
     files = log_files(paths)
-    n = workers if workers is not None else logreplay.default_workers(files)
-    with _Held() as held:
+    with logreplay.workers_for(files, workers) as n, _Held() as held:
         with _file_progress() as bar:
             task = bar.add_task("replay", total=len(files), records=0)
             records = 0
@@ -223,37 +224,69 @@ def _replay_db(
     rules: str | Derived | None,
     output: Output,
 ) -> None:
-    # Imported here: the DuckDB/Arrow side is only needed with --db.
-    from cuelog.pipeline import stream_db
-    from cuelog.store import connect
-
     if not db.exists():
         fail(f"no database at {db}; load logs first with `cuelog ingest LOGS --db {db}`", "no_database")
-    try:
-        con = connect(db)
-    except Exception as exc:  # duckdb raises its own IOException family for a non-database file
-        fail(f"cannot open {db} as a cuelog database: {exc}", "bad_database")
-    bar = Progress(
-        TextColumn("replaying"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=err_console,
-        transient=True,
-        disable=not err_console.is_terminal,
-    )
-    task = bar.add_task("replay", total=None)
+    # The cores are watched, and the workers' server started, while the store opens.
+    watch = Watch()
+    with server_started(_REPLAY_WORKERS if _may_want_workers(db, matches, workers) else None):
+        # Imported here: the DuckDB/Arrow side is only needed with --db.
+        from cuelog.pipeline import stream_db
+        from cuelog.store import connect
 
-    def advance(done: int, total: int) -> None:
-        bar.update(task, completed=done, total=total)
+        try:
+            con = connect(db)
+        except Exception as exc:  # duckdb raises its own IOException family for a non-database file
+            fail(f"cannot open {db} as a cuelog database: {exc}", "bad_database")
+        bar = Progress(
+            TextColumn("replaying"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            console=err_console,
+            transient=True,
+            disable=not err_console.is_terminal,
+        )
+        task = bar.add_task("replay", total=None)
 
+        def advance(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        try:
+            with replay_refusals(), bar:
+                stream_db(
+                    con,
+                    matches or None,
+                    workers,
+                    advance,
+                    corrections,
+                    rules=rules,
+                    each=output.add,
+                    render=output.render,
+                    watch=watch,
+                )
+        finally:
+            con.close()
+
+
+_REPLAY_WORKERS: Final = "cuelog.pipeline"
+"""The module ``replay --db``'s workers run (``pipeline._replay_packed``), which their server imports."""
+
+PARALLEL_STORE_BYTES: Final = 16 << 20
+"""A store from this size on may hold enough records for workers (``pipeline.PARALLEL_FROM``,
+250,000: the 1M season's store takes 66 MB for 1.06M records with their shot clocks), so
+the workers' server is started before the store is opened; the workers are still chosen
+from the records listed and the cores watched."""
+
+
+def _may_want_workers(db: Path, matches: list[str], workers: int | None) -> bool:
+    """Whether the replay may run workers, known before the store is opened: two or more
+    asked for, or none asked for every match of a store large enough (named matches are few)."""
+    if workers is not None:
+        return workers > 1
     try:
-        with replay_refusals(), bar:
-            stream_db(
-                con, matches or None, workers, advance, corrections, rules=rules, each=output.add, render=output.render
-            )
-    finally:
-        con.close()
+        return not matches and db.stat().st_size >= PARALLEL_STORE_BYTES
+    except OSError:
+        return False
 
 
 def _dispatch_parquet(

@@ -8,9 +8,9 @@ import typer
 
 from cuelog.cli.common import EXIT_BAD_INPUT, EXIT_OK, err_console, expand_globs, fail, json_errors, print_problems
 from cuelog.errors import Problem
-from cuelog.ingest.files import validate_paths
+from cuelog.ingest.files import validate_part, validate_paths
 from cuelog.ingest.reader import is_clock_csv, log_files
-from cuelog.ingest.workers import default_workers
+from cuelog.ingest.workers import workers_for
 
 PARALLEL_BYTES = 24 << 20
 """Logs below this size in all are checked by this process alone (measured:
@@ -51,8 +51,8 @@ def validate(
     if not files and not csvs:
         fail("no log files (.jsonl, .jsonl.gz) under: " + ", ".join(str(p) for p in paths), "no_logs")
     # A CSV is a shot-clock device log (docs/format.md section 5): checked as one, not as JSON.
-    n = workers if workers is not None else default_workers(files, parallel_bytes=PARALLEL_BYTES, large_logs=False)
-    problems = validate_paths(files, workers=n) + _clock_problems(csvs)
+    with workers_for(files, workers, validate_part.__module__, parallel_bytes=PARALLEL_BYTES, large_logs=False) as n:
+        problems = validate_paths(files, workers=n) + _clock_problems(csvs)
     if as_json or problems:
         print_problems(problems, as_json)
     if not as_json:

@@ -3,9 +3,11 @@ worker processes import what chooses their number.
 
 Idle means idle now. Where the kernel counts how each core spends its time (Linux's
 ``/proc/stat``), the cores are watched for :data:`SAMPLE_S`, and what this process's own
-threads used meanwhile is not counted as other work; elsewhere the one-minute load average
-stands in. The load average trails the machine by a minute: right after a command that kept
-one core busy it still reads about 1 on two idle cores, so a large ingest or replay started
+threads and the processes it started used meanwhile is not counted as other work; elsewhere
+the one-minute load average stands in. A command may begin the watch (:class:`Watch`)
+before it opens its store, so that the watch runs while it works rather than holding it
+up. The load average trails the machine by a minute: right after a command that kept one
+core busy it still reads about 1 on two idle cores, so a large ingest or replay started
 then ran in one process (benchmarks/README.md, "Idle cores: watched, not averaged").
 Those counters and the load average are the host's: a CPU quota of the process's control
 group (a container's ``--cpus``) bounds what this process may use of them.
@@ -29,7 +31,8 @@ STAT = "/proc/stat"
 @dataclass(frozen=True, slots=True)
 class Sample:
     """The counters at one moment: our cores' time in all and idle (the kernel's ticks, summed
-    over the cores), this process's CPU time (every thread) and the clock, in seconds."""
+    over the cores), this process's CPU time (every thread, and the processes it started:
+    :func:`own_cpu_s`) and the clock, in seconds."""
 
     cores: int
     total: int
@@ -38,27 +41,28 @@ class Sample:
     at_s: float
 
 
-def idle_cores(cores: int | None = None, load: float | None = None) -> tuple[int, int]:
+def idle_cores(cores: int | None = None, load: float | None = None, watch: Watch | None = None) -> tuple[int, int]:
     """The cores this process may use (or ``cores``) and how many of them other work leaves
     idle: by ``load`` when given (cores' worth of other work), else by watching the cores
-    (:func:`busy_cores`), else by the one-minute load average. A CPU quota of the process's
-    control group (a container's ``--cpus``) bounds both: the kernel's counters and the load
-    average are the host's, and the quota is what this process may have of them."""
+    (``watch``, begun earlier, else :func:`busy_cores` now), else by the one-minute load
+    average. A CPU quota of the process's control group (a container's ``--cpus``) bounds
+    both: the kernel's counters and the load average are the host's, and the quota is what
+    this process may have of them."""
     # The load is counted over the cores this process may run on; the quota bounds the rest.
     ours, cores = (len(_ours()), usable_cores()) if cores is None else (cores, cores)
     if load is None:
-        load = busy_cores()
+        load = busy_cores() if watch is None else watch.busy()
     if load is None:
         load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float(ours)
     return cores, min(int(ours - load + 0.5), cores)
 
 
-def idle_workers(cores: int | None = None, load: float | None = None) -> int:
+def idle_workers(cores: int | None = None, load: float | None = None, watch: Watch | None = None) -> int:
     """One worker process per idle core (:func:`idle_cores`, with the same arguments), or
     one process when fewer than two are idle: a worker on a core other work holds only adds
     its start-up and the copying to and from it. The default of ``cuelog ingest``, ``cuelog
     replay --db`` and ``cuelog replay LOGS`` for a run large enough for workers."""
-    _, idle = idle_cores(cores, load)
+    _, idle = idle_cores(cores, load, watch)
     return idle if idle >= 2 else 1
 
 
@@ -148,18 +152,37 @@ def _v1(group: Path) -> float | None:
 def busy_cores(seconds: float = SAMPLE_S) -> float | None:
     """How many of our cores other processes keep busy, watched for ``seconds``; None where
     the kernel does not count it (no ``/proc/stat``)."""
-    before = sample()
-    if before is None:
-        return None
-    time.sleep(seconds)
-    after = sample()
-    return None if after is None else others_busy(before, after)
+    return Watch().busy(seconds)
+
+
+class Watch:
+    """The cores watched from its making on: :meth:`busy` reads what other work kept busy
+    since. Begun before a command opens its store and lists its work, the watch has
+    mostly run its :data:`SAMPLE_S` by the time the command asks, where watching then held
+    the command up for all of it (benchmarks/README.md, "The workers' server started
+    while the command opens its store")."""
+
+    __slots__ = ("_start",)
+
+    def __init__(self) -> None:
+        self._start = sample()
+
+    def busy(self, seconds: float = SAMPLE_S) -> float | None:
+        """How many of our cores other processes kept busy since the watch began, waiting
+        first until it has run ``seconds``; None where the kernel does not count it."""
+        start = self._start
+        if start is None:
+            return None
+        time.sleep(max(0.0, start.at_s + seconds - time.monotonic()))
+        after = sample()
+        return None if after is None else others_busy(start, after)
 
 
 def others_busy(before: Sample, after: Sample) -> float:
     """The cores' worth of work between two samples that was not this process's: the busy
     share of the cores' ticks times the cores, less this process's CPU time over the time
-    between (ingest pairs the shot clocks on a thread of its own while it decides)."""
+    between (ingest pairs the shot clocks on a thread of its own while it decides; the
+    workers' server may be starting)."""
     ticks = after.total - before.total
     elapsed = after.at_s - before.at_s
     if ticks <= 0 or elapsed <= 0:
@@ -189,7 +212,48 @@ def sample(path: str | None = None) -> Sample | None:
         return None
     if not cores:
         return None
-    return Sample(cores, total, idle, time.process_time(), time.monotonic())
+    return Sample(cores, total, idle, own_cpu_s(), time.monotonic())
+
+
+_TICK_S = 1.0 / os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") and "SC_CLK_TCK" in os.sysconf_names else 0.01
+
+
+def own_cpu_s() -> float:
+    """CPU seconds of this process (every thread) and of the processes it started: those it
+    has waited for, and those still running as ``/proc`` counts them (a workers' fork
+    server importing its modules while the cores are watched is this command's work, not
+    other work that would keep it to one process)."""
+    own = time.process_time()
+    try:
+        import resource  # POSIX only; this runs only where /proc/stat was read
+
+        own += sum(resource.getrusage(resource.RUSAGE_CHILDREN)[:2])
+    except (ImportError, OSError):
+        return own
+    return own + sum(_cpu_s(pid) for pid in _children())
+
+
+def _children() -> list[int]:
+    """The processes this one started that are still running (each thread lists its own)."""
+    found: list[int] = []
+    try:
+        for task in os.listdir("/proc/self/task"):
+            with open(f"/proc/self/task/{task}/children", encoding="ascii") as fh:
+                found += [int(pid) for pid in fh.read().split()]
+    except (OSError, ValueError):
+        return found
+    return found
+
+
+def _cpu_s(pid: int) -> float:
+    """A process's CPU seconds and those of the processes it waited for (``/proc/PID/stat``:
+    utime, stime, cutime, cstime), 0 once it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as fh:
+            fields = fh.read().rsplit(")", 1)[1].split()
+        return sum(int(x) for x in fields[11:15]) * _TICK_S
+    except (OSError, ValueError, IndexError):
+        return 0.0
 
 
 def _ours() -> set[int]:

@@ -22,8 +22,9 @@ prepares both kinds), so what a worker computes does not depend on how it was st
 (``tests/test_worker_startup.py``). The server itself is started with the caller's import
 path too (:func:`_server_environment`): the modules it imports are the workers' code.
 
-The server lives as long as the pools that use it (:func:`worker_pool`): when the last is
-done the server is stopped and waited for, so that the command's CPU time and peak
+The server lives as long as the pools that use it (:func:`worker_pool`), or from earlier
+when a command starts it before it opens its store (:func:`server_started`): when the last
+is done the server is stopped and waited for, so that the command's CPU time and peak
 memory, as the operating system accounts them to whoever runs it, include its workers'
 (as they did when the command spawned them itself), and nothing outlives the command.
 
@@ -43,6 +44,7 @@ import contextlib
 import ctypes
 import multiprocessing
 import os
+import signal
 import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
@@ -70,7 +72,8 @@ def worker_context(work: Callable[..., Any]) -> BaseContext:
 
 _server_lock = threading.Lock()
 _server_pools = 0
-"""The pools of this process whose workers the fork server forks (one server serves them all)."""
+"""The pools of this process whose workers the fork server forks, and the commands' blocks
+holding it started ahead of them (:func:`server_started`): one server serves them all."""
 
 
 @contextlib.contextmanager
@@ -79,26 +82,55 @@ def worker_pool(work: Callable[..., Any], workers: int) -> Iterator[ProcessPoolE
     the tasks not yet started are cancelled and the running ones finished; the last pool of
     the process to leave stops the fork server and waits for it (a pool left while another
     still runs, say a generator closed late, leaves the server to that one)."""
-    global _server_pools
     context = worker_context(work)
-    forked = context.get_start_method() == "forkserver"
-    if forked:
-        with _server_lock:
-            _server_pools += 1
-            with _server_environment():
-                forkserver.ensure_running()
-    try:
+    with _server_held(context):
         pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=keep_freed_memory)
         try:
             yield pool
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
+
+
+@contextlib.contextmanager
+def server_started(module: str | None) -> Iterator[None]:
+    """The fork server started now, importing ``module`` (that of the pool to come), and
+    kept until the block ends; ``None``, or where workers are spawned: nothing.
+
+    A command that may want workers starts it before it opens its store: the server's
+    interpreter starts and imports the workers' modules (about a quarter of a second) on
+    another core while the command imports its own, opens the store and watches the cores,
+    instead of after them. A pool in the block uses it (a pool of another module too: its
+    workers import their module themselves). If the command then runs in one process, the
+    server is stopped with the block, unused, without waiting for its imports
+    (benchmarks/README.md, "The workers' server started while the command opens its store")."""
+    if module is None or "forkserver" not in multiprocessing.get_all_start_methods():
+        yield
+        return
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload([module])
+    with _server_held(context):
+        yield
+
+
+@contextlib.contextmanager
+def _server_held(context: BaseContext) -> Iterator[None]:
+    """The fork server running while the block runs, when ``context`` forks from one: the
+    last block of the process to leave stops it."""
+    global _server_pools
+    if context.get_start_method() != "forkserver":
+        yield
+        return
+    with _server_lock:
+        _server_pools += 1
+        with _server_environment():
+            forkserver.ensure_running()
+    try:
+        yield
     finally:
-        if forked:
-            with _server_lock:
-                _server_pools -= 1
-                if not _server_pools:
-                    _stop_server()
+        with _server_lock:
+            _server_pools -= 1
+            if not _server_pools:
+                _stop_server()
 
 
 KEPT_HEAP = 64 << 20
@@ -171,9 +203,18 @@ def _server_environment() -> Iterator[None]:
 def _stop_server() -> None:
     # multiprocessing has no public call for this: its own tests stop the server the same
     # way. Where a Python lacks it, the server still exits with this process, unaccounted.
-    stop = getattr(getattr(forkserver, "_forkserver", None), "_stop", None)
-    if stop is not None:
-        stop()
+    server = getattr(forkserver, "_forkserver", None)
+    stop = getattr(server, "_stop", None)
+    if stop is None:
+        return
+    # The server notices it is to stop only once it has imported its modules: one started
+    # for a command that then ran in one process would hold the command up until then.
+    # No pool is left to fork from it, so it is ended at once.
+    pid = getattr(server, "_forkserver_pid", None)
+    if isinstance(pid, int):
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGTERM)
+    stop()
 
 
 def ordered(work: Callable[[T], R], items: Iterable[T], workers: int, *, ahead: int) -> Iterator[tuple[T, R]]:

@@ -4,7 +4,8 @@ pyarrow (:mod:`cuelog.ingest.parallel` runs the workers)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from cuelog.ingest.clean import FAST_CHECK_BYTES
@@ -38,20 +39,44 @@ def default_workers(
     core other work holds only adds its start-up and the copying to and from it).
     ``cuelog validate`` and ``cuelog replay LOGS`` give their own size and count large
     logs by their bytes only."""
-    if not _worth_workers(files, PARALLEL_BYTES if parallel_bytes is None else parallel_bytes, large_logs):
+    if not worth_workers(files, parallel_bytes=parallel_bytes, large_logs=large_logs):
         return 1  # decided without watching the cores
     return idle_workers(cores, load)
 
 
-def _worth_workers(files: Sequence[Path], parallel_bytes: int, large_logs: bool) -> bool:
+def worth_workers(files: Sequence[Path], *, parallel_bytes: int | None = None, large_logs: bool = True) -> bool:
+    """Whether the logs are enough for workers, should the cores be idle (:func:`default_workers`)."""
+    enough = PARALLEL_BYTES if parallel_bytes is None else parallel_bytes
     total = large = 0
     for path in files:
         size = held_bytes(path)
         total += size
         large += size > FAST_CHECK_BYTES
-        if total >= parallel_bytes or (large_logs and large >= PARALLEL_LARGE_LOGS):
+        if total >= enough or (large_logs and large >= PARALLEL_LARGE_LOGS):
             return True
     return False
+
+
+@contextlib.contextmanager
+def workers_for(
+    files: Sequence[Path],
+    asked: int | None,
+    module: str,
+    *,
+    parallel_bytes: int | None = None,
+    large_logs: bool = True,
+) -> Iterator[int]:
+    """The processes for a run over ``files``: ``asked``, else :func:`default_workers`; with
+    the workers' server, which imports ``module`` (the pool's), started while the cores are
+    watched and kept for the block, when the run may use workers
+    (:func:`cuelog.ingest.processes.server_started`)."""
+    from cuelog.ingest.processes import server_started  # multiprocessing: not for --help
+
+    if asked is None and not worth_workers(files, parallel_bytes=parallel_bytes, large_logs=large_logs):
+        yield 1  # decided without watching the cores
+        return
+    with server_started(module if asked is None or asked > 1 else None):
+        yield idle_workers() if asked is None else asked
 
 
 def held_bytes(path: Path) -> int:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -116,15 +117,60 @@ def test_this_process_s_own_threads_are_not_other_work() -> None:
     assert cores.others_busy(_BEFORE, _after(total=0, idle=0, own_s=0.0)) == 0.0  # no tick yet: nothing seen
 
 
+def _spinning_elsewhere() -> int:
+    """A process spinning that this one did not start (its parent, started here, starts it
+    and exits at once): other work. Its pid."""
+    spin = (
+        "import subprocess, sys; print(subprocess.Popen([sys.executable, '-c', 'while True: pass'],"
+        " stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).pid)"
+    )
+    done = subprocess.run([sys.executable, "-c", spin], capture_output=True, text=True, check=True)
+    return int(done.stdout)
+
+
 @pytest.mark.skipif(not LINUX, reason="the kernel's counters (/proc/stat)")
 def test_another_process_spinning_is_seen_busy() -> None:
-    spinning = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    pid = _spinning_elsewhere()
     try:
         time.sleep(0.3)
         assert (cores.busy_cores(0.3) or 0.0) >= 0.5
     finally:
+        os.kill(pid, 9)
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="the kernel's process counters (/proc)")
+def test_a_process_this_one_started_is_its_own_work_not_other_work() -> None:
+    """The workers' server, started while the cores are watched (replay --db, replay LOGS,
+    validate), imports its modules on another core: the command's own work, which must not
+    make the cores look busy and keep it to one process."""
+    before = cores.own_cpu_s()
+    asleep = time.process_time()
+    spinning = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        time.sleep(0.5)
+        spun = cores.own_cpu_s() - before - (time.process_time() - asleep)
+    finally:
         spinning.kill()
         spinning.wait()
+    assert spun >= 0.1  # this process slept: the child's CPU time is counted as its own
+    # Once waited for, the child's time stays counted (the kernel adds it to ours).
+    assert cores.own_cpu_s() - before >= spun
+
+
+def test_a_watch_begun_earlier_waits_only_for_what_is_left_of_it(watched, monkeypatch: pytest.MonkeyPatch) -> None:
+    during, n = watched
+    during([0] * n)
+    waited: list[float] = []
+    fake = cores.time.sleep
+    monkeypatch.setattr(cores.time, "sleep", lambda s: (waited.append(s), fake(s)))
+    watch = cores.Watch()  # begun as a command starts opening its store
+    threading.Event().wait(0.06)  # the store opening (time.sleep is the watch's, faked)
+    assert cores.idle_cores(watch=watch) == (n, n)
+    assert len(waited) == 1 and waited[0] <= cores.SAMPLE_S - 0.05
+    # Begun just now, the watch still runs for all of it.
+    waited.clear()
+    assert cores.idle_cores(watch=cores.Watch()) == (n, n)
+    assert waited and waited[0] > cores.SAMPLE_S - 0.05
 
 
 def _group(root: Path, path: str, **files: str) -> None:
