@@ -209,3 +209,23 @@ def test_replay_db_starts_the_server_of_its_workers_module_for_a_store_that_may_
     assert command._may_want_workers(small, ["m1"], 2)
     assert not command._may_want_workers(large, [], 1)
     assert not command._may_want_workers(tmp_path / "missing.duckdb", [], None)
+
+
+def test_diff_starts_the_server_of_its_workers_module_unless_one_process_will_do(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``cuelog diff`` takes every usable core: its workers' server is started before the
+    store opens, unless one worker is asked for, the machine has one core, or one match
+    is named."""
+    from cuelog import diff
+    from cuelog.cli import diff as command
+
+    assert diff._Chunk.__module__ == command._DIFF_WORKERS
+    monkeypatch.setattr(command, "usable_cores", lambda: 2)
+    assert command._may_want_workers([], None)
+    assert command._may_want_workers(["m1", "m2"], None)
+    assert not command._may_want_workers(["m1"], None)
+    assert not command._may_want_workers([], 1)
+    monkeypatch.setattr(command, "usable_cores", lambda: 1)
+    assert not command._may_want_workers([], None)
+    assert command._may_want_workers([], 2)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 import typer
 from rich.console import Console
@@ -24,6 +24,8 @@ from cuelog.cli.common import (
     replay_refusals,
 )
 from cuelog.errors import InputError
+from cuelog.ingest.cores import usable_cores
+from cuelog.ingest.processes import server_started
 from cuelog.replay.derived import Derived, install
 from cuelog.replay.output import dumps
 from cuelog.rulesfile import resolve_rules
@@ -98,22 +100,36 @@ def _run(
     events: list[str],
     workers: int | None,
 ) -> tuple[d.Selection, list[d.MatchDiff]]:
-    from cuelog import diff as d
-    from cuelog.store import connect
+    # The workers' server imports their modules while the store opens (cuelog.ingest.processes).
+    with server_started(_DIFF_WORKERS if _may_want_workers(matches, workers) else None):
+        from cuelog import diff as d
+        from cuelog.store import connect
 
-    try:
-        con = connect(db, read_only=True)
-    except Exception as exc:  # duckdb raises its own IOException family for a non-database file
-        fail(f"cannot open {db} as a cuelog database: {exc}", "bad_database")
-    try:
-        with replay_refusals():
-            if baseline is not None:
-                stored = d.read_baseline(str(baseline))
-                return d.diff_baseline(con, stored, new, ids=matches or None, events=events or None, workers=workers)
-            assert new is not None
-            return d.diff_db(con, new, old, ids=matches or None, events=events or None, workers=workers)
-    finally:
-        con.close()
+        try:
+            con = connect(db, read_only=True)
+        except Exception as exc:  # duckdb raises its own IOException family for a non-database file
+            fail(f"cannot open {db} as a cuelog database: {exc}", "bad_database")
+        try:
+            with replay_refusals():
+                if baseline is not None:
+                    stored = d.read_baseline(str(baseline))
+                    return d.diff_baseline(
+                        con, stored, new, ids=matches or None, events=events or None, workers=workers
+                    )
+                assert new is not None
+                return d.diff_db(con, new, old, ids=matches or None, events=events or None, workers=workers)
+        finally:
+            con.close()
+
+
+_DIFF_WORKERS: Final = "cuelog.diff"
+"""The module the diff's workers run (``diff._Chunk``), which their server imports."""
+
+
+def _may_want_workers(matches: list[str], workers: int | None) -> bool:
+    """Whether the diff may run workers, known before the store is opened: it takes every
+    usable core unless ``--workers`` says otherwise, one worker a match at most."""
+    return (workers if workers is not None else usable_cores()) > 1 and len(matches) != 1
 
 
 def _check_dataset(dataset: str | None, scheduler: str | None, baseline: Path | None, workers: int | None) -> None:
