@@ -71,7 +71,7 @@ class DecodedMatch:
 
 def select_matches(con: duckdb.DuckDBPyConnection, ids: Sequence[str] | None) -> list[str]:
     """The match ids to replay, sorted: all loaded ones, or the named ones (all must exist)."""
-    loaded = [r[0] for r in con.execute("SELECT match_id FROM matches ORDER BY match_id").fetchall()]
+    loaded = match_ids(con)
     if not loaded:
         raise NoMatches()
     if not ids:
