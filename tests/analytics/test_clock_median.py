@@ -175,8 +175,10 @@ def test_the_counts_are_the_shot_times_per_match_side_and_second(season: Path, t
     db = with_times(season, tmp_path / "limits.duckdb", "shot_s", "CASE WHEN {h} % 3 = 0 THEN 20.0 END")
     with duckdb.connect(str(db), read_only=True) as con:
         counted = con.execute("SELECT * FROM summary_shot_counts ORDER BY ALL").fetchall()
+        stored = con.execute("SELECT * FROM summary_shot_counts").fetchall()  # as they lie in the table
         shots = con.execute("SELECT match_id, side, event, player, shot_s, limit_s FROM summary_shots").fetchall()
     assert counted == per_second(shots) and len(counted) > 100
+    assert stored == counted  # written in that order: the same bytes from every replay of the same season
     assert any(row[-1] for row in counted) and any(row[-2] for row in counted)  # limits, and shots over them
 
 
