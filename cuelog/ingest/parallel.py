@@ -33,6 +33,7 @@ from cuelog.ingest.processes import worker_pool
 from cuelog.ingest.reading import FileRead, read_large, read_small
 from cuelog.ingest.rows import Rows, Tables
 from cuelog.ingest.spool import Spool, Spooled, folder
+from cuelog.store.arrow import Ranges
 
 T = TypeVar("T")
 
@@ -66,11 +67,12 @@ def check_batch(logs: list[tuple[str, bytes]]) -> Checked:
 
 
 def with_rows(checked: Checked) -> list[FileRead]:
-    """Each read of a batch with its own rows: slices of the batch's tables (no copy)."""
+    """Each read of a batch with its own rows: ranges of the batch's tables, sliced only if
+    the file is published apart from the files beside it (:class:`Ranges`)."""
     start = dict.fromkeys(checked.tables, 0)
     out = []
     for read, counts in checked.reads:
-        read.tables = {table: data.slice(start[table], counts[table]) for table, data in checked.tables.items()}
+        read.tables = Ranges(checked.tables, dict(start), counts)
         for table in checked.tables:
             start[table] += counts[table]
         out.append(read)

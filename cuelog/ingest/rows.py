@@ -10,6 +10,7 @@ tuples costs several times its Arrow columns.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,8 +31,9 @@ write-ahead log and then again at the checkpoint: insert and commit cost about h
 much a record as in groups of 20,000 (benchmarks/README.md, "Ingest of the logs: whole
 row groups")."""
 
-Tables = dict[str, pa.Table]
-"""Rows by store table, as Arrow tables in :data:`cuelog.store.loads.ROW_SCHEMAS` column order."""
+Tables = Mapping[str, pa.Table]
+"""Rows by store table, as Arrow tables in :data:`cuelog.store.loads.ROW_SCHEMAS` column order
+(a file of a worker's batch: :class:`cuelog.store.arrow.Ranges` of the batch's tables)."""
 
 
 @dataclass(slots=True)

@@ -1,8 +1,9 @@
-"""Rows built in Python as Arrow tables, and Arrow tables cut into runs of rows."""
+"""Rows built in Python as Arrow tables, Arrow tables cut into runs of rows, and a part's
+rows kept as ranges of the tables they are part of."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 import pyarrow as pa
 
@@ -35,3 +36,57 @@ def counted_runs(table: pa.Table, counted: str, limit: int) -> Iterator[pa.Table
         held += count
     if start < len(counts):
         yield table.slice(start)
+
+
+class Ranges(Mapping[str, pa.Table]):
+    """One part's rows of each table (a log file's, of a batch a worker checked): the rows
+    ``starts[t]`` to ``starts[t] + counts[t]`` of ``whole[t]``, sliced only when read.
+    Slicing every file of a batch as it came back, then joining the slices again to
+    publish them, took a slice per file and table and a join of them all
+    (benchmarks/README.md, "Ingest: a file's rows kept as ranges of its batch's");
+    :func:`joined` joins the files of one batch that follow each other as one slice."""
+
+    __slots__ = ("counts", "starts", "whole")
+
+    def __init__(self, whole: Mapping[str, pa.Table], starts: Mapping[str, int], counts: Mapping[str, int]) -> None:
+        self.whole, self.starts, self.counts = whole, starts, counts
+
+    def __getitem__(self, table: str) -> pa.Table:
+        return self.whole[table].slice(self.starts[table], self.counts[table])
+
+    def __contains__(self, table: object) -> bool:
+        return table in self.whole
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.whole)
+
+    def __len__(self) -> int:
+        return len(self.whole)
+
+
+def joined(parts: Sequence[Mapping[str, pa.Table]], table: str) -> pa.Table | None:
+    """The rows of ``table`` of every part in turn as one table in one chunk (None: no rows):
+    consecutive :class:`Ranges` that continue one another in the same table are taken as
+    one slice of it."""
+    pieces: list[pa.Table] = []
+    run: tuple[pa.Table, int, int] | None = None  # a table, and a range of its rows not yet taken
+    for part in parts:
+        if isinstance(part, Ranges):
+            count = part.counts.get(table, 0)
+            if table not in part.whole or not count:
+                continue
+            whole, start = part.whole[table], part.starts[table]
+            if run is not None and run[0] is whole and run[2] == start:
+                run = (whole, run[1], start + count)
+                continue
+            if run is not None:
+                pieces.append(run[0].slice(run[1], run[2] - run[1]))
+            run = (whole, start, start + count)
+        elif table in part and part[table].num_rows:
+            if run is not None:
+                pieces.append(run[0].slice(run[1], run[2] - run[1]))
+                run = None
+            pieces.append(part[table])
+    if run is not None:
+        pieces.append(run[0].slice(run[1], run[2] - run[1]))
+    return pa.concat_tables(pieces).combine_chunks() if pieces else None

@@ -18,7 +18,7 @@ import pyarrow as pa
 
 from cuelog.schemas.records import Match
 from cuelog.store import summaries
-from cuelog.store.arrow import rows_table
+from cuelog.store.arrow import joined, rows_table
 from cuelog.store.settings import SettingHeld
 
 if TYPE_CHECKING:  # the connection is the caller's: an ingest worker builds rows without DuckDB
@@ -320,11 +320,11 @@ def publish_files(con: duckdb.DuckDBPyConnection, files: Sequence[FileRows]) -> 
 
 def _merged(files: Sequence[FileRows]) -> dict[str, pa.Table]:
     """The files' rows as one Arrow table per store table, in file order, each in one chunk:
-    a file's rows are a slice of its group's, and DuckDB scans a table of many small chunks
-    chunk by chunk."""
+    a file's rows are part of its group's or its batch's (:class:`~cuelog.store.arrow.Ranges`),
+    and DuckDB scans a table of many small chunks chunk by chunk."""
     out = {}
     for table in ROW_SCHEMAS:
-        parts = [f.rows[table] for f in files if table in f.rows and f.rows[table].num_rows]
-        if parts:
-            out[table] = pa.concat_tables(parts).combine_chunks()
+        rows = joined([f.rows for f in files], table)
+        if rows is not None:
+            out[table] = rows
     return out

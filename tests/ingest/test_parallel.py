@@ -170,3 +170,66 @@ def test_workers_must_be_at_least_one(tmp_path: Path) -> None:
     result = cli("ingest", logs, "--db", tmp_path / "db.duckdb", "--workers", "0")
     assert result.exit_code == 2
     assert "--workers" in result.stderr and "greater than or equal to 1" in result.stderr
+
+
+def _batch(tag: str, n: int) -> dict[str, Any]:
+    import pyarrow as pa
+
+    return {
+        "records": pa.table({"id": [f"{tag}{i}" for i in range(n)]}),
+        "strokes": pa.table({"id": [f"{tag}s{i}" for i in range(n // 2)]}),
+    }
+
+
+def test_a_files_rows_are_ranges_of_its_batch_joined_again_in_file_order() -> None:
+    """A worker's batch comes back as one table per store table; each file's rows are a
+    range of it, and the files published together are joined again in file order, whether
+    they follow one another in a batch, a file between them was left out, or they come
+    from two batches and from rows built in this process."""
+    import pyarrow as pa
+
+    from cuelog.ingest.reading import FileRead
+    from cuelog.store.arrow import Ranges, joined
+
+    one, two = _batch("a", 12), _batch("b", 6)
+    checked = parallel.Checked(
+        [(FileRead(), {"records": 4, "strokes": 2}) for _ in range(3)],
+        one,
+    )
+    files = parallel.with_rows(checked)
+    assert [f.tables["records"].column("id").to_pylist() for f in files if f.tables] == [
+        ["a0", "a1", "a2", "a3"],
+        ["a4", "a5", "a6", "a7"],
+        ["a8", "a9", "a10", "a11"],
+    ]
+    first, second, third = (f.tables for f in files)
+    assert first is not None and second is not None and third is not None
+    other = Ranges(two, {"records": 2, "strokes": 1}, {"records": 3, "strokes": 2})
+    built = {"records": pa.table({"id": ["c0"]}), "strokes": pa.table({"id": pa.array([], pa.string())})}
+
+    def ids(parts: list[Any], table: str) -> list[str] | None:
+        got = joined(parts, table)
+        if got is None:
+            return None
+        assert got.column("id").num_chunks == 1  # one chunk: DuckDB scans it at once
+        return got.column("id").to_pylist()
+
+    assert ids([first, second, third], "records") == [f"a{i}" for i in range(12)]
+    assert ids([first, third], "records") == ["a0", "a1", "a2", "a3", "a8", "a9", "a10", "a11"]
+    assert ids([third, first], "records") == ["a8", "a9", "a10", "a11", "a0", "a1", "a2", "a3"]
+    assert ids([first, other, second, built], "records") == [
+        "a0",
+        "a1",
+        "a2",
+        "a3",
+        "b2",
+        "b3",
+        "b4",
+        "a4",
+        "a5",
+        "a6",
+        "a7",
+        "c0",
+    ]
+    assert ids([second, other, built], "strokes") == ["as2", "as3", "bs1", "bs2"]
+    assert ids([built], "strokes") is None and ids([], "records") is None
