@@ -138,7 +138,9 @@ def test_another_process_spinning_is_seen_busy() -> None:
         os.kill(pid, 9)
 
 
-@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="the kernel's process counters (/proc)")
+@pytest.mark.skipif(
+    not Path(f"/proc/self/task/{os.getpid()}/children").exists(), reason="the kernel's list of a thread's children"
+)
 def test_a_process_this_one_started_is_its_own_work_not_other_work() -> None:
     """The workers' server, started while the cores are watched (replay --db, replay LOGS,
     validate), imports its modules on another core: the command's own work, which must not
