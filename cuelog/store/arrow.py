@@ -68,25 +68,20 @@ def joined(parts: Sequence[Mapping[str, pa.Table]], table: str) -> pa.Table | No
     """The rows of ``table`` of every part in turn as one table in one chunk (None: no rows):
     consecutive :class:`Ranges` that continue one another in the same table are taken as
     one slice of it."""
-    pieces: list[pa.Table] = []
-    run: tuple[pa.Table, int, int] | None = None  # a table, and a range of its rows not yet taken
+    spans: list[tuple[pa.Table, int, int]] = []  # a table, and the rows start to stop of it
     for part in parts:
         if isinstance(part, Ranges):
-            count = part.counts.get(table, 0)
-            if table not in part.whole or not count:
-                continue
-            whole, start = part.whole[table], part.starts[table]
-            if run is not None and run[0] is whole and run[2] == start:
-                run = (whole, run[1], start + count)
-                continue
-            if run is not None:
-                pieces.append(run[0].slice(run[1], run[2] - run[1]))
-            run = (whole, start, start + count)
-        elif table in part and part[table].num_rows:
-            if run is not None:
-                pieces.append(run[0].slice(run[1], run[2] - run[1]))
-                run = None
-            pieces.append(part[table])
-    if run is not None:
-        pieces.append(run[0].slice(run[1], run[2] - run[1]))
+            whole, start, count = part.whole.get(table), part.starts.get(table, 0), part.counts.get(table, 0)
+        elif table in part:
+            whole = part[table]
+            start, count = 0, whole.num_rows
+        else:
+            continue
+        if whole is None or not count:
+            continue
+        if spans and spans[-1][0] is whole and spans[-1][2] == start:
+            spans[-1] = (whole, spans[-1][1], start + count)
+        else:
+            spans.append((whole, start, start + count))
+    pieces = [whole.slice(start, stop - start) for whole, start, stop in spans]
     return pa.concat_tables(pieces).combine_chunks() if pieces else None
