@@ -238,7 +238,7 @@ def _size(path: str | os.PathLike[str]) -> int:
 
 
 GROUP_FILES = 2048
-"""Files published in one transaction at most (a group is also published once it holds
+"""Files published in one transaction at most (a group also holds at most
 :data:`cuelog.ingest.rows.GROUP_RECORDS` records)."""
 
 ON_ITS_OWN_BYTES = FAST_CHECK_BYTES
@@ -279,12 +279,14 @@ class _Group:
         self.hashes.add(checked.file_hash)
         self.ids.update(m.match for _, m in checked.claims)
 
-    def full(self, claims: list[tuple[int, Match]]) -> bool:
-        """Is the group big enough to publish, or would adding a file with these claims put
-        two claims on one match in it (the second must see the first as loaded)?"""
-        return (
+    def full(self, records: int, claims: list[tuple[int, Match]]) -> bool:
+        """Is the group to be published before a file of ``records`` records with these
+        claims joins it: it holds as many files as a group may, the file's records would
+        take it past :data:`GROUP_RECORDS`, or the file would put a second claim on a match
+        in it (the second must see the first as loaded)?"""
+        return bool(self.files) and (
             len(self.files) >= GROUP_FILES
-            or self.records >= GROUP_RECORDS
+            or self.records + records > GROUP_RECORDS
             or any(m.match in self.ids for _, m in claims)
         )
 
@@ -494,7 +496,7 @@ class _Run:
             problems = read.problems + match_conflicts(self.con, name, read.claims, file_hash, self.replace)
             self._results[i] = FileResult(name, file_hash, "rejected", [], 0, sorted(problems, key=_line))
             return
-        if self._group.full(read.claims):
+        if self._group.full(read.records, read.claims):
             self.flush()
         checked = _Checked(i, name, file_hash, read.matches, read.records, read.claims)
         self._group.add(checked, read.tables or read.batch)

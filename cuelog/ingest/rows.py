@@ -24,12 +24,16 @@ CHUNK = 20_000
 """Records held as tuples at most before they become Arrow columns."""
 
 GROUP_RECORDS = 2 * 122_880
-"""A group of files is published once it holds this many records: two DuckDB row groups
-(122,880 rows each) of ``records`` and at least one of ``strokes``. DuckDB writes a
-transaction's full row groups straight to the database file instead of to its
-write-ahead log and then again at the checkpoint: insert and commit cost about half as
-much a record as in groups of 20,000 (benchmarks/README.md, "Ingest of the logs: whole
-row groups")."""
+"""A group of files holds at most this many records (a file holding more is published
+alone): two DuckDB row groups (122,880 rows each) of ``records`` and at least one of
+``strokes``. DuckDB writes a transaction's full row groups straight to the database file
+instead of to its write-ahead log and then again at the checkpoint: insert and commit
+cost about half as much a record as in groups of 20,000 (benchmarks/README.md, "Ingest of
+the logs: whole row groups"). A group is published before a file would take it past this,
+not once it has: a group a few records over left a row group of those few, which ingest's
+checkpoints, and then the first checkpoint of the next command to write the store, merged
+with their neighbours, compressing the records' text again (benchmarks/README.md,
+"Ingest: no group past two row groups")."""
 
 Tables = Mapping[str, pa.Table]
 """Rows by store table, as Arrow tables in :data:`cuelog.store.loads.ROW_SCHEMAS` column order

@@ -163,6 +163,39 @@ def test_groups_of_many_chunks_store_each_file_as_on_its_own(tmp_path: Path, mon
     assert _without_load_times(tmp_path / "grouped.duckdb") == _without_load_times(tmp_path / "single.duckdb")
 
 
+def test_a_group_is_published_before_a_file_would_take_it_past_two_row_groups(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A transaction adds at most GROUP_RECORDS records (two DuckDB row groups): a group a file
+    would take past it is published first, so that no transaction leaves a few rows in a row
+    group of their own, for the next checkpoint to merge. A file holding more than that is
+    published alone."""
+    files = _season_with_clocks(tmp_path / "logs", 30)
+    big = [match(match="m-big"), frame(), *(stroke(k, striker="AB"[k % 2]) for k in range(1, 50))]
+    files.append(write(tmp_path / "logs" / "m-011-big.jsonl", big))
+    published: list[list[int]] = []
+    store = loads.publish_files
+
+    def publish(con: duckdb.DuckDBPyConnection, rows: list[FileRows]) -> None:
+        published.append([r.records for r in rows])
+        store(con, rows)
+
+    monkeypatch.setattr(loads, "publish_files", publish)
+    monkeypatch.setattr(load, "GROUP_RECORDS", 40)
+    con = connect(tmp_path / "db.duckdb")
+    results = load.ingest_paths(con, [tmp_path / "logs"])
+    con.close()
+    assert [r.status for r in results] == ["loaded"] * 31
+    expected: list[list[int]] = [[]]
+    for f in sorted(files):  # the order a folder is loaded in
+        n = len(f.read_text(encoding="utf-8").splitlines())
+        if expected[-1] and sum(expected[-1]) + n > 40:
+            expected.append([])
+        expected[-1].append(n)
+    assert [51] in published and all(sum(g) <= 40 for g in published if g != [51])
+    assert published == expected
+
+
 def test_a_refused_file_of_a_group_of_chunks_leaves_the_others_whole(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
