@@ -203,12 +203,12 @@ def test_replay_db_starts_the_server_of_its_workers_module_for_a_store_that_may_
     small.write_bytes(b"\0" * 4096)
     with large.open("wb") as fh:
         fh.truncate(command.PARALLEL_STORE_BYTES)  # sparse: its size is what is read
-    assert not command._may_want_workers(small, [], None)
-    assert command._may_want_workers(large, [], None)
-    assert not command._may_want_workers(large, ["m1"], None)
-    assert command._may_want_workers(small, ["m1"], 2)
-    assert not command._may_want_workers(large, [], 1)
-    assert not command._may_want_workers(tmp_path / "missing.duckdb", [], None)
+    assert not command._replay_db_may_use_workers(small, [], None)
+    assert command._replay_db_may_use_workers(large, [], None)
+    assert not command._replay_db_may_use_workers(large, ["m1"], None)
+    assert command._replay_db_may_use_workers(small, ["m1"], 2)
+    assert not command._replay_db_may_use_workers(large, [], 1)
+    assert not command._replay_db_may_use_workers(tmp_path / "missing.duckdb", [], None)
 
 
 def test_diff_starts_the_server_of_its_workers_module_unless_one_process_will_do(
@@ -222,10 +222,10 @@ def test_diff_starts_the_server_of_its_workers_module_unless_one_process_will_do
 
     assert diff._Chunk.__module__ == command._DIFF_WORKERS
     monkeypatch.setattr(command, "usable_cores", lambda: 2)
-    assert command._may_want_workers([], None)
-    assert command._may_want_workers(["m1", "m2"], None)
-    assert not command._may_want_workers(["m1"], None)
-    assert not command._may_want_workers([], 1)
+    assert command._diff_may_use_workers([], None)
+    assert command._diff_may_use_workers(["m1", "m2"], None)
+    assert not command._diff_may_use_workers(["m1"], None)
+    assert not command._diff_may_use_workers([], 1)
     monkeypatch.setattr(command, "usable_cores", lambda: 1)
-    assert not command._may_want_workers([], None)
-    assert command._may_want_workers([], 2)
+    assert not command._diff_may_use_workers([], None)
+    assert command._diff_may_use_workers([], 2)

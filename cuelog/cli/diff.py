@@ -101,7 +101,7 @@ def _run(
     workers: int | None,
 ) -> tuple[d.Selection, list[d.MatchDiff]]:
     # The workers' server imports their modules while the store opens (cuelog.ingest.processes).
-    with server_started(_DIFF_WORKERS if _may_want_workers(matches, workers) else None):
+    with server_started(_DIFF_WORKERS if _diff_may_use_workers(matches, workers) else None):
         from cuelog import diff as d
         from cuelog.store import connect
 
@@ -126,7 +126,7 @@ _DIFF_WORKERS: Final = "cuelog.diff"
 """The module the diff's workers run (``diff._Chunk``), which their server imports."""
 
 
-def _may_want_workers(matches: list[str], workers: int | None) -> bool:
+def _diff_may_use_workers(matches: list[str], workers: int | None) -> bool:
     """Whether the diff may run workers, known before the store is opened: it takes every
     usable core unless ``--workers`` says otherwise, one worker a match at most."""
     return (workers if workers is not None else usable_cores()) > 1 and len(matches) != 1

@@ -228,7 +228,7 @@ def _replay_db(
         fail(f"no database at {db}; load logs first with `cuelog ingest LOGS --db {db}`", "no_database")
     # The cores are watched, and the workers' server started, while the store opens.
     watch = Watch()
-    with server_started(_REPLAY_WORKERS if _may_want_workers(db, matches, workers) else None):
+    with server_started(_REPLAY_WORKERS if _replay_db_may_use_workers(db, matches, workers) else None):
         # Imported here: the DuckDB/Arrow side is only needed with --db.
         from cuelog.pipeline import stream_db
         from cuelog.store import connect
@@ -278,7 +278,7 @@ the workers' server is started before the store is opened; the workers are still
 from the records listed and the cores watched."""
 
 
-def _may_want_workers(db: Path, matches: list[str], workers: int | None) -> bool:
+def _replay_db_may_use_workers(db: Path, matches: list[str], workers: int | None) -> bool:
     """Whether the replay may run workers, known before the store is opened: two or more
     asked for, or none asked for every match of a store large enough (named matches are few)."""
     if workers is not None:

@@ -62,11 +62,17 @@ def worker_context(work: Callable[..., Any]) -> BaseContext:
     :func:`functools.partial` of one): a fork server that imports its module before the
     first worker is forked, where the platform has one (Linux, macOS); spawn elsewhere
     (Windows)."""
+    return _context_importing(getattr(work, "func", work).__module__)
+
+
+def _context_importing(module: str) -> BaseContext:
+    """A fork server's context whose server imports ``module`` before the first worker is
+    forked, where the platform has one; spawn elsewhere."""
     if "forkserver" not in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("spawn")
     context = multiprocessing.get_context("forkserver")
     # Read when a server starts: the module of the pool that starts it is preloaded.
-    context.set_forkserver_preload([getattr(work, "func", work).__module__])
+    context.set_forkserver_preload([module])
     return context
 
 
@@ -103,12 +109,10 @@ def server_started(module: str | None) -> Iterator[None]:
     workers import their module themselves). If the command then runs in one process, the
     server is stopped with the block, unused, without waiting for its imports
     (benchmarks/README.md, "The workers' server started while the command opens its store")."""
-    if module is None or "forkserver" not in multiprocessing.get_all_start_methods():
+    if module is None:
         yield
         return
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload([module])
-    with _server_held(context):
+    with _server_held(_context_importing(module)):  # spawning workers: nothing held
         yield
 
 

@@ -38,10 +38,12 @@ def default_workers(
     :data:`PARALLEL_LARGE_LOGS` large ones; else one worker per idle core (a worker on a
     core other work holds only adds its start-up and the copying to and from it).
     ``cuelog validate`` and ``cuelog replay LOGS`` give their own size and count large
-    logs by their bytes only."""
-    if not worth_workers(files, parallel_bytes=parallel_bytes, large_logs=large_logs):
-        return 1  # decided without watching the cores
-    return idle_workers(cores, load)
+    logs by their bytes only. :func:`workers_for` decides so, and starts the workers'
+    server as it does."""
+    with workers_for(
+        files, None, None, cores=cores, load=load, parallel_bytes=parallel_bytes, large_logs=large_logs
+    ) as n:
+        return n
 
 
 def worth_workers(files: Sequence[Path], *, parallel_bytes: int | None = None, large_logs: bool = True) -> bool:
@@ -61,14 +63,17 @@ def worth_workers(files: Sequence[Path], *, parallel_bytes: int | None = None, l
 def workers_for(
     files: Sequence[Path],
     asked: int | None,
-    module: str,
+    module: str | None,
     *,
+    cores: int | None = None,
+    load: float | None = None,
     parallel_bytes: int | None = None,
     large_logs: bool = True,
 ) -> Iterator[int]:
-    """The processes for a run over ``files``: ``asked``, else :func:`default_workers`; with
-    the workers' server, which imports ``module`` (the pool's), started while the cores are
-    watched and kept for the block, when the run may use workers
+    """The processes for a run over ``files``: ``asked``, else :func:`default_workers`'s
+    number (``cores`` and ``load`` as :func:`cuelog.ingest.cores.idle_workers` takes them).
+    When the run may use workers, the workers' server, which imports ``module`` (the pool's;
+    ``None``: no server), is started before the cores are watched and kept for the block
     (:func:`cuelog.ingest.processes.server_started`)."""
     from cuelog.ingest.processes import server_started  # multiprocessing: not for --help
 
@@ -76,7 +81,7 @@ def workers_for(
         yield 1  # decided without watching the cores
         return
     with server_started(module if asked is None or asked > 1 else None):
-        yield idle_workers() if asked is None else asked
+        yield idle_workers(cores, load) if asked is None else asked
 
 
 def held_bytes(path: Path) -> int:
