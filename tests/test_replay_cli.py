@@ -363,13 +363,13 @@ def test_replay_of_a_directory_shows_progress_on_a_terminal_only(tmp_path, monke
 
     from rich.console import Console
 
-    import cuelog.cli.replay as replay_cli
+    import cuelog.cli.common as cli_common
     from tests.conftest import EXAMPLES
 
     plain = CliRunner().invoke(app, ["replay", str(EXAMPLES), "--json"])
     assert plain.exit_code == 1 and plain.stderr == ""
     screen = io.StringIO()
-    monkeypatch.setattr(replay_cli, "err_console", Console(file=screen, force_terminal=True, width=100))
+    monkeypatch.setattr(cli_common, "err_console", Console(file=screen, force_terminal=True, width=100))
     shown = CliRunner().invoke(app, ["replay", str(EXAMPLES), "--json"])
     assert shown.exit_code == 1
     assert shown.stdout == plain.stdout

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from contextvars import ContextVar
 from pathlib import Path
-from typing import NoReturn, TextIO
+from typing import TYPE_CHECKING, NoReturn, TextIO
 
 import typer
 from rich import box
@@ -19,6 +19,9 @@ from rich.table import Table
 
 from cuelog.analytics import plain
 from cuelog.errors import Problem
+
+if TYPE_CHECKING:
+    from rich.progress import Progress, ProgressColumn
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1
@@ -41,6 +44,22 @@ def out_console() -> Console:
 
 
 err_console = Console(stderr=True, width=_width(sys.stderr))
+
+
+def stderr_progress(label: str, *columns: ProgressColumn, quiet: bool = False) -> Progress:
+    """A progress bar on stderr: ``label``, the bar, then ``columns``; gone once done, and
+    shown only on a terminal (not with ``quiet``), so that stdout and a log stay as they are."""
+    from rich.progress import BarColumn, Progress, TextColumn  # with the commands that show one
+
+    return Progress(
+        TextColumn(label),
+        BarColumn(),
+        *columns,
+        console=err_console,
+        transient=True,
+        disable=quiet or not err_console.is_terminal,
+    )
+
 
 _json_errors: ContextVar[bool] = ContextVar("cuelog_json_errors", default=False)
 

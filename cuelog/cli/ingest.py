@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import DownloadColumn, Progress, TimeRemainingColumn
 
 from cuelog.analytics import plain
 from cuelog.cli.common import (
@@ -24,6 +24,7 @@ from cuelog.cli.common import (
     json_errors,
     out_console,
     print_problems,
+    stderr_progress,
 )
 from cuelog.ingest.clean import FAST_CHECK_BYTES
 from cuelog.ingest.clock import DEFAULT_TOLERANCE_S, SHOW_UNPLACED, ClockResult, ingest_clocks, pairing_ahead
@@ -39,15 +40,7 @@ if TYPE_CHECKING:  # loading imports DuckDB and pyarrow: imported when the comma
 
 def _progress(paths: list[Path], quiet: bool) -> Progress:
     """A byte-count progress bar on stderr, shown only on a terminal (and never with --json)."""
-    return Progress(
-        TextColumn("loading"),
-        BarColumn(),
-        DownloadColumn(),
-        TimeRemainingColumn(),
-        console=err_console,
-        transient=True,
-        disable=quiet or not err_console.is_terminal,
-    )
+    return stderr_progress("loading", DownloadColumn(), TimeRemainingColumn(), quiet=quiet)
 
 
 def _total_bytes(files: list[Path]) -> int | None:

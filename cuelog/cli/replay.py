@@ -16,7 +16,6 @@ from typing import IO, Final
 import typer
 from rich.console import Console
 from rich.progress import (
-    BarColumn,
     MofNCompleteColumn,
     Progress,
     TextColumn,
@@ -30,13 +29,13 @@ from cuelog.analytics.replay_text import human_text
 from cuelog.cli.common import (
     EXIT_FINDINGS,
     EXIT_OK,
-    err_console,
     expand_globs,
     fail,
     json_errors,
     out_console,
     print_problems,
     replay_refusals,
+    stderr_progress,
 )
 from cuelog.errors import InputError
 from cuelog.ingest.cores import Watch
@@ -129,15 +128,8 @@ class Output:
 
 def _file_progress() -> Progress:
     """Files and records replayed, on stderr, only on a terminal: stdout stays byte for byte the same."""
-    return Progress(
-        TextColumn("replaying"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("files, {task.fields[records]:,} records"),
-        TimeElapsedColumn(),
-        console=err_console,
-        transient=True,
-        disable=not err_console.is_terminal,
+    return stderr_progress(
+        "replaying", MofNCompleteColumn(), TextColumn("files, {task.fields[records]:,} records"), TimeElapsedColumn()
     )
 
 
@@ -237,15 +229,7 @@ def _replay_db(
             con = connect(db)
         except Exception as exc:  # duckdb raises its own IOException family for a non-database file
             fail(f"cannot open {db} as a cuelog database: {exc}", "bad_database")
-        bar = Progress(
-            TextColumn("replaying"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeRemainingColumn(),
-            console=err_console,
-            transient=True,
-            disable=not err_console.is_terminal,
-        )
+        bar = stderr_progress("replaying", MofNCompleteColumn(), TimeRemainingColumn())
         task = bar.add_task("replay", total=None)
 
         def advance(done: int, total: int) -> None:
