@@ -40,6 +40,7 @@ from cuelog.replay.model import MatchResult
 from cuelog.replay.output import Render, Rendered, rendered
 from cuelog.schemas.records import Correction, Match, Record, decode
 from cuelog.store import summaries
+from cuelog.store.arrow import packed, unpacked
 from cuelog.store.reads import (
     DecodedMatch,
     LoadedMatch,
@@ -54,9 +55,7 @@ from cuelog.store.results import (
     SIDES,
     ResultWriter,
     memory_capped,
-    packed,
     result_tables,
-    unpacked,
     write_results,
 )
 from cuelog.store.settings import threads_held

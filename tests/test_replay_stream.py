@@ -28,13 +28,12 @@ from cuelog.pipeline import ReplayFailed, _decode, _replay_chunk, replay_db, str
 from cuelog.replay.model import MatchResult
 from cuelog.replay.output import JSON_TEXT, Rendered, document, document_text, dumps, rendered
 from cuelog.store import connect, results
-from cuelog.store.arrow import counted_runs
+from cuelog.store.arrow import counted_runs, ipc_bytes
 from cuelog.store.reads import (
     _ROWS,
     StoredChunk,
     UnknownMatch,
     _decoded_bodies,
-    ipc_bytes,
     listed_matches,
     stored_chunks,
 )

@@ -33,7 +33,7 @@ from cuelog.ingest.processes import worker_pool
 from cuelog.ingest.reading import FileRead, read_large, read_small
 from cuelog.ingest.rows import Rows, Tables
 from cuelog.ingest.spool import Spool, Spooled, folder
-from cuelog.store.arrow import Ranges
+from cuelog.store.arrow import Ranges, packed, unpacked
 
 T = TypeVar("T")
 
@@ -49,6 +49,16 @@ class Checked:
 
     reads: list[tuple[FileRead, dict[str, int]]]
     tables: Tables
+
+    def __reduce__(self) -> tuple[Callable[..., Checked], tuple[Any, ...]]:
+        # Sent back from a worker with its tables as Arrow IPC bytes: pickled table by
+        # table, array by array, they cost the worker three times the CPU (benchmarks/README.md,
+        # "Ingest: a worker's rows sent back as Arrow IPC").
+        return _unpacked, (self.reads, packed(self.tables))
+
+
+def _unpacked(reads: list[tuple[FileRead, dict[str, int]]], tables: dict[str, bytes]) -> Checked:
+    return Checked(reads, unpacked(tables))
 
 
 def check_batch(logs: list[tuple[str, bytes]]) -> Checked:

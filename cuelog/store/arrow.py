@@ -21,6 +21,26 @@ def rows_table(schema: pa.Schema, rows: Sequence[tuple[object, ...]]) -> pa.Tabl
     return pa.Table.from_struct_array(pa.array(rows, type=pa.struct(list(schema))))
 
 
+def ipc_bytes(table: pa.Table) -> bytes:
+    """The table as an Arrow IPC stream, what the replay sends between its processes."""
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, table.schema) as writer:
+        writer.write_table(table)
+    return bytes(sink.getvalue())
+
+
+def packed(tables: Mapping[str, pa.Table]) -> dict[str, bytes]:
+    """The tables as Arrow IPC bytes, what a worker process sends back: a quarter of the CPU
+    of pickling the tables, both ways (measured: 0.014 s against 0.06-0.08 s to write and
+    0.03-0.06 s to read the tables of 72k strokes)."""
+    return {name: ipc_bytes(table) for name, table in tables.items()}
+
+
+def unpacked(tables: Mapping[str, bytes]) -> dict[str, pa.Table]:
+    """The tables :func:`packed` gave."""
+    return {name: pa.ipc.open_stream(data).read_all() for name, data in tables.items()}
+
+
 def counted_runs(table: pa.Table, counted: str, limit: int) -> Iterator[pa.Table]:
     """Consecutive slices of ``table`` whose ``counted`` column sums to about ``limit`` each
     (at most ``limit``, or one row whose count alone is more). Only the counts become Python

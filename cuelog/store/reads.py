@@ -19,7 +19,7 @@ import pyarrow.compute as pc
 
 from cuelog.errors import CuelogError
 from cuelog.schemas.records import Correction, Match, Record, decode, typed_decoder
-from cuelog.store.arrow import counted_runs
+from cuelog.store.arrow import counted_runs, ipc_bytes
 from cuelog.store.report_scope import _CHOSEN, _CLOCK, _QUERIES, _SIDES, PUSH_OUTS, TABLES, condoned
 
 if TYPE_CHECKING:  # the connection is the caller's: a replay worker imports this module without DuckDB
@@ -231,14 +231,6 @@ def stored_chunks(
 
 
 _ROWS: Final = pa.schema([("match_id", pa.string()), ("line", pa.int32()), ("body", pa.string())])
-
-
-def ipc_bytes(table: pa.Table) -> bytes:
-    """The table as an Arrow IPC stream, what the replay sends between its processes."""
-    sink = pa.BufferOutputStream()
-    with pa.ipc.new_stream(sink, table.schema) as writer:
-        writer.write_table(table)
-    return bytes(sink.getvalue())
 
 
 @contextlib.contextmanager

@@ -233,3 +233,26 @@ def test_a_files_rows_are_ranges_of_its_batch_joined_again_in_file_order() -> No
     ]
     assert ids([second, other, built], "strokes") == ["as2", "as3", "bs1", "bs2"]
     assert ids([built], "strokes") is None and ids([], "records") is None
+
+
+def test_a_workers_batch_crosses_to_the_loading_process_unchanged(tmp_path: Path) -> None:
+    """A batch a worker checked reaches the loading process with every row of every table,
+    in its schema (sent as Arrow IPC), and each log's read: its records, claims and
+    problems with their lines."""
+    import pickle
+
+    logs = _mixed_run(tmp_path)
+    small = [(str(p), p.read_bytes()) for p in sorted(logs.iterdir()) if p.suffix == ".jsonl"]
+    checked = parallel.check_batch(small)
+    assert checked.tables["records"].num_rows > 0 and checked.tables["strokes"].num_rows > 0
+
+    back = pickle.loads(pickle.dumps(checked))
+
+    assert back.tables.keys() == checked.tables.keys()
+    for name, table in checked.tables.items():
+        assert back.tables[name].schema == table.schema, name
+        assert back.tables[name].equals(table), name
+    assert [(r.records, r.claims, r.problems, counts) for r, counts in back.reads] == [
+        (r.records, r.claims, r.problems, counts) for r, counts in checked.reads
+    ]
+    assert any(r.problems for r, _ in back.reads)  # the bad log's problems came too
