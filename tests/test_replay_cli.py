@@ -379,3 +379,29 @@ def test_replay_of_a_directory_shows_progress_on_a_terminal_only(tmp_path, monke
     files = len(EXAMPLE_LOGS)
     records = sum(1 for p in EXAMPLE_LOGS for line in p.read_text().splitlines() if line.strip())
     assert "replaying" in seen and f"{files}/{files} files, {records} records" in seen
+
+
+def test_human_output_bolds_each_match_id_on_a_terminal_only() -> None:
+    """Each match's text as made; on a terminal its id in bold, on a file or pipe the same
+    bytes with no escapes (a file of replayed output diffs and greps as plain text)."""
+    import io
+
+    from rich.console import Console
+
+    from cuelog.cli.replay import Output
+    from cuelog.replay.output import Rendered
+
+    matches = [Rendered(f"m{i}", f"m{i}  A 1-0 B\n  frame 1\n", findings=i, uncertain=0, corrections=0) for i in (1, 2)]
+    shown = {}
+    for terminal in (True, False):
+        out = io.StringIO()
+        with Output(as_json=False, console=Console(file=out, force_terminal=terminal, color_system="standard")) as o:
+            for m in matches:
+                o.write(m)
+        shown[terminal] = out.getvalue()
+
+    assert shown[False] == "".join(m.text for m in matches)
+    bold = "\x1b[1m"
+    assert shown[True].count(bold) == 2
+    assert re.sub(r"\x1b\[[0-9;]*m", "", shown[True]) == shown[False]
+    assert shown[True].startswith(bold + "m1")

@@ -49,9 +49,11 @@ from cuelog.replay.output import JSON_TEXT, Render, Rendered, document_head, doc
 from cuelog.rulesfile import resolve_rules
 
 
-def _write_human(match: str, text: str, console: Console) -> None:
-    """A match's :func:`human_text` on the console, its header in bold on a terminal."""
-    if console.is_terminal:
+def _write_human(match: str, text: str, console: Console, *, terminal: bool) -> None:
+    """A match's :func:`human_text` on the console, its header in bold on a ``terminal``
+    (``console.is_terminal``, asked once by the caller: rich reads the environment each
+    time, 30 us a match)."""
+    if terminal:
         head, _, rest = text.partition("\n")
         console.print(Text(match, style="bold") + Text(head[len(match) :]), highlight=False)
         console.file.write(rest)
@@ -61,7 +63,7 @@ def _write_human(match: str, text: str, console: Console) -> None:
 
 def print_match(m: MatchResult, console: Console) -> None:
     """One match (:func:`human_text`) on the console."""
-    _write_human(m.match, human_text(m), console)
+    _write_human(m.match, human_text(m), console, terminal=console.is_terminal)
 
 
 class Output:
@@ -75,6 +77,7 @@ class Output:
         self._json: IO[str] | None = None
         self._as_json = as_json
         self._matches = 0
+        self._terminal: bool | None = None  # the console's, asked at the first match
         self.findings = self._uncertain = self._applied = 0
 
     def __enter__(self) -> Output:
@@ -110,7 +113,10 @@ class Output:
             # The JSON text of a match starts with a line break: a comma goes before all but the first.
             self._json.write(match.text if self._matches == 0 else "," + match.text)
         else:
-            _write_human(match.match, match.text, self._console or out_console())
+            console = self._console or out_console()
+            if self._terminal is None:
+                self._terminal = console.is_terminal
+            _write_human(match.match, match.text, console, terminal=self._terminal)
         self._matches += 1
 
     def finish(self) -> None:
