@@ -22,7 +22,7 @@ def rows_table(schema: pa.Schema, rows: Sequence[tuple[object, ...]]) -> pa.Tabl
 
 
 def ipc_bytes(table: pa.Table) -> bytes:
-    """The table as an Arrow IPC stream, what the replay sends between its processes."""
+    """The table as an Arrow IPC stream, what the replay and ingest send between their processes."""
     sink = pa.BufferOutputStream()
     with pa.ipc.new_stream(sink, table.schema) as writer:
         writer.write_table(table)
