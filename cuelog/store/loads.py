@@ -319,12 +319,16 @@ def publish_files(con: duckdb.DuckDBPyConnection, files: Sequence[FileRows]) -> 
 
 
 def _merged(files: Sequence[FileRows]) -> dict[str, pa.Table]:
-    """The files' rows as one Arrow table per store table, in file order, each in one chunk:
-    a file's rows are part of its group's or its batch's (:class:`~cuelog.store.arrow.Ranges`),
-    and DuckDB scans a table of many small chunks chunk by chunk."""
+    """The files' rows as one Arrow table per store table, each in one chunk: a file's rows
+    are part of its group's or its batch's (:class:`~cuelog.store.arrow.Ranges`), and DuckDB
+    scans a table of many small chunks chunk by chunk. In file order, but the records in
+    match id order: a replay reads a run of consecutive match ids at a time, which then lies
+    in one stretch of each row group, not in hundreds (at 10M strokes its reads take half
+    the CPU, and the records' text compresses to 0.72x; benchmarks/README.md, "Ingest: a
+    group's records stored in match id order")."""
     out = {}
     for table in ROW_SCHEMAS:
-        rows = joined([f.rows for f in files], table)
+        rows = joined([f.rows for f in files], table, by_match=table == "records")
         if rows is not None:
             out[table] = rows
     return out

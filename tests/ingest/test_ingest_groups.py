@@ -329,3 +329,37 @@ def test_logs_load_on_the_duckdb_threads_the_checking_workers_leave_and_the_sett
         assert int(con.execute("SELECT current_setting('threads')").fetchall()[0][0]) == 7
     finally:
         con.close()
+
+
+def test_a_groups_records_are_stored_in_match_id_order_each_match_in_file_order(tmp_path: Path) -> None:
+    """Files whose match ids do not follow the files' order, one holding two matches: a
+    group's records go into the store in match id order, each match's records in the order
+    of its file (a replay reads a run of consecutive ids at a time); the strokes stay in
+    file order. The rows are those of the files loaded one by one."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    ids = {"a.jsonl": ["m-5"], "b.jsonl": ["m-2", "m-9"], "c.jsonl": ["m-1"], "d.jsonl": ["m-7"]}
+    files = []
+    for name, matches in ids.items():
+        records: list[Any] = []
+        for m in matches:
+            records += [match(match=m), frame(), stroke(1), stroke(2, striker="B"), stroke(3)]
+        files.append(write(logs / name, records))
+    db, single = tmp_path / "s.duckdb", tmp_path / "single.duckdb"
+    result = cli("ingest", logs, "--db", db, "--json")
+    assert result.exit_code == 0, result.stderr
+
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        stored = con.execute("SELECT match_id, seq, line FROM records ORDER BY rowid").fetchall()
+        strokes = [m for (m,) in con.execute("SELECT match_id FROM strokes ORDER BY rowid").fetchall()]
+    finally:
+        con.close()
+    assert [m for m, _, _ in stored] == [m for m in sorted(m for ms in ids.values() for m in ms) for _ in range(5)]
+    assert stored == sorted(stored)  # and each match's records by seq, lines in file order
+    assert list(dict.fromkeys(strokes)) == ["m-5", "m-2", "m-9", "m-1", "m-7"]
+
+    con = connect(single)
+    assert [load.ingest_file(con, f).status for f in files] == ["loaded"] * 4
+    con.close()
+    assert _without_load_times(db) == _without_load_times(single)

@@ -256,3 +256,31 @@ def test_a_workers_batch_crosses_to_the_loading_process_unchanged(tmp_path: Path
         (r.records, r.claims, r.problems, counts) for r, counts in checked.reads
     ]
     assert any(r.problems for r, _ in back.reads)  # the bad log's problems came too
+
+
+def test_rows_joined_by_match_keep_each_matchs_runs_and_rows_in_order() -> None:
+    """Joined by match, the rows of every part go in match id order (byte order, as DuckDB
+    orders text); a match in two runs keeps the first run first, and each run its rows."""
+    import pyarrow as pa
+
+    from cuelog.store.arrow import joined
+
+    def part(*rows: tuple[str, int]) -> dict[str, pa.Table]:
+        return {
+            "records": pa.table({"match_id": [m for m, _ in rows], "seq": pa.array([s for _, s in rows], pa.int32())})
+        }
+
+    parts = [part(("m-b", 0), ("m-b", 1), ("M-z", 0)), part(("m-a", 0), ("m-b", 2)), part(("m-á", 0), ("m-a", 1))]
+    got = joined(parts, "records", by_match=True)
+    assert got is not None and got.column("match_id").num_chunks == 1
+    assert list(zip(got.column("match_id").to_pylist(), got.column("seq").to_pylist(), strict=True)) == [
+        ("M-z", 0),
+        ("m-a", 0),
+        ("m-a", 1),
+        ("m-b", 0),
+        ("m-b", 1),
+        ("m-b", 2),
+        ("m-á", 0),
+    ]
+    unsorted = joined(parts, "records")
+    assert unsorted is not None and unsorted.column("match_id").to_pylist()[:3] == ["m-b", "m-b", "M-z"]
