@@ -4,9 +4,11 @@
 ``table,ts,event``, plain ASCII cells, no quotes, no blank lines, every row sound), what
 :func:`cuelog.ingest.clock.read_clock_csv` and :func:`cuelog.ingest.clock.pair_shots` give:
 the rows are split into columns by Arrow (:func:`device_rows`, each row keeping its line),
-their times checked and read by DuckDB, and window functions over each table's rows in time
-order pair them into shots by the rules of docs/format.md section 5 (the module docstring
-of :mod:`cuelog.ingest.clock`). Every other log gives ``None`` and goes through the Python
+their times checked and read, and the plain shots (a start and its stop, nothing else
+running: nearly every row) marked, by Arrow and numpy (:func:`_marked`; by DuckDB, as
+:data:`_READ` and :data:`_MARK` say, when Arrow cannot read a time); window functions over
+each table's other rows in time order pair them into shots by the rules of docs/format.md
+section 5 (the module docstring of :mod:`cuelog.ingest.clock`). Every other log gives ``None`` and goes through the Python
 reader, which reports each bad row with its line and field: a log is never paired here
 when that reader would find a problem in it.
 
@@ -18,9 +20,12 @@ Arrow costs less than a statement per file.)
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
+from typing import Final
 
 import duckdb
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pcsv
@@ -155,13 +160,18 @@ SELECT * FROM (
 # The shots of the sound logs, into the run's table of shots (cuelog.store.clocks.SHOTS), in
 # no order: whoever reads them gives the order (cuelog.store.clocks.paired_rows, the
 # alignment's sort), so sorting them here too cost 0.09 of the statement's 0.52 CPU s at 1M.
-_SHOTS = f"""
-INSERT INTO {SHOTS} (log_no, "table", ts, start_line, stop_line, stop_text, shot_s, paused_s, limit_s)
+# The paired rows' shots; and the plain shots, when DuckDB marked them (else :func:`_marked`
+# made them).
+_SHOT_COLUMNS = '(log_no, "table", ts, start_line, stop_line, stop_text, shot_s, paused_s, limit_s)'
+_PAIRED_SHOTS = f"""
+INSERT INTO {SHOTS} {_SHOT_COLUMNS}
 SELECT s.file, s.tbl, s.us, s.start_line, s.line, s.text,
        (s.us - s.start_us - s.paused_us)::DOUBLE / 1e6, s.paused_us::DOUBLE / 1e6, s.limit_s
 FROM cuelog_paired s
 WHERE s.running AND s.event = 'stop' AND list_contains($sound, s.file)
-UNION ALL
+"""
+_PLAIN_SHOTS = f"""
+INSERT INTO {SHOTS} {_SHOT_COLUMNS}
 SELECT file, tbl, us, before_line, line, text, (us - before_us)::DOUBLE / 1e6, 0::DOUBLE, NULL::DOUBLE
 FROM cuelog_device_marked
 WHERE plain_shot AND event = 'stop' AND list_contains($sound, file)
@@ -245,24 +255,22 @@ def pair_logs(con: duckdb.DuckDBPyConnection, logs: list[pa.Table | None]) -> li
     if not given:
         return [None] * len(logs)
     rows = pa.concat_tables(t.add_column(0, "file", pa.repeat(pa.scalar(i, pa.int32()), t.num_rows)) for i, t in given)
-    con.register("cuelog_device_rows", rows)
+    marked = _marked(rows)
     try:
-        con.execute(_READ)
-        checked = con.execute("SELECT file, bool_and(sound) FROM cuelog_device GROUP BY file").fetchall()
-        sound = sorted(f for f, ok in checked if ok)
+        sound = _marked_in_duckdb(con, rows) if marked is None else _marked_rows_in(con, marked)
         if not sound:
             return [None] * len(logs)
-        con.execute(_MARK)
-        con.execute(_REST)
         con.execute(f"CREATE OR REPLACE TEMP TABLE cuelog_paired AS {_PAIR}")
-        con.execute(_SHOTS, {"sound": sound})
+        con.execute(_PAIRED_SHOTS, {"sound": sound})
         counts = dict(con.execute(f"SELECT log_no, count(*) FROM {SHOTS} GROUP BY log_no").fetchall())
         strays = con.execute(_STRAYS, {"sound": sound}).fetchall()
     except duckdb.Error:
         con.execute(f"DELETE FROM {SHOTS} WHERE list_contains($given, log_no)", {"given": [i for i, _ in given]})
         return [None] * len(logs)  # the Python reader takes every log, and names what is wrong
     finally:
-        con.unregister("cuelog_device_rows")
+        for name in ("cuelog_device_rows", "cuelog_device_left", "cuelog_device_plain"):
+            with contextlib.suppress(duckdb.Error):
+                con.unregister(name)
         con.execute("DROP TABLE IF EXISTS cuelog_device")
         con.execute("DROP VIEW IF EXISTS cuelog_device_marked")
         con.execute("DROP TABLE IF EXISTS cuelog_device_rest")
@@ -275,3 +283,127 @@ def pair_logs(con: duckdb.DuckDBPyConnection, logs: list[pa.Table | None]) -> li
         if i in sound:
             out[i] = Paired(t.num_rows, int(counts.get(i, 0)), left.get(i, []))
     return out
+
+
+def _marked_in_duckdb(con: duckdb.DuckDBPyConnection, rows: pa.Table) -> list[int]:
+    """The sound logs of ``rows``, their rows read, checked and marked by DuckDB: the plain
+    shots into :data:`SHOTS`, the other rows into ``cuelog_device_rest``."""
+    con.register("cuelog_device_rows", rows)
+    con.execute(_READ)
+    checked = con.execute("SELECT file, bool_and(sound) FROM cuelog_device GROUP BY file").fetchall()
+    sound = sorted(f for f, ok in checked if ok)
+    if sound:
+        con.execute(_MARK)
+        con.execute(_REST)
+        con.execute(_PLAIN_SHOTS, {"sound": sound})
+    return sound
+
+
+@dataclass(frozen=True, slots=True)
+class _Marked:
+    """What :func:`_marked` made of a batch's rows: the sound logs, their plain shots (as
+    :data:`SHOTS` holds them) and their other rows, in the pairing's order, with their times."""
+
+    sound: list[int]
+    plain: pa.Table
+    rest: pa.Table
+
+
+def _marked_rows_in(con: duckdb.DuckDBPyConnection, marked: _Marked) -> list[int]:
+    """The plain shots :func:`_marked` made into :data:`SHOTS`, its other rows into
+    ``cuelog_device_rest`` (in their order: the pairing's windows read it as stored)."""
+    if marked.sound:
+        con.register("cuelog_device_plain", marked.plain)
+        con.execute(f"INSERT INTO {SHOTS} {_SHOT_COLUMNS} SELECT * FROM cuelog_device_plain")
+        con.register("cuelog_device_left", marked.rest)
+        con.execute("CREATE OR REPLACE TEMP TABLE cuelog_device_rest AS SELECT * FROM cuelog_device_left")
+    return marked.sound
+
+
+_EVENT_NAMES: Final = pa.array(EVENTS)
+_START, _STOP, _RESET = (EVENTS.index(e) for e in ("start", "stop", "reset"))
+
+
+def _marked(rows: pa.Table) -> _Marked | None:
+    """What :data:`_READ` and :data:`_MARK` make of ``rows`` (the rows of a batch's logs,
+    ``file`` their number), in Arrow and numpy: at 1M shots a third of the CPU of DuckDB's
+    statements (benchmarks/README.md, "Shot clocks: plain shots marked by Arrow"). A log is
+    sound when every row is (a table, a time :data:`TIME` takes, not of year 0000, and an
+    event of :data:`EVENTS`); its times are Arrow's reading, which DuckDB's cast gives too
+    (``tests/ingest/test_clockdb.py``). None when Arrow refuses a time (a day the calendar
+    lacks): the caller leaves the batch to DuckDB, whose cast finds that log unsound. The
+    rows are put in the pairing's order (file, table, time, line) unless they are in it
+    already; a start and its stop are a plain shot as :data:`_MARK` says."""
+    text, table, event = rows.column("text"), rows.column("tbl"), rows.column("event")
+    sound_row = pc.and_(
+        pc.and_(pc.match_substring_regex(text, TIME), pc.invert(pc.starts_with(text, "0000"))),
+        pc.and_(pc.not_equal(table, ""), pc.is_in(event, _EVENT_NAMES)),
+    )
+    files = rows.column("file")
+    unsound = set(pc.unique(files.filter(pc.invert(sound_row))).to_pylist())
+    sound = sorted(set(pc.unique(files).to_pylist()) - unsound)
+    if unsound:
+        rows = rows.filter(pc.invert(pc.is_in(files, pa.array(sorted(unsound), pa.int32()))))
+    try:
+        us = rows.column("text").cast(pa.timestamp("us", tz="UTC")).cast(pa.int64())
+    except pa.ArrowInvalid:
+        return None
+    rows = rows.append_column("us", us)
+    if rows.num_rows and not _in_pairing_order(rows):
+        rows = rows.take(pc.sort_indices(rows, [(c, "ascending") for c in ("file", "tbl", "us", "line")]))
+    return _plain(rows, sound)
+
+
+def _in_pairing_order(rows: pa.Table) -> bool:
+    """Whether the rows are in order of file, table (as DuckDB orders text), time and line."""
+    file, us, line = (rows.column(c).to_numpy() for c in ("file", "us", "line"))
+    table = rows.column("tbl").combine_chunks()
+    later, earlier = table.slice(1), table.slice(0, len(table) - 1)
+    table_up = pc.greater(later, earlier).to_numpy(zero_copy_only=False)
+    table_same = pc.equal(later, earlier).to_numpy(zero_copy_only=False)
+    same_file = file[1:] == file[:-1]
+    in_table = (us[1:] > us[:-1]) | ((us[1:] == us[:-1]) & (line[1:] > line[:-1]))
+    return bool(np.all((file[1:] > file[:-1]) | (same_file & (table_up | (table_same & in_table)))))
+
+
+def _plain(rows: pa.Table, sound: list[int]) -> _Marked:
+    """The plain shots of rows in the pairing's order, and the other rows (:data:`_MARK`):
+    a start whose next row is its stop, with nothing running before it (first in its file
+    and table, or after a stop or a reset), and that stop."""
+    n = rows.num_rows
+    file, us, line = (rows.column(c).to_numpy() for c in ("file", "us", "line"))
+    table = rows.column("tbl").combine_chunks()
+    event = pc.index_in(rows.column("event"), _EVENT_NAMES).to_numpy(zero_copy_only=False)
+    # Whether each row continues the file and table of the row before it.
+    same = np.zeros(n, dtype=bool)
+    if n > 1:
+        same[1:] = (file[1:] == file[:-1]) & pc.equal(table.slice(1), table.slice(0, n - 1)).to_numpy(
+            zero_copy_only=False
+        )
+    before, before2, after = (np.full(n, -1, dtype=event.dtype) for _ in range(3))
+    before[1:], before2[2:], after[:-1] = event[:-1], event[:-2], event[1:]
+    same_after, same_before2 = np.zeros(n, dtype=bool), np.zeros(n, dtype=bool)
+    same_after[:-1] = same[1:]
+    same_before2[2:] = same[2:] & same[1:-1]
+    idle_before = (before == _STOP) | (before == _RESET)
+    idle_before2 = (before2 == _STOP) | (before2 == _RESET)
+    plain = ((event == _START) & (after == _STOP) & same_after & (~same | idle_before)) | (
+        (event == _STOP) & (before == _START) & same & (~same_before2 | idle_before2)
+    )
+    stops = np.flatnonzero(plain & (event == _STOP))
+    at = pa.array(stops)
+    shots = pa.table(
+        {
+            "log_no": pa.array(file[stops], pa.int32()),
+            "table": table.take(at).cast(pa.string()),
+            "ts": pa.array(us[stops], pa.int64()),
+            "start_line": pa.array(line[stops - 1], pa.int64()),
+            "stop_line": pa.array(line[stops], pa.int64()),
+            "stop_text": rows.column("text").take(at).cast(pa.string()),
+            "shot_s": pa.array((us[stops] - us[stops - 1]).astype(np.float64) / 1e6),
+            "paused_s": pa.array(np.zeros(len(stops))),
+            "limit_s": pa.nulls(len(stops), pa.float64()),
+        }
+    )
+    rest = rows.filter(pa.array(~plain)).select(["file", "tbl", "text", "event", "line", "us"])
+    return _Marked(sound, shots, rest)

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from cuelog.ingest import clockdb
 from cuelog.ingest.clock import pair_shots, read_clock_csv, shots_table
 from cuelog.ingest.clockdb import device_rows, pair_logs
 from cuelog.ingest.device import EVENTS
@@ -41,10 +42,14 @@ def both(path: Path) -> tuple[tuple[int, pl.DataFrame, list], tuple[int, pl.Data
     return python, (fast.rows, shots.select(COLUMNS).sort("stop_line"), fast.unplaced)
 
 
+ZONES = ("Z", "Z", "+00:00", "+05:30", "-03:00")
+"""A time's zone: mostly UTC, as devices write it, and offsets either way."""
+
+
 @st.composite
 def device_logs(draw: st.DrawFn) -> str:
-    """Rows of two tables in any order of events, times rising or tied, with milliseconds;
-    the last row with or without its line end."""
+    """Rows of two tables in any order of events, times rising or tied, with milliseconds,
+    each in a zone of its own; the last row with or without its line end."""
     lines = ["table,ts,event"]
     clock = 0
     for _ in range(draw(st.integers(1, 40))):
@@ -52,7 +57,8 @@ def device_logs(draw: st.DrawFn) -> str:
         table = draw(st.sampled_from(["7", "8"]))
         event = draw(st.sampled_from((*EVENTS, "start", "stop")))
         seconds, ms = divmod(clock, 1000)
-        lines.append(f"{table},2026-05-01T14:{seconds // 60:02d}:{seconds % 60:02d}.{ms:03d}Z,{event}")
+        zone = draw(st.sampled_from(ZONES))
+        lines.append(f"{table},2026-05-01T14:{seconds // 60:02d}:{seconds % 60:02d}.{ms:03d}{zone},{event}")
     order = draw(st.permutations(range(1, len(lines))))  # the file need not be in time order
     end = draw(st.sampled_from(["\n", ""]))  # the last row with or without its line end
     return "\n".join([lines[0], *(lines[i] for i in order)]) + end
@@ -76,6 +82,7 @@ def shot_logs(draw: st.DrawFn) -> str:
     common shot), among strays, starts left running, resets and pauses."""
     lines = ["table,ts,event"]
     clock = 0
+    zone = draw(st.sampled_from(ZONES))  # one zone a log: its shots stay in time order
     for _ in range(draw(st.integers(0, 25))):
         table = draw(st.sampled_from(["7", "8", "9"]))
         pattern = draw(
@@ -86,7 +93,7 @@ def shot_logs(draw: st.DrawFn) -> str:
         for event in pattern:
             clock += draw(st.sampled_from([0, 1, 900, 4000]))
             seconds, ms = divmod(clock, 1000)
-            lines.append(f"{table},2026-05-01T15:{seconds // 60:02d}:{seconds % 60:02d}.{ms:03d}Z,{event}")
+            lines.append(f"{table},2026-05-01T15:{seconds // 60:02d}:{seconds % 60:02d}.{ms:03d}{zone},{event}")
     return "\n".join(lines) + "\n"
 
 
@@ -123,6 +130,46 @@ def test_several_logs_paired_in_one_pass_each_pair_as_the_python_rules_do(texts,
             assert fast.unplaced == unplaced
     finally:
         con.close()
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(texts=st.lists(st.one_of(shot_logs(), device_logs()), min_size=1, max_size=4), bad=st.booleans())
+def test_rows_marked_by_arrow_pair_as_when_duckdb_marks_them(texts, bad, monkeypatch):
+    """Arrow and numpy read the times and mark the plain shots (``clockdb._marked``); when
+    Arrow cannot read a time, DuckDB does (``_READ``, ``_MARK``). Both give every log the
+    same shots, counts and rows left over, logs in or out of time order, any zone, and a
+    log with a day the calendar lacks left to the Python reader either way."""
+    if bad:  # Arrow refuses the batch: DuckDB finds that log unsound, the others paired
+        texts = [*texts, "table,ts,event\n7,2026-02-30T10:00Z,start\n7,2026-02-30T10:01Z,stop\n"]
+    logs = [device_rows(text.encode()) for text in texts]
+    marked: list[bool] = []
+    arrow = clockdb._marked
+
+    def watched(rows):
+        got = arrow(rows)
+        marked.append(got is not None)
+        return got
+
+    def paired() -> tuple[list, list]:
+        con = duckdb.connect()
+        try:
+            create_shots(con)
+            result = pair_logs(con, logs)
+            return result, con.execute(f"SELECT * FROM {SHOTS} ORDER BY ALL").fetchall()
+        finally:
+            con.close()
+
+    with monkeypatch.context() as m:
+        m.setattr(clockdb, "_marked", watched)
+        by_arrow = paired()
+    with monkeypatch.context() as m:
+        m.setattr(clockdb, "_marked", lambda rows: None)
+        by_duckdb = paired()
+    assert by_arrow == by_duckdb
+    rows = any(log is not None and log.num_rows for log in logs)
+    assert marked == ([not bad] if rows else [])  # the path this test is about taken (refused on a bad day)
+    if bad:
+        assert by_arrow[0][-1] is None
 
 
 def test_pauses_an_expiry_and_a_stop_while_paused_give_the_python_times(tmp_path):
