@@ -3,10 +3,9 @@ rows kept as ranges of the tables they are part of."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 
 import pyarrow as pa
-import pyarrow.compute as pc
 
 
 def rows_table(schema: pa.Schema, rows: Sequence[tuple[object, ...]]) -> pa.Table:
@@ -85,11 +84,13 @@ class Ranges(Mapping[str, pa.Table]):
         return len(self.whole)
 
 
-def joined(parts: Sequence[Mapping[str, pa.Table]], table: str, *, by_match: bool = False) -> pa.Table | None:
+def joined(
+    parts: Sequence[Mapping[str, pa.Table]], table: str, *, ordered: Callable[[pa.Table], pa.Table] | None = None
+) -> pa.Table | None:
     """The rows of ``table`` of every part in turn as one table in one chunk (None: no rows):
     consecutive :class:`Ranges` that continue one another in the same table are taken as
-    one slice of it. With ``by_match`` the rows go in ``match_id`` order instead (each
-    match's rows in their order: :func:`_by_match`), in the same one copy."""
+    one slice of it. ``ordered`` puts the rows in another order first (as slices: the one
+    chunk is still the one copy)."""
     spans: list[tuple[pa.Table, int, int]] = []  # a table, and the rows start to stop of it
     for part in parts:
         if isinstance(part, Ranges):
@@ -105,22 +106,7 @@ def joined(parts: Sequence[Mapping[str, pa.Table]], table: str, *, by_match: boo
             spans[-1] = (whole, spans[-1][1], start + count)
         else:
             spans.append((whole, start, start + count))
-    pieces = [whole.slice(start, stop - start) for whole, start, stop in spans]
-    if by_match:
-        pieces = _by_match(pieces)
-    return pa.concat_tables(pieces).combine_chunks() if pieces else None
-
-
-def _by_match(pieces: list[pa.Table]) -> list[pa.Table]:
-    """The pieces cut wherever ``match_id`` changes, the runs put in match id order (in
-    UTF-8 byte order, DuckDB's for text), runs of one match and each run's rows in the order
-    they came."""
-    runs: list[tuple[str, int, pa.Table]] = []
-    for piece in pieces:
-        encoded = pc.run_end_encode(piece.column("match_id").combine_chunks())
-        start = 0
-        for match_id, end in zip(encoded.values.to_pylist(), encoded.run_ends.to_pylist(), strict=True):
-            runs.append((match_id, len(runs), piece.slice(start, end - start)))
-            start = end
-    runs.sort(key=lambda run: (run[0], run[1]))
-    return [run[2] for run in runs]
+    if not spans:
+        return None
+    rows = pa.concat_tables(whole.slice(start, stop - start) for whole, start, stop in spans)
+    return (rows if ordered is None else ordered(rows)).combine_chunks()

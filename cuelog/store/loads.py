@@ -19,6 +19,7 @@ import pyarrow as pa
 from cuelog.schemas.records import Match
 from cuelog.store import summaries
 from cuelog.store.arrow import joined, rows_table
+from cuelog.store.reads import in_file_order
 from cuelog.store.settings import SettingHeld
 
 if TYPE_CHECKING:  # the connection is the caller's: an ingest worker builds rows without DuckDB
@@ -328,7 +329,7 @@ def _merged(files: Sequence[FileRows]) -> dict[str, pa.Table]:
     group's records stored in match id order")."""
     out = {}
     for table in ROW_SCHEMAS:
-        rows = joined([f.rows for f in files], table, by_match=table == "records")
+        rows = joined([f.rows for f in files], table, ordered=in_file_order if table == "records" else None)
         if rows is not None:
             out[table] = rows
     return out

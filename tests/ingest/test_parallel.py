@@ -258,12 +258,14 @@ def test_a_workers_batch_crosses_to_the_loading_process_unchanged(tmp_path: Path
     assert any(r.problems for r, _ in back.reads)  # the bad log's problems came too
 
 
-def test_rows_joined_by_match_keep_each_matchs_runs_and_rows_in_order() -> None:
-    """Joined by match, the rows of every part go in match id order (byte order, as DuckDB
-    orders text); a match in two runs keeps the first run first, and each run its rows."""
+def test_records_joined_in_file_order_keep_each_matchs_runs_and_rows_in_order() -> None:
+    """Joined in match id and file order (as a group's records are published), the rows of
+    every part go in match id order (byte order, as DuckDB orders text); a match in two runs
+    keeps the first run first, and each run its rows; still one chunk."""
     import pyarrow as pa
 
     from cuelog.store.arrow import joined
+    from cuelog.store.reads import in_file_order
 
     def part(*rows: tuple[str, int]) -> dict[str, pa.Table]:
         return {
@@ -271,7 +273,7 @@ def test_rows_joined_by_match_keep_each_matchs_runs_and_rows_in_order() -> None:
         }
 
     parts = [part(("m-b", 0), ("m-b", 1), ("M-z", 0)), part(("m-a", 0), ("m-b", 2)), part(("m-á", 0), ("m-a", 1))]
-    got = joined(parts, "records", by_match=True)
+    got = joined(parts, "records", ordered=in_file_order)
     assert got is not None and got.column("match_id").num_chunks == 1
     assert list(zip(got.column("match_id").to_pylist(), got.column("seq").to_pylist(), strict=True)) == [
         ("M-z", 0),
