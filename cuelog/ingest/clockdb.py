@@ -349,27 +349,22 @@ def _marked(rows: pa.Table) -> _Marked | None:
     except pa.ArrowInvalid:
         return None
     rows = rows.append_column("us", us)
-    if rows.num_rows and not _in_pairing_order(rows):
-        rows = rows.take(pc.sort_indices(rows, [(c, "ascending") for c in ("file", "tbl", "us", "line")]))
-    return _plain(rows, sound)
+    marked = _plain(rows, sound)
+    if marked is None:  # out of the pairing's order: put in it first
+        marked = _plain(rows.take(pc.sort_indices(rows, [(c, "ascending") for c in _PAIRING_ORDER])), sound)
+    return marked
 
 
-def _in_pairing_order(rows: pa.Table) -> bool:
-    """Whether the rows are in order of file, table (as DuckDB orders text), time and line."""
-    file, us, line = (rows.column(c).to_numpy() for c in ("file", "us", "line"))
-    table = rows.column("tbl").combine_chunks()
-    later, earlier = table.slice(1), table.slice(0, len(table) - 1)
-    table_up = pc.greater(later, earlier).to_numpy(zero_copy_only=False)
-    table_same = pc.equal(later, earlier).to_numpy(zero_copy_only=False)
-    same_file = file[1:] == file[:-1]
-    in_table = (us[1:] > us[:-1]) | ((us[1:] == us[:-1]) & (line[1:] > line[:-1]))
-    return bool(np.all((file[1:] > file[:-1]) | (same_file & (table_up | (table_same & in_table)))))
+_PAIRING_ORDER: Final = ("file", "tbl", "us", "line")
+"""The order the pairing reads the rows in (:data:`_READ`'s ``ORDER BY``)."""
 
 
-def _plain(rows: pa.Table, sound: list[int]) -> _Marked:
+def _plain(rows: pa.Table, sound: list[int]) -> _Marked | None:
     """The plain shots of rows in the pairing's order, and the other rows (:data:`_MARK`):
     a start whose next row is its stop, with nothing running before it (first in its file
-    and table, or after a stop or a reset), and that stop."""
+    and table, or after a stop or a reset), and that stop. None when the rows are not in
+    that order (file, table as DuckDB orders text, time, line): the comparisons of each row
+    with the one before it tell both."""
     n = rows.num_rows
     file, us, line = (rows.column(c).to_numpy() for c in ("file", "us", "line"))
     table = rows.column("tbl").combine_chunks()
@@ -377,9 +372,19 @@ def _plain(rows: pa.Table, sound: list[int]) -> _Marked:
     # Whether each row continues the file and table of the row before it.
     same = np.zeros(n, dtype=bool)
     if n > 1:
-        same[1:] = (file[1:] == file[:-1]) & pc.equal(table.slice(1), table.slice(0, n - 1)).to_numpy(
-            zero_copy_only=False
+        later, earlier = table.slice(1), table.slice(0, n - 1)
+        table_same = pc.equal(later, earlier).to_numpy(zero_copy_only=False)
+        same_file = file[1:] == file[:-1]
+        in_order = (file[1:] > file[:-1]) | (
+            same_file
+            & (
+                pc.greater(later, earlier).to_numpy(zero_copy_only=False)
+                | (table_same & ((us[1:] > us[:-1]) | ((us[1:] == us[:-1]) & (line[1:] > line[:-1]))))
+            )
         )
+        if not np.all(in_order):
+            return None
+        same[1:] = same_file & table_same
     before, before2, after = (np.full(n, -1, dtype=event.dtype) for _ in range(3))
     before[1:], before2[2:], after[:-1] = event[:-1], event[:-2], event[1:]
     same_after, same_before2 = np.zeros(n, dtype=bool), np.zeros(n, dtype=bool)
