@@ -6,8 +6,8 @@ log spanning two days, or uploaded after the logs. So the dataset keeps each clo
 paired shots (``clock_shots/<digest>.parquet``, named by the file's content: the same log
 again is the same file) and, after every write, the kept clocks stand aligned with every
 stroke of the dataset by the same rules and code as a database load (``cuelog.store.clocks``,
-in DuckDB over the dataset's views: as-of to the nearest stroke on the same table, within the
-tolerance the log was given with).
+over the strokes DuckDB reads from the dataset's views: to the nearest stroke on the same
+table, within the tolerance the log was given with).
 The result is ``shot_clock/part=.../clocks.parquet`` in each partition, whose readings win
 over the exports' own for the same stroke (``layout.read_clock``), as a later clock load
 replaces an earlier reading in a database. Logs are aligned in the order of their content
@@ -20,7 +20,7 @@ reading a stroke keeps is decided after, over every log's placements. So a write
 again only the logs it keeps and those it can change (its strokes near their shots, or a
 match it replaces that held a shot of theirs: :func:`_to_align`), reads the others'
 placements back, and rewrites the ``clocks.parquet`` files, streamed from DuckDB a
-partition at a time (no stroke and no reading passes through Python). A dataset aligned
+partition at a time (no stroke and no reading becomes a Python object). A dataset aligned
 this way, write by write, is the one aligning every log from scratch gives
 (``tests/distributed/test_dataset_writes.py``). A log spanning the whole archive is aligned
 again by every write whose strokes fall in its span.
@@ -182,6 +182,13 @@ def _logs(storage: Storage, saved_ok: bool, fresh: set[str]) -> list[_Log]:
     return [log for log in logs if log is not None]
 
 
+def _numbered(shots: pa.Table, log_no: int) -> pa.Table:
+    """A log's kept shots as :func:`cuelog.store.clocks.align` takes them, numbered ``log_no``."""
+    return shots.rename_columns({"stop_ts": "ts"}).append_column(
+        "log_no", pa.array([log_no] * shots.num_rows, pa.int32())
+    )
+
+
 def _shots(storage: Storage, log: _Log) -> pa.Table:
     if log.shots is None:
         read = _read_log(storage, log.name)
@@ -194,8 +201,8 @@ def _shots(storage: Storage, log: _Log) -> pa.Table:
 def _align_all(
     con: duckdb.DuckDBPyConnection, storage: Storage, logs: list[_Log], only: list[int]
 ) -> dict[str, Placed]:
-    """The kept clock logs at positions ``only`` (in digest order) aligned in DuckDB over
-    the dataset's views (:mod:`cuelog.store.clocks`, the rule of a database load), the logs
+    """The kept clock logs at positions ``only`` (in digest order) aligned over the
+    dataset's views (:mod:`cuelog.store.clocks`, the rule of a database load), the logs
     of one tolerance at a time, their placed shots left in :data:`_READINGS`: what each log
     placed, by its content hash. A log's placements depend on its own shots and on the
     strokes near them only: of two shots of one log on one stroke the nearer keeps it, and
@@ -205,12 +212,9 @@ def _align_all(
         by_tolerance.setdefault(logs[i].tolerance_s, []).append(i)
     got: dict[int, store_clocks.Placed] = {}
     for tolerance, group in sorted(by_tolerance.items()):
-        store_clocks.create_shots(con)
+        shots = pa.concat_tables(_numbered(_shots(storage, logs[i]), i) for i in group)
         try:
-            for i in group:
-                shots = _shots(storage, logs[i]).rename_columns({"stop_ts": "ts"})
-                store_clocks.add_shots(con, shots.append_column("log_no", pa.array([i] * shots.num_rows, pa.int32())))
-            got.update(store_clocks.align(con, round(tolerance * 1e6)))
+            got.update(store_clocks.align(con, shots, round(tolerance * 1e6)))
             store_clocks.keep_placed(con, _READINGS)
         finally:
             store_clocks.drop_shots(con)

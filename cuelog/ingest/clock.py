@@ -442,9 +442,7 @@ def _aligned(
     """A batch's shots aligned on ``cursor`` (in its temporary tables, for :func:`_stored`)."""
     from cuelog.store import clocks as store_clocks
 
-    store_clocks.create_shots(cursor)
-    store_clocks.add_shots(cursor, batch.shots)
-    return store_clocks.align(cursor, tolerance_us)
+    return store_clocks.align(cursor, batch.shots, tolerance_us)
 
 
 def _stored(

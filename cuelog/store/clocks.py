@@ -1,16 +1,16 @@
-"""Shot-clock writes: device shots aligned to the loaded strokes and stored, all in DuckDB.
+"""Shot-clock writes: device shots aligned to the loaded strokes and stored in DuckDB.
 
 Ingest pairs the device logs of a run into shots (``cuelog.ingest.clockdb``, or the
 Python reader for a log it leaves) and puts them in a temporary table,
 :data:`SHOTS` (one row per shot: the log's number in the run, the table, the stop's time
-in epoch microseconds, the lines of its start and stop, the stop's text, the shot's times). :func:`align` joins each
-shot as-of to the stroke on the same table (the match record's ``table``) whose time is
-nearest, within the tolerance, reading only the strokes of the tables the shots name and
-of the time they span; :func:`save` stores the placed shots in ``shot_clock`` with one
-``DELETE`` (when a stored reading can be replaced) and one ``INSERT ... SELECT`` and
-records each log in ``ingest_log``. No stroke and no shot passes through Python; what
-comes back is one row per log and one per shot left over (docs/ingest.md, "Shot-clock
-device logs").
+in epoch microseconds, the lines of its start and stop, the stop's text, the shot's
+times). :func:`align` places each shot on the stroke on the same table (the match record's
+``table``) whose time is nearest, within the tolerance (:mod:`cuelog.store.nearest`, over
+the shots and the strokes of the tables they name and of the time they span, read as Arrow
+columns); :func:`save` stores the placed shots in ``shot_clock`` with one ``DELETE`` (when
+a stored reading can be replaced) and one ``INSERT ... SELECT`` and records each log in
+``ingest_log``. No stroke and no shot becomes a Python object; what comes back is one row
+per log and one per shot left over (docs/ingest.md, "Shot-clock device logs").
 """
 
 from __future__ import annotations
@@ -20,8 +20,9 @@ from dataclasses import dataclass
 
 import duckdb
 import pyarrow as pa
+import pyarrow.compute as pc
 
-from cuelog.store import summaries
+from cuelog.store import nearest, summaries
 from cuelog.store.loads import SHOT_CLOCK_SCHEMA, loaded_files, log_files
 
 SHOTS = "cuelog_clock_shots"
@@ -42,85 +43,15 @@ SHOTS_SCHEMA = pa.schema(
 )
 
 _ALIGNED = "cuelog_clock_aligned"
-_ORDERED = "cuelog_clock_ordered"
-_MATCHES = "cuelog_clock_matches"
-
-# The matches on the tables the shots name, numbered in match id order, so that a stroke is
-# one number, ``k``: its match's number, frame and stroke number side by side in a HUGEINT
-# (``frame`` and ``n`` are INTEGERs of at least 1, 31 bits each), which orders as the
-# match id, frame and number do. The alignment groups, partitions and compares strokes by
-# it: the same keys as a struct of the three, in about half the time (measured at 983k
-# shots: the strokes' grouping, the alignment and the choice between logs 2.2 s against
-# 4.5 s; benchmarks/README.md, "Shot clocks aligned by one number a stroke").
-_NUMBER_MATCHES = f"""
-CREATE OR REPLACE TEMP TABLE {_MATCHES} AS
-SELECT match_id, table_no, row_number() OVER (ORDER BY match_id)::HUGEINT AS match_no
-FROM matches WHERE table_no IN (SELECT DISTINCT "table" FROM {SHOTS})
-"""
-
-_K_MATCH, _K_FRAME, _K_MASK = 62, 31, (1 << 31) - 1
-"""Where a match's number and a frame start in ``k`` (bits from the right), and the mask of
-a frame's or a stroke number's 31 bits."""
+"""A batch's shots as :func:`align` placed them (:data:`cuelog.store.nearest.ALIGNED_SCHEMA`),
+an Arrow table registered on the connection, which :func:`save` stores."""
 
 # The strokes a shot can reach: on a table some shot names, within the time the shots span
-# (constants, so that DuckDB skips the row groups of other days). Of strokes at the same
-# instant on one table the last by match, frame and number stands for them all, so each
-# shot has one nearest stroke whichever way the rows were stored. The shots' stops and
-# these strokes are stored together in one order, per table by time (a stroke before a
-# stop at the same instant); strokes are counted along it (``c``), so a stop's stroke at or
-# before it is the ``c``-th and the one after it the next. (One sort of the stops and
-# strokes measured twice as fast as two ASOF JOINs, which sort both sides each; reading
-# that order with streaming windows, four times as fast as windows per table, which sort
-# it again.)
-_ORDER = f"""
-CREATE OR REPLACE TEMP TABLE {_ORDERED} AS
-WITH near AS (
-    SELECT m.table_no AS "table", epoch_us(s.t) AS t,
-           max((m.match_no << {_K_MATCH}) | (s.frame::HUGEINT << {_K_FRAME}) | s.n::HUGEINT) AS k
-    FROM strokes s JOIN {_MATCHES} m USING (match_id)
-    WHERE s.t BETWEEN to_timestamp($lo) AND to_timestamp($hi)
-    GROUP BY ALL
-)
-SELECT "table", t, k, NULL::INTEGER AS log_no, NULL::BIGINT AS stop_line FROM near
-UNION ALL
-SELECT "table", ts, NULL, log_no, stop_line FROM {SHOTS}
-ORDER BY "table", t, log_no NULLS FIRST, stop_line
-"""
-
-# Each stop takes the stroke at or before it and the stroke after it, and the nearer of
-# the two, the later when they are equally near (the stroke the shot can have started:
-# docs/format.md section 5), if it is within the tolerance. Of two shots of one log on one
-# stroke the nearer keeps it, then the earlier line; the other is ``stroke_taken``. The
-# stroke's match id, frame and number are read back from ``k``, which is kept for
-# :func:`save`.
-_ALIGN = f"""
-CREATE OR REPLACE TEMP TABLE {_ALIGNED} AS
-WITH counted AS (
-    SELECT *, sum((k IS NOT NULL)::INT) OVER w AS c,
-           last_value(CASE WHEN k IS NOT NULL THEN "table" END IGNORE NULLS) OVER w AS table_before,
-           last_value(CASE WHEN k IS NOT NULL THEN t END IGNORE NULLS) OVER w AS t_before,
-           last_value(k IGNORE NULLS) OVER w AS k_before
-    FROM {_ORDERED} WINDOW w AS (ROWS UNBOUNDED PRECEDING)
-), sides AS (
-    SELECT s.log_no, s.stop_line, s.t,
-           CASE WHEN s.table_before = s."table" THEN s.t_before END AS t_before,
-           CASE WHEN s.table_before = s."table" THEN s.k_before END AS k_before,
-           a.t AS t_after, a.k AS k_after
-    FROM counted s LEFT JOIN counted a ON a.c = s.c + 1 AND a.k IS NOT NULL AND a."table" = s."table"
-    WHERE s.log_no IS NOT NULL
-), nearest AS (
-    SELECT log_no, stop_line, t_after IS NOT NULL AND (t_before IS NULL OR t_after - t <= t - t_before) AS later,
-           CASE WHEN later THEN t_after - t ELSE t - t_before END AS gap,
-           CASE WHEN gap <= $tol THEN CASE WHEN later THEN k_after ELSE k_before END END AS k
-    FROM sides
-)
-SELECT log_no, s."table", stop_line, s.stop_text, s.shot_s, s.paused_s, s.limit_s,
-       m.match_id, ((k >> {_K_FRAME}) & {_K_MASK})::INTEGER AS frame, (k & {_K_MASK})::INTEGER AS n,
-       CASE WHEN k IS NULL THEN 'no_stroke'
-            WHEN row_number() OVER (PARTITION BY log_no, k ORDER BY gap, stop_line) > 1 THEN 'stroke_taken'
-       END AS reason,
-       k
-FROM nearest JOIN {SHOTS} s USING (log_no, stop_line) LEFT JOIN {_MATCHES} m ON m.match_no = k >> {_K_MATCH}
+# (constants, so that DuckDB skips the row groups of other days).
+_NEAR = """
+SELECT m.table_no AS "table", epoch_us(s.t) AS t, s.match_id, s.frame, s.n
+FROM strokes s JOIN matches m USING (match_id)
+WHERE list_contains($tables, m.table_no) AND s.t BETWEEN to_timestamp($lo) AND to_timestamp($hi)
 """
 
 _SHOT_COLUMNS = ", ".join(SHOT_CLOCK_SCHEMA.names)
@@ -195,22 +126,30 @@ def stored_matches(con: duckdb.DuckDBPyConnection) -> set[str]:
 
 
 def drop_shots(con: duckdb.DuckDBPyConnection) -> None:
-    """Remove the run's temporary tables."""
+    """Remove the run's temporary table of shots and the shots :func:`align` placed."""
     con.execute(f"DROP TABLE IF EXISTS {SHOTS}")
-    con.execute(f"DROP TABLE IF EXISTS {_ORDERED}")
-    con.execute(f"DROP TABLE IF EXISTS {_ALIGNED}")
-    con.execute(f"DROP TABLE IF EXISTS {_MATCHES}")
+    con.unregister(_ALIGNED)
 
 
-def align(con: duckdb.DuckDBPyConnection, tolerance_us: int) -> dict[int, Placed]:
-    """Align every shot of :data:`SHOTS` to its stroke (read-only on the store's tables):
-    what each log gave, by log number (a log with no shot is absent)."""
-    first, last = con.execute(f"SELECT coalesce(min(ts), 0), coalesce(max(ts), 0) FROM {SHOTS}").fetchall()[0]
+def align(con: duckdb.DuckDBPyConnection, shots: pa.Table, tolerance_us: int) -> dict[int, Placed]:
+    """Align ``shots`` (:data:`SHOTS_SCHEMA`, any column order) to the strokes (read-only on
+    the store's tables), for :func:`save`: what each log gave, by log number (a log with no
+    shot is absent). DuckDB reads the strokes near them as Arrow columns;
+    :func:`cuelog.store.nearest.placed` applies the rule to both."""
+    shots = shots.select(SHOTS_SCHEMA.names).cast(SHOTS_SCHEMA)
+    first, last = (pc.min(shots.column("ts")).as_py() or 0), (pc.max(shots.column("ts")).as_py() or 0)
     # The span of the stops, widened by the tolerance and a second each way (``to_timestamp``
-    # takes seconds as a double); only the ``gap`` decides what is near enough.
-    con.execute(_NUMBER_MATCHES)
-    con.execute(_ORDER, {"lo": (first - tolerance_us) / 1e6 - 1, "hi": (last + tolerance_us) / 1e6 + 1})
-    con.execute(_ALIGN, {"tol": tolerance_us})
+    # takes seconds as a double); only the gap decides what is near enough.
+    strokes = con.sql(
+        _NEAR,
+        params={
+            "tables": pc.unique(shots.column("table")).to_pylist(),
+            "lo": (first - tolerance_us) / 1e6 - 1,
+            "hi": (last + tolerance_us) / 1e6 + 1,
+        },
+    ).to_arrow_table()
+    # Registered, not copied into a table: DuckDB reads the Arrow columns where they are.
+    con.register(_ALIGNED, nearest.placed(shots, strokes, tolerance_us))
     placed = {
         log_no: Placed(aligned=int(n), matches=sorted(ms or []), left_over=[])
         for log_no, n, ms in con.execute(
@@ -283,12 +222,9 @@ def save(con: duckdb.DuckDBPyConnection, files: Sequence[ClockFile], held: set[s
     try:
         con.execute(
             f"INSERT INTO shot_clock ({_SHOT_COLUMNS}) SELECT {_SHOT_COLUMNS} FROM {_ALIGNED} a"
-            " JOIN cuelog_clock_sources USING (log_no) WHERE reason IS NULL"
-            # The latest log's reading of a stroke (``k``: its match, frame and number); a log
-            # places at most one shot on a stroke. (An anti-join: half the time of a window
-            # keeping each stroke's first row, which carries every column through its groups.)
-            f" AND NOT EXISTS (SELECT 1 FROM {_ALIGNED} b WHERE b.reason IS NULL AND b.k = a.k AND b.log_no > a.log_no)"
-            " ORDER BY log_no, k"
+            # The latest log's reading of a stroke (``k``: its place in match, frame and number
+            # order), in the order of storing each log in turn.
+            " JOIN cuelog_clock_sources USING (log_no) WHERE latest ORDER BY log_no, k"
         )
     finally:
         con.unregister("cuelog_clock_sources")

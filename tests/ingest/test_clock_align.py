@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cuelog.ingest.clock import ingest_clocks
-from cuelog.store import connect
+from cuelog.store import connect, nearest
 
 DAY_US = 1_777_644_000_000_000  # 2026-05-01T14:00:00Z
 STEP_US = 250_000
@@ -117,7 +117,7 @@ def _store(db: Path, at: list[StrokeAt]) -> None:
             )
         rows = pa.table(
             {
-                "match_id": [s.key[0] for s in at],
+                "match_id": pa.array([s.key[0] for s in at], pa.string()),
                 "frame": pa.array([s.key[1] for s in at], pa.int32()),
                 "n": pa.array([s.key[2] for s in at], pa.int32()),
                 "t": pa.array([s.t for s in at], pa.timestamp("us", tz="UTC")),
@@ -158,3 +158,67 @@ def test_each_stop_goes_to_the_nearest_stroke_as_the_rules_say(at, logs, toleran
     assert [(r.status, r.shots) for r in results] == [("loaded", len(stops)) for stops in logs]
     assert [(r.aligned, [(u.line, u.reason) for u in r.unplaced]) for r in results] == per_log
     assert stored == rows
+
+
+@st.composite
+def far_apart_strokes(draw: st.DrawFn) -> list[StrokeAt]:
+    """Strokes whose frames and numbers reach their bounds and whose times lie decades
+    apart: the keys the alignment sorts by no longer fit one number together."""
+    keys = draw(
+        st.lists(
+            st.tuples(
+                st.sampled_from(sorted(MATCH_TABLES)),
+                st.sampled_from([1, 2, 2**31 - 1]),
+                st.sampled_from([1, 2, 3, 2**31 - 1]),
+            ),
+            unique=True,
+            max_size=30,
+        )
+    )
+    steps = st.one_of(st.integers(0, 40), st.just(4_000_000_000_000))
+    return [StrokeAt(MATCH_TABLES[key[0]], DAY_US + draw(steps) * STEP_US, key) for key in keys]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    at=st.one_of(strokes(), far_apart_strokes()),
+    logs=device_logs(),
+    tolerance_s=st.sampled_from([0.0, 0.25, 0.5, 1.0, 2.0]),
+)
+def test_each_stop_placed_as_the_rules_say_whatever_the_size_of_times_and_numbers(at, logs, tolerance_s):
+    tolerance_us = round(tolerance_s * 1e6)
+    shots = [(i, stop) for i, stops in enumerate(logs) for stop in stops]
+    placed = nearest.placed(
+        pa.table(
+            {
+                "log_no": pa.array([i for i, _ in shots], pa.int32()),
+                "table": pa.array([stop.table for _, stop in shots], pa.string()),
+                "ts": pa.array([stop.ts for _, stop in shots], pa.int64()),
+                "stop_line": pa.array([stop.line for _, stop in shots], pa.int64()),
+                "stop_text": pa.array([f"stop {stop.line}" for _, stop in shots], pa.string()),
+                "shot_s": pa.array([stop.shot_s for _, stop in shots], pa.float64()),
+                "paused_s": pa.array([0.0] * len(shots), pa.float64()),
+                "limit_s": pa.array([None] * len(shots), pa.float64()),
+            }
+        ),
+        pa.table(
+            {
+                "table": pa.array([s.table for s in at], pa.string()),
+                "t": pa.array([s.t for s in at], pa.int64()),
+                "match_id": pa.array([s.key[0] for s in at], pa.string()),
+                "frame": pa.array([s.key[1] for s in at], pa.int32()),
+                "n": pa.array([s.key[2] for s in at], pa.int32()),
+            }
+        ),
+        tolerance_us,
+    ).to_pylist()
+    rows, per_log = expected(at, logs, tolerance_us)
+    stored = [(p["match_id"], p["frame"], p["n"], p["shot_s"]) for p in placed if p["latest"]]
+    assert stored == rows
+    assert [
+        (
+            sum(p["reason"] is None for p in placed if p["log_no"] == i),
+            sorted((p["stop_line"], p["reason"]) for p in placed if p["log_no"] == i and p["reason"] is not None),
+        )
+        for i in range(len(logs))
+    ] == per_log
