@@ -38,14 +38,14 @@ ALIGNED_SCHEMA: Final = pa.schema(
         ("frame", pa.int32()),
         ("n", pa.int32()),
         ("reason", pa.string()),
-        ("k", pa.int64()),
         ("latest", pa.bool_()),
     ]
 )
 """Every shot with the stroke it was placed on: its log and line, its times, the stroke's
-match, frame and number (null when none), why it was left over (null when placed), ``k``
-(the stroke's place among the batch's strokes in match, frame and number order) and
-``latest`` (placed, and no later log of the batch placed a shot on that stroke)."""
+match, frame and number (null when none), why it was left over (null when placed) and
+``latest`` (placed, and no later log of the batch placed a shot on that stroke). In log
+order, each log's shots in the order of their strokes' match, frame and number (those left
+over first), then by line: the order :func:`cuelog.store.clocks.save` stores them in."""
 
 Ints = npt.NDArray[np.int64]
 Bools = npt.NDArray[np.bool_]
@@ -54,8 +54,7 @@ Bools = npt.NDArray[np.bool_]
 def placed(shots: pa.Table, strokes: pa.Table, tolerance_us: int) -> pa.Table:
     """Each of ``shots`` (``log_no, table, ts, stop_line, stop_text, shot_s, paused_s,
     limit_s``; ``ts`` the stop in epoch microseconds) placed on one of ``strokes`` (``table,
-    t, match_id, frame, n``; ``t`` in epoch microseconds), as :data:`ALIGNED_SCHEMA`, in
-    log, stroke and line order."""
+    t, match_id, frame, n``; ``t`` in epoch microseconds), as :data:`ALIGNED_SCHEMA`."""
     names = pc.unique(pa.chunked_array([*strokes.column("table").chunks, *shots.column("table").chunks], pa.string()))
     near = _near(strokes, names)
     stop_table = _ints(pc.index_in(shots.column("table"), value_set=names))
@@ -70,10 +69,10 @@ def placed(shots: pa.Table, strokes: pa.Table, tolerance_us: int) -> pa.Table:
     latest = kept & _latest_readings(log_no, k, kept)
 
     order = _order(log_no, k + 1, line)
-    row = _at(near.row, stroke, found)[order]
-    missing = ~found[order]
-    reason = pa.array(["no_stroke", "stroke_taken"]).take(pa.array(found[order].astype(np.int8), mask=kept[order]))
-    picked = pa.array(row, mask=missing)
+    picked = pa.array(_at(near.row, stroke, found)[order], mask=~found[order])
+    # Left over: no stroke near enough (0), or another shot of the log kept the stroke (1).
+    left_over = pa.array(found[order].astype(np.int8), mask=kept[order])
+    reason = pa.array(["no_stroke", "stroke_taken"]).take(left_over)
     return pa.table(
         [
             shots.column("log_no").take(order),
@@ -87,7 +86,6 @@ def placed(shots: pa.Table, strokes: pa.Table, tolerance_us: int) -> pa.Table:
             strokes.column("frame").take(picked),
             strokes.column("n").take(picked),
             reason,
-            pa.array(k[order], mask=missing),
             pa.array(latest[order]),
         ],
         schema=ALIGNED_SCHEMA,
@@ -97,7 +95,8 @@ def placed(shots: pa.Table, strokes: pa.Table, tolerance_us: int) -> pa.Table:
 @dataclass(frozen=True, slots=True)
 class _Near:
     """The strokes a stop can be placed on, one an instant of a table, in table and time
-    order: the table's number, the time, the row in the strokes read, and ``k``."""
+    order: the table's number, the time, the row in the strokes read, and ``k``, the
+    stroke's place among those read in match, frame and number order."""
 
     table: Ints
     t: Ints
