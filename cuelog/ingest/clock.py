@@ -22,6 +22,7 @@ the CSV is then rejected whole.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import csv
 import hashlib
@@ -470,34 +471,61 @@ class PairedBatch:
     shots: pa.Table
 
 
+PAIRING_THREADS = 2
+"""Batches paired at once, each by a thread on a DuckDB of its own: pairing is mostly Arrow,
+numpy and DuckDB, which release Python's lock. After the logs, the pairing of each next
+batch held up the aligning and storing of the shot clocks, which then kept 1.45 of two
+cores busy (benchmarks/README.md, "Shot clocks: two batches paired at once")."""
+
+
 def paired_batches(paths: Sequence[str | os.PathLike[str]]) -> Generator[PairedBatch, None, None]:
     """The logs in batches (:func:`batches`), each paired by :func:`pair_batch` on a DuckDB
-    of its own, in memory: pairing reads nothing of the store, so it may run before the
-    logs are loaded, and beside them."""
+    of its own, in memory, :data:`PAIRING_THREADS` batches at once, given in order: pairing
+    reads nothing of the store, so it may run before the logs are loaded, and beside them."""
     if not paths:
         return
     import duckdb
 
+    # One DuckDB thread each: the batches side by side use the cores (the 1M season's
+    # pairing alone 0.96-0.98 s against 1.02-1.07 with DuckDB's thread per core each).
+    mems = [duckdb.connect(config={"threads": 1}) for _ in range(PAIRING_THREADS)]
+    pool = ThreadPoolExecutor(max_workers=PAIRING_THREADS, thread_name_prefix="cuelog-clock-pair")
+    pending: collections.deque[Future[PairedBatch]] = collections.deque()
+    try:
+        # Batch k on connection k % PAIRING_THREADS: at most that many batches are in flight,
+        # so a connection is free again once the batch before on it has been given.
+        for k, batch in enumerate(batches([Path(p) for p in paths])):
+            if len(pending) == PAIRING_THREADS:
+                yield pending.popleft().result()
+            pending.append(pool.submit(_paired, mems[k % PAIRING_THREADS], batch))
+        while pending:
+            yield pending.popleft().result()
+    finally:
+        for future in pending:
+            future.cancel()
+        pool.shutdown(wait=True)  # a batch in flight ends before its connection closes
+        for mem in mems:
+            mem.close()
+
+
+def _paired(mem: duckdb.DuckDBPyConnection, batch: list[Path]) -> PairedBatch:
+    """One batch of logs paired on ``mem``."""
     from cuelog.store import clocks as store_clocks
 
-    mem = duckdb.connect()
+    store_clocks.create_shots(mem)
     try:
-        for batch in batches([Path(p) for p in paths]):
-            store_clocks.create_shots(mem)
-            try:
-                found = pair_batch(mem, batch)
-                shots = store_clocks.paired_rows(mem)
-            finally:
-                store_clocks.drop_shots(mem)
-            yield PairedBatch(found, shots)
+        found = pair_batch(mem, batch)
+        return PairedBatch(found, store_clocks.paired_rows(mem))
     finally:
-        mem.close()
+        store_clocks.drop_shots(mem)
 
 
-PAIRED_AHEAD = 3
+PAIRED_AHEAD = 2
 """Batches :func:`pairing_ahead` holds paired at most (each of up to :data:`PAIR_BYTES` of
-logs; a batch's shots take a fraction of its bytes): 36 MB of logs, about the 32 MB that
-four batches of 8 MB held."""
+logs; a batch's shots take a fraction of its bytes). With the one being handed over and
+the one being paired, four batches, 48 MB of logs, as three held and one handed over were
+before :data:`PAIRING_THREADS` (three held with two threads peaked 1.10x at 1M, against
+1.06x with two)."""
 
 
 @contextlib.contextmanager

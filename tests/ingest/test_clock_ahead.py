@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -98,7 +99,30 @@ def test_leaving_early_stops_the_pairing_thread(season: Path, monkeypatch: pytes
     clocks = sorted((season / "clocks").glob("*.csv"))
     with pytest.raises(RuntimeError, match="the logs failed"), clock.pairing_ahead(clocks):
         raise RuntimeError("the logs failed")
-    assert not any(t.name == "cuelog-clock-pairing" for t in threading.enumerate())
+    assert not any(t.name.startswith("cuelog-clock-pair") for t in threading.enumerate())
+
+
+def test_batches_paired_side_by_side_come_in_the_order_of_the_logs(
+    season: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two threads pair batches at once; the first batch, held up, still comes first, and
+    every batch is what pairing one batch at a time gives."""
+    monkeypatch.setattr(clock, "PAIR_BYTES", 1)
+    clocks = sorted((season / "clocks").glob("*.csv"))
+    real = clock.pair_batch
+
+    def slow_first(con: Any, batch: list[Path]) -> list[clock.Found]:
+        if batch[0] == clocks[0]:
+            time.sleep(0.3)
+        return real(con, batch)
+
+    monkeypatch.setattr(clock, "pair_batch", slow_first)
+    side_by_side = list(clock.paired_batches(clocks))
+    monkeypatch.setattr(clock, "PAIRING_THREADS", 1)
+    one_at_a_time = list(clock.paired_batches(clocks))
+    assert [b.found[0].name for b in side_by_side] == [str(p) for p in clocks]
+    assert [b.found for b in side_by_side] == [b.found for b in one_at_a_time]
+    assert [b.shots.to_pylist() for b in side_by_side] == [b.shots.to_pylist() for b in one_at_a_time]
 
 
 def test_the_store_is_untouched_by_pairing(season: Path, tmp_path: Path) -> None:
