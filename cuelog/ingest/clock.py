@@ -413,7 +413,7 @@ def ingest_clocks(
     out: list[ClockResult] = []
     # Two cursors of the store take the batches in turn: while the batch before is stored
     # on one, a thread aligns the next on the other (the alignment only reads the loaded
-    # strokes and matches, and each cursor has its own temporary tables). The batches are
+    # strokes and matches, and what it places is registered on its own cursor). The batches are
     # still stored one after the other, in order (benchmarks/README.md, "Shot clocks: the
     # next batch aligned while the one before is stored").
     cursors = (con.cursor(), con.cursor())
@@ -440,7 +440,7 @@ def ingest_clocks(
 def _aligned(
     cursor: duckdb.DuckDBPyConnection, batch: PairedBatch, tolerance_us: int
 ) -> dict[int, store_clocks.Placed]:
-    """A batch's shots aligned on ``cursor`` (in its temporary tables, for :func:`_stored`)."""
+    """A batch's shots aligned on ``cursor`` (what it placed registered there, for :func:`_stored`)."""
     from cuelog.store import clocks as store_clocks
 
     return store_clocks.align(cursor, batch.shots, tolerance_us)
@@ -452,7 +452,7 @@ def _stored(
     aligned: Future[dict[int, store_clocks.Placed]],
     held: set[str],
 ) -> list[ClockResult]:
-    """A batch aligned by :func:`_aligned` stored on its cursor, its temporary tables then dropped."""
+    """A batch aligned by :func:`_aligned` stored on its cursor, what it placed then dropped."""
     from cuelog.store import clocks as store_clocks
 
     try:

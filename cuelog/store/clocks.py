@@ -1,16 +1,16 @@
 """Shot-clock writes: device shots aligned to the loaded strokes and stored in DuckDB.
 
 Ingest pairs the device logs of a run into shots (``cuelog.ingest.clockdb``, or the
-Python reader for a log it leaves) and puts them in a temporary table,
-:data:`SHOTS` (one row per shot: the log's number in the run, the table, the stop's time
-in epoch microseconds, the lines of its start and stop, the stop's text, the shot's
-times). :func:`align` places each shot on the stroke on the same table (the match record's
-``table``) whose time is nearest, within the tolerance (:mod:`cuelog.store.nearest`, over
-the shots and the strokes of the tables they name and of the time they span, read as Arrow
-columns); :func:`save` stores the placed shots in ``shot_clock`` with one ``DELETE`` (when
-a stored reading can be replaced) and one ``INSERT ... SELECT`` and records each log in
-``ingest_log``. No stroke and no shot becomes a Python object; what comes back is one row
-per log and one per shot left over (docs/ingest.md, "Shot-clock device logs").
+Python reader for a log it leaves; :data:`SHOTS_SCHEMA`: one row per shot, the log's number
+in the run, the table, the stop's time in epoch microseconds, the lines of its start and
+stop, the stop's text, the shot's times). :func:`align` places each shot on the stroke on
+the same table (the match record's ``table``) whose time is nearest, within the tolerance
+(:mod:`cuelog.store.nearest`, over the shots and the strokes of the tables they name and of
+the time they span, read as Arrow columns); :func:`save` stores the placed shots in
+``shot_clock`` with one ``DELETE`` (when a stored reading can be replaced) and one ``INSERT
+... SELECT`` and records each log in ``ingest_log``. No stroke and no shot becomes a Python
+object; what comes back is one row per log and one per shot left over (docs/ingest.md,
+"Shot-clock device logs").
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from cuelog.store import nearest, summaries
 from cuelog.store.loads import SHOT_CLOCK_SCHEMA, loaded_files, log_files
 
 SHOTS = "cuelog_clock_shots"
-"""The temporary table of the paired shots of a run (:data:`SHOTS_SCHEMA`)."""
+"""The temporary table the pairing puts a batch's shots in, on a DuckDB of its own (:data:`SHOTS_SCHEMA`)."""
 
 SHOTS_SCHEMA = pa.schema(
     [

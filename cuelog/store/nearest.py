@@ -10,8 +10,8 @@ log's is the one stored.
 
 :func:`placed` applies it to a batch's shots and the strokes :mod:`cuelog.store.clocks`
 reads for them, with sorts and running maxima over whole columns: no stroke or shot becomes
-a Python object. DuckDB's window functions did the same in 3.2 times the CPU (at 1M shots;
-benchmarks/README.md, "Shot clocks: each stop's stroke found in numpy").
+a Python object. DuckDB's window functions took 2.3 times the CPU for the alignment (at 1M
+shots; benchmarks/README.md, "Shot clocks: each stop's stroke found in numpy").
 """
 
 from __future__ import annotations
