@@ -217,7 +217,7 @@ def _align_all(
             got.update(store_clocks.align(con, shots, round(tolerance * 1e6)))
             store_clocks.keep_placed(con, _READINGS)
         finally:
-            store_clocks.drop_shots(con)
+            store_clocks.drop_placed(con)
     placed: dict[str, Placed] = {}
     for i in only:
         log = got.get(i) or store_clocks.Placed(aligned=0, matches=[], left_over=[])
@@ -418,7 +418,7 @@ def keep_clocks(storage: Storage, paths: Sequence[Path], tolerance_s: float) -> 
 
 
 def _split_by_log(shots: pa.Table, logs: int) -> list[pa.Table]:
-    """The shots of each log of a batch (:func:`cuelog.store.clocks.paired_rows`, by log number)."""
+    """The shots of each log of a batch (as :func:`cuelog.ingest.clock.pair_batch` gives them, by log number)."""
     counts = dict(zip(*(c.to_pylist() for c in pc.value_counts(shots.column("log_no")).flatten()), strict=True))
     out: list[pa.Table] = []
     offset = 0

@@ -248,8 +248,8 @@ def pair_shots(rows: list[ClockRow]) -> tuple[list[Shot], list[Unplaced]]:
 
 
 def shots_table(shots: Sequence[Shot], log_no: int) -> pa.Table:
-    """Shots paired in Python (:func:`pair_shots`) as rows of the run's table of shots
-    (:data:`cuelog.store.clocks.SHOTS_SCHEMA`), under the log's number in the run."""
+    """Shots paired in Python (:func:`pair_shots`) as a batch's shots are held
+    (:data:`cuelog.store.clocks.SHOTS_SCHEMA`), under the log's number in its batch."""
     import pyarrow as pa
 
     from cuelog.store.clocks import SHOTS_SCHEMA
@@ -272,7 +272,8 @@ def shots_table(shots: Sequence[Shot], log_no: int) -> pa.Table:
 
 @dataclass(frozen=True, slots=True)
 class Found:
-    """A device log read and paired, its shots in the run's table of shots (or a problem)."""
+    """A device log read and paired: its rows, how many shots it gave (its batch's
+    :class:`PairedBatch` holds them) and its rows left over, or its problems."""
 
     name: str
     file_hash: str | None
@@ -294,35 +295,42 @@ the clocks 0.92x the time of 8 MB batches (benchmarks/README.md, "Shot clocks: p
 not paired by windows, and batches of a row group")."""
 
 
-def _python_paired(con: duckdb.DuckDBPyConnection, log_no: int, path: Path) -> Found:
-    """A log the DuckDB pairing left, by the Python reader, which names every bad row; its
-    shots added to the run's table of shots."""
+def _python_paired(log_no: int, path: Path) -> tuple[Found, pa.Table | None]:
+    """A log the DuckDB pairing left, by the Python reader, which names every bad row; and
+    its shots (None when it has problems)."""
     file_hash, read, problems = read_clock_csv(path)
     if problems or file_hash is None:
-        return Found(str(path), file_hash, len(read), 0, [], problems)
+        return Found(str(path), file_hash, len(read), 0, [], problems), None
     paired, unplaced = pair_shots(read)
-    from cuelog.store.clocks import add_shots
-
-    add_shots(con, shots_table(paired, log_no))
-    return Found(str(path), file_hash, len(read), len(paired), unplaced, [])
+    return Found(str(path), file_hash, len(read), len(paired), unplaced, []), shots_table(paired, log_no)
 
 
-def pair_batch(con: duckdb.DuckDBPyConnection, batch: list[Path]) -> list[Found]:
+def pair_batch(con: duckdb.DuckDBPyConnection, batch: list[Path]) -> tuple[list[Found], pa.Table]:
     """Read and pair a batch of device logs (:func:`batches`): plain ones together in
-    DuckDB, any other by the Python reader; the shots of each in the run's table of shots
-    (:data:`cuelog.store.clocks.SHOTS`, which must exist), numbered by position."""
+    DuckDB, any other by the Python reader. What each log gave, and the shots of all of them
+    (:data:`cuelog.store.clocks.SHOTS_SCHEMA`, numbered by position), in the order the device
+    rows are paired: by log, then table, stop time and stop line."""
+    import pyarrow as pa
+
     from cuelog.ingest import clockdb  # DuckDB and Arrow come with it: imported where a load needs them
 
     datas = [_read_bytes(p) for p in batch]
-    paired = clockdb.pair_logs(con, [None if d is None else clockdb.device_rows(d) for d in datas])
+    paired, shots = clockdb.pair_logs(con, [None if d is None else clockdb.device_rows(d) for d in datas])
     found: list[Found] = []
+    more = [shots]
     for log_no, (path, data, fast) in enumerate(zip(batch, datas, paired, strict=True)):
         if data is not None and fast is not None:
             file_hash = hashlib.sha256(data).hexdigest()
             found.append(Found(str(path), file_hash, fast.rows, fast.shots, fast.unplaced, []))
         else:
-            found.append(_python_paired(con, log_no, path))
-    return found
+            log, its_shots = _python_paired(log_no, path)
+            found.append(log)
+            if its_shots is not None:
+                more.append(its_shots)
+    every = pa.concat_tables(more)
+    return found, every.sort_by(
+        [("log_no", "ascending"), ("table", "ascending"), ("ts", "ascending"), ("stop_line", "ascending")]
+    )
 
 
 def _placed(placed: dict[int, store_clocks.Placed], log_no: int) -> store_clocks.Placed:
@@ -432,7 +440,7 @@ def ingest_clocks(
     finally:
         aligner.shutdown(wait=True)  # an alignment in flight ends before its cursor closes
         for cursor in cursors:
-            store_clocks.drop_shots(cursor)
+            store_clocks.drop_placed(cursor)
             cursor.close()
     return out
 
@@ -458,14 +466,14 @@ def _stored(
     try:
         return _store_all(cursor, batch.found, aligned.result(), held)
     finally:
-        store_clocks.drop_shots(cursor)
+        store_clocks.drop_placed(cursor)
 
 
 @dataclass(frozen=True, slots=True)
 class PairedBatch:
     """A batch of device logs paired: what each log gave, and the shots of all of them
     (:data:`cuelog.store.clocks.SHOTS_SCHEMA`, numbered by the log's position in the batch,
-    in the order :func:`cuelog.store.clocks.paired_rows` gives)."""
+    in the order :func:`pair_batch` gives)."""
 
     found: list[Found]
     shots: pa.Table
@@ -510,14 +518,7 @@ def paired_batches(paths: Sequence[str | os.PathLike[str]]) -> Generator[PairedB
 
 def _paired(mem: duckdb.DuckDBPyConnection, batch: list[Path]) -> PairedBatch:
     """One batch of logs paired on ``mem``."""
-    from cuelog.store import clocks as store_clocks
-
-    store_clocks.create_shots(mem)
-    try:
-        found = pair_batch(mem, batch)
-        return PairedBatch(found, store_clocks.paired_rows(mem))
-    finally:
-        store_clocks.drop_shots(mem)
+    return PairedBatch(*pair_batch(mem, batch))
 
 
 PAIRED_AHEAD = 2

@@ -31,7 +31,7 @@ import pyarrow.compute as pc
 import pyarrow.csv as pcsv
 
 from cuelog.ingest.device import EVENTS, Unplaced
-from cuelog.store.clocks import SHOTS
+from cuelog.store.clocks import SHOTS_SCHEMA
 
 HEADER = b"table,ts,event\n"
 _PLAIN = bytes(range(0x21, 0x7F)).replace(b'"', b"") + b"\n"
@@ -69,7 +69,7 @@ ORDER BY file, tbl, us, line
 # taking both rows out leaves the pairing of every other row as it was (nothing runs
 # before the start or after the stop). Most shots are such a pair (99% of the rows of a
 # simulated season), so one streaming pass marks them, each pair's stop makes its shot
-# (:data:`_SHOTS`), and only the other rows are paired: the pairing's CPU at 1M strokes
+# (:data:`_PLAIN_SHOTS`), and only the other rows are paired: the pairing's CPU at 1M strokes
 # 2.5 s against 3.4 s (benchmarks/README.md, "Shot clocks: plain shots not paired by
 # windows, and batches of a row group"). A view: read twice, by the rows left and by the
 # shots, it costs less than writing every row again.
@@ -157,22 +157,21 @@ SELECT * FROM (
 ) WHERE NOT running OR event IN ('stop', 'reset', 'pause', 'resume') OR shot_ends
 """
 
-# The shots of the sound logs, into the run's table of shots (cuelog.store.clocks.SHOTS), in
-# no order: whoever reads them gives the order (cuelog.store.clocks.paired_rows, the
-# alignment's sort), so sorting them here too cost 0.09 of the statement's 0.52 CPU s at 1M.
-# The paired rows' shots; and the plain shots, when DuckDB marked them (else :func:`_marked`
-# made them).
-_SHOT_COLUMNS = '(log_no, "table", ts, start_line, stop_line, stop_text, shot_s, paused_s, limit_s)'
-_PAIRED_SHOTS = f"""
-INSERT INTO {SHOTS} {_SHOT_COLUMNS}
-SELECT s.file, s.tbl, s.us, s.start_line, s.line, s.text,
-       (s.us - s.start_us - s.paused_us)::DOUBLE / 1e6, s.paused_us::DOUBLE / 1e6, s.limit_s
+# The shots of the sound logs (cuelog.store.clocks.SHOTS_SCHEMA), in no order: the caller
+# gives the order (cuelog.ingest.clock, the alignment's sort), so sorting them here too cost
+# 0.09 of the statement's 0.52 CPU s at 1M. The paired rows' shots; and the plain shots,
+# when DuckDB marked them (else :func:`_marked` made them).
+_PAIRED_SHOTS = """
+SELECT s.file::INTEGER AS log_no, s.tbl AS "table", s.us::BIGINT AS ts, s.start_line::BIGINT AS start_line,
+       s.line::BIGINT AS stop_line, s.text AS stop_text, (s.us - s.start_us - s.paused_us)::DOUBLE / 1e6 AS shot_s,
+       s.paused_us::DOUBLE / 1e6 AS paused_s, s.limit_s::DOUBLE AS limit_s
 FROM cuelog_paired s
 WHERE s.running AND s.event = 'stop' AND list_contains($sound, s.file)
 """
-_PLAIN_SHOTS = f"""
-INSERT INTO {SHOTS} {_SHOT_COLUMNS}
-SELECT file, tbl, us, before_line, line, text, (us - before_us)::DOUBLE / 1e6, 0::DOUBLE, NULL::DOUBLE
+_PLAIN_SHOTS = """
+SELECT file::INTEGER AS log_no, tbl AS "table", us::BIGINT AS ts, before_line::BIGINT AS start_line,
+       line::BIGINT AS stop_line, text AS stop_text, (us - before_us)::DOUBLE / 1e6 AS shot_s, 0::DOUBLE AS paused_s,
+       NULL::DOUBLE AS limit_s
 FROM cuelog_device_marked
 WHERE plain_shot AND event = 'stop' AND list_contains($sound, file)
 """
@@ -238,86 +237,85 @@ _CSV = {
 
 @dataclass(frozen=True, slots=True)
 class Paired:
-    """A device log paired in DuckDB: its rows, how many shots it gave (they are in
-    :data:`cuelog.store.clocks.SHOTS`) and its rows left over."""
+    """A device log paired in DuckDB: its rows, how many shots it gave and its rows left over."""
 
     rows: int
     shots: int
     unplaced: list[Unplaced]
 
 
-def pair_logs(con: duckdb.DuckDBPyConnection, logs: list[pa.Table | None]) -> list[Paired | None]:
-    """Each log (:func:`device_rows`) paired, all in one pass, its shots added to
-    :data:`cuelog.store.clocks.SHOTS` (which must exist) under its position in ``logs``;
-    None for a log that is None or has a row the Python reader would report. Uses
-    temporary tables only."""
+def pair_logs(con: duckdb.DuckDBPyConnection, logs: list[pa.Table | None]) -> tuple[list[Paired | None], pa.Table]:
+    """Each log (:func:`device_rows`) paired, all in one pass, and the shots of all of them
+    (:data:`cuelog.store.clocks.SHOTS_SCHEMA`, in no order) under each log's position in
+    ``logs``; None for a log that is None or has a row the Python reader would report (it
+    gives no shot). Uses temporary tables only, dropped after."""
+    none: list[Paired | None] = [None] * len(logs)
     given = [(i, t) for i, t in enumerate(logs) if t is not None and t.num_rows]
     if not given:
-        return [None] * len(logs)
+        return none, SHOTS_SCHEMA.empty_table()
     rows = pa.concat_tables(t.add_column(0, "file", pa.repeat(pa.scalar(i, pa.int32()), t.num_rows)) for i, t in given)
     marked = _marked(rows)
     try:
-        sound = _marked_in_duckdb(con, rows) if marked is None else _marked_rows_in(con, marked)
+        sound, plain = _marked_in_duckdb(con, rows) if marked is None else _marked_rows_in(con, marked)
         if not sound:
-            return [None] * len(logs)
+            return none, SHOTS_SCHEMA.empty_table()
         con.execute(f"CREATE OR REPLACE TEMP TABLE cuelog_paired AS {_PAIR}")
-        con.execute(_PAIRED_SHOTS, {"sound": sound})
-        counts = dict(con.execute(f"SELECT log_no, count(*) FROM {SHOTS} GROUP BY log_no").fetchall())
+        paired = con.sql(_PAIRED_SHOTS, params={"sound": sound}).to_arrow_table()
+        shots = pa.concat_tables([plain.cast(SHOTS_SCHEMA), paired.cast(SHOTS_SCHEMA)])
         strays = con.execute(_STRAYS, {"sound": sound}).fetchall()
     except duckdb.Error:
-        con.execute(f"DELETE FROM {SHOTS} WHERE list_contains($given, log_no)", {"given": [i for i, _ in given]})
-        return [None] * len(logs)  # the Python reader takes every log, and names what is wrong
+        return none, SHOTS_SCHEMA.empty_table()  # the Python reader takes every log, and names what is wrong
     finally:
-        for name in ("cuelog_device_rows", "cuelog_device_left", "cuelog_device_plain"):
+        for name in ("cuelog_device_rows", "cuelog_device_left"):
             with contextlib.suppress(duckdb.Error):
                 con.unregister(name)
         con.execute("DROP TABLE IF EXISTS cuelog_device")
         con.execute("DROP VIEW IF EXISTS cuelog_device_marked")
         con.execute("DROP TABLE IF EXISTS cuelog_device_rest")
         con.execute("DROP TABLE IF EXISTS cuelog_paired")
+    counts = np.bincount(shots.column("log_no").to_numpy(), minlength=len(logs))
     left: dict[int, list[Unplaced]] = {}
     for file, line, table, text, event, reason in strays:
         left.setdefault(file, []).append(Unplaced(line, table, text, event, reason))
-    out: list[Paired | None] = [None] * len(logs)
+    out = none.copy()
     for i, t in given:
         if i in sound:
-            out[i] = Paired(t.num_rows, int(counts.get(i, 0)), left.get(i, []))
-    return out
+            out[i] = Paired(t.num_rows, int(counts[i]), left.get(i, []))
+    return out, shots
 
 
-def _marked_in_duckdb(con: duckdb.DuckDBPyConnection, rows: pa.Table) -> list[int]:
-    """The sound logs of ``rows``, their rows read, checked and marked by DuckDB: the plain
-    shots into :data:`SHOTS`, the other rows into ``cuelog_device_rest``."""
+def _marked_in_duckdb(con: duckdb.DuckDBPyConnection, rows: pa.Table) -> tuple[list[int], pa.Table]:
+    """The sound logs of ``rows`` and their plain shots, the rows read, checked and marked
+    by DuckDB; the other rows into ``cuelog_device_rest``."""
     con.register("cuelog_device_rows", rows)
     con.execute(_READ)
     checked = con.execute("SELECT file, bool_and(sound) FROM cuelog_device GROUP BY file").fetchall()
     sound = sorted(f for f, ok in checked if ok)
-    if sound:
-        con.execute(_MARK)
-        con.execute(_REST)
-        con.execute(_PLAIN_SHOTS, {"sound": sound})
-    return sound
+    if not sound:
+        return sound, SHOTS_SCHEMA.empty_table()
+    con.execute(_MARK)
+    con.execute(_REST)
+    return sound, con.sql(_PLAIN_SHOTS, params={"sound": sound}).to_arrow_table().cast(SHOTS_SCHEMA)
 
 
 @dataclass(frozen=True, slots=True)
 class _Marked:
-    """What :func:`_marked` made of a batch's rows: the sound logs, their plain shots (as
-    :data:`SHOTS` holds them) and their other rows, in the pairing's order, with their times."""
+    """What :func:`_marked` made of a batch's rows: the sound logs, their plain shots
+    (:data:`cuelog.store.clocks.SHOTS_SCHEMA`) and their other rows, in the pairing's order,
+    with their times."""
 
     sound: list[int]
     plain: pa.Table
     rest: pa.Table
 
 
-def _marked_rows_in(con: duckdb.DuckDBPyConnection, marked: _Marked) -> list[int]:
-    """The plain shots :func:`_marked` made into :data:`SHOTS`, its other rows into
+def _marked_rows_in(con: duckdb.DuckDBPyConnection, marked: _Marked) -> tuple[list[int], pa.Table]:
+    """The sound logs and plain shots :func:`_marked` made, its other rows into
     ``cuelog_device_rest`` (in their order: the pairing's windows read it as stored)."""
     if marked.sound:
-        con.register("cuelog_device_plain", marked.plain)
-        con.execute(f"INSERT INTO {SHOTS} {_SHOT_COLUMNS} SELECT * FROM cuelog_device_plain")
         con.register("cuelog_device_left", marked.rest)
         con.execute("CREATE OR REPLACE TEMP TABLE cuelog_device_rest AS SELECT * FROM cuelog_device_left")
-    return marked.sound
+    return marked.sound, marked.plain
 
 
 _EVENT_NAMES: Final = pa.array(EVENTS)

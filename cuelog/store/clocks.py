@@ -25,9 +25,6 @@ import pyarrow.compute as pc
 from cuelog.store import nearest, summaries
 from cuelog.store.loads import SHOT_CLOCK_SCHEMA, loaded_files, log_files
 
-SHOTS = "cuelog_clock_shots"
-"""The temporary table the pairing puts a batch's shots in, on a DuckDB of its own (:data:`SHOTS_SCHEMA`)."""
-
 SHOTS_SCHEMA = pa.schema(
     [
         ("log_no", pa.int32()),
@@ -41,6 +38,8 @@ SHOTS_SCHEMA = pa.schema(
         ("limit_s", pa.float64()),
     ]
 )
+"""A paired shot: the device log's number in its batch, the table, the stop's time in
+epoch microseconds, the lines of its start and stop, the stop's text, the shot's times."""
 
 _ALIGNED = "cuelog_clock_aligned"
 """A batch's shots as :func:`align` placed them (:data:`cuelog.store.nearest.ALIGNED_SCHEMA`),
@@ -80,11 +79,6 @@ class ClockFile:
     lines: int
 
 
-def create_shots(con: duckdb.DuckDBPyConnection) -> None:
-    """A fresh, empty :data:`SHOTS` table."""
-    _create_temp(con, SHOTS, SHOTS_SCHEMA)
-
-
 def _create_temp(con: duckdb.DuckDBPyConnection, name: str, schema: pa.Schema) -> None:
     cols = ", ".join(f'"{f.name}" {_SQL_TYPES[f.type]}' for f in schema)
     con.execute(f"CREATE OR REPLACE TEMP TABLE {name} ({cols})")
@@ -105,16 +99,6 @@ def create_placed(con: duckdb.DuckDBPyConnection, table: str) -> None:
     _create_temp(con, table, _KEPT_SCHEMA)
 
 
-def add_shots(con: duckdb.DuckDBPyConnection, shots: pa.Table) -> None:
-    """Append shots (:data:`SHOTS_SCHEMA`, any column order) to :data:`SHOTS`."""
-    cols = ", ".join(f'"{name}"' for name in SHOTS_SCHEMA.names)
-    con.register("cuelog_clock_new", shots.select(SHOTS_SCHEMA.names).cast(SHOTS_SCHEMA))
-    try:
-        con.execute(f"INSERT INTO {SHOTS} ({cols}) SELECT {cols} FROM cuelog_clock_new")
-    finally:
-        con.unregister("cuelog_clock_new")
-
-
 def stored_matches(con: duckdb.DuckDBPyConnection) -> set[str]:
     """Before a run's first :func:`save`: the matches the shot clock holds readings of, in
     one scan, so that a batch placing shots on none of them (on a first load, every batch)
@@ -125,9 +109,8 @@ def stored_matches(con: duckdb.DuckDBPyConnection) -> set[str]:
     return {match_id for (match_id,) in con.execute("SELECT DISTINCT match_id FROM shot_clock").fetchall()}
 
 
-def drop_shots(con: duckdb.DuckDBPyConnection) -> None:
-    """Remove the run's temporary table of shots and the shots :func:`align` placed."""
-    con.execute(f"DROP TABLE IF EXISTS {SHOTS}")
+def drop_placed(con: duckdb.DuckDBPyConnection) -> None:
+    """Forget the shots :func:`align` placed on this connection."""
     con.unregister(_ALIGNED)
 
 
@@ -171,16 +154,6 @@ def keep_placed(con: duckdb.DuckDBPyConnection, table: str) -> None:
     files, keeps the readings of several runs in DuckDB instead of in Python."""
     cols = ", ".join(f'"{name}"' for name in _KEPT_SCHEMA.names)
     con.execute(f"INSERT INTO {table} ({cols}) SELECT {cols} FROM {_ALIGNED} WHERE reason IS NULL")
-
-
-def paired_rows(con: duckdb.DuckDBPyConnection) -> pa.Table:
-    """Every shot of :data:`SHOTS` by log number, then in the order the device rows are
-    paired (table, stop time, stop line): ``log_no, table, start_line, stop_line, ts,
-    stop_text, shot_s, paused_s, limit_s`` (a Parquet dataset keeps each log's shots)."""
-    return con.sql(
-        f'SELECT log_no, "table", start_line, stop_line, ts, stop_text, shot_s, paused_s, limit_s FROM {SHOTS}'
-        ' ORDER BY log_no, "table", ts, stop_line'
-    ).to_arrow_table()
 
 
 def save(con: duckdb.DuckDBPyConnection, files: Sequence[ClockFile], held: set[str]) -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import duckdb
 import polars as pl
+import pyarrow.compute as pc
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -17,7 +18,6 @@ from cuelog.ingest import clockdb
 from cuelog.ingest.clock import pair_shots, read_clock_csv, shots_table
 from cuelog.ingest.clockdb import device_rows, pair_logs
 from cuelog.ingest.device import EVENTS
-from cuelog.store.clocks import SHOTS, create_shots
 
 COLUMNS = ["table", "stop_line", "ts", "stop_text", "shot_s", "paused_s", "limit_s"]
 
@@ -31,9 +31,8 @@ def both(path: Path) -> tuple[tuple[int, pl.DataFrame, list], tuple[int, pl.Data
     python = (len(rows), frame.select(COLUMNS).sort("stop_line"), unplaced)
     con = duckdb.connect()
     try:
-        create_shots(con)
-        [fast] = pair_logs(con, [device_rows(path.read_bytes())])
-        shots = pl.from_arrow(con.sql(f"SELECT * FROM {SHOTS} WHERE log_no = 0").to_arrow_table())
+        [fast], paired = pair_logs(con, [device_rows(path.read_bytes())])
+        shots = pl.from_arrow(paired)
     finally:
         con.close()
     if fast is None:
@@ -110,8 +109,7 @@ def test_several_logs_paired_in_one_pass_each_pair_as_the_python_rules_do(texts,
         paths[-1].write_text(text)
     con = duckdb.connect()
     try:
-        create_shots(con)
-        paired = pair_logs(con, [device_rows(p.read_bytes()) for p in paths])
+        paired, every = pair_logs(con, [device_rows(p.read_bytes()) for p in paths])
         for log_no, (path, fast) in enumerate(zip(paths, paired, strict=True)):
             _, rows, problems = read_clock_csv(path)
             assert problems == []
@@ -120,7 +118,7 @@ def test_several_logs_paired_in_one_pass_each_pair_as_the_python_rules_do(texts,
                 assert fast is None
                 continue
             expected = pl.from_arrow(shots_table(shots, 0))
-            got = pl.from_arrow(con.sql(f"SELECT * FROM {SHOTS} WHERE log_no = {log_no}").to_arrow_table())
+            got = pl.from_arrow(every.filter(pc.equal(every.column("log_no"), log_no)))
             assert isinstance(expected, pl.DataFrame) and isinstance(got, pl.DataFrame)
             assert fast is not None and (fast.rows, fast.shots) == (len(rows), len(shots))
             assert (
@@ -153,9 +151,8 @@ def test_rows_marked_by_arrow_pair_as_when_duckdb_marks_them(texts, bad, monkeyp
     def paired() -> tuple[list, list]:
         con = duckdb.connect()
         try:
-            create_shots(con)
-            result = pair_logs(con, logs)
-            return result, con.execute(f"SELECT * FROM {SHOTS} ORDER BY ALL").fetchall()
+            result, shots = pair_logs(con, logs)
+            return result, sorted(tuple(row.values()) for row in shots.to_pylist())
         finally:
             con.close()
 
@@ -221,10 +218,9 @@ def test_a_row_the_python_reader_treats_otherwise_leaves_the_file_to_it(row, tmp
     path.write_text("table,ts,event\n7,2026-05-01T14:00:01.000Z,start\n" + row + "\n7,2026-05-01T14:00:09Z,stop\n")
     con = duckdb.connect()
     try:
-        create_shots(con)
-        assert pair_logs(con, [device_rows(path.read_bytes())]) == [None]
-        assert con.execute("SELECT table_name FROM duckdb_tables() WHERE temporary").fetchall() == [(SHOTS,)]
-        assert con.execute(f"SELECT count(*) FROM {SHOTS}").fetchone() == (0,)
+        paired, shots = pair_logs(con, [device_rows(path.read_bytes())])
+        assert paired == [None] and shots.num_rows == 0
+        assert con.execute("SELECT table_name FROM duckdb_tables() WHERE temporary").fetchall() == []
     finally:
         con.close()
 
