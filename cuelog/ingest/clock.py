@@ -498,27 +498,22 @@ def paired_batches(paths: Sequence[str | os.PathLike[str]]) -> Generator[PairedB
     # pairing alone 0.96-0.98 s against 1.02-1.07 with DuckDB's thread per core each).
     mems = [duckdb.connect(config={"threads": 1}) for _ in range(PAIRING_THREADS)]
     pool = ThreadPoolExecutor(max_workers=PAIRING_THREADS, thread_name_prefix="cuelog-clock-pair")
-    pending: collections.deque[Future[PairedBatch]] = collections.deque()
+    pending: collections.deque[Future[tuple[list[Found], pa.Table]]] = collections.deque()
     try:
         # Batch k on connection k % PAIRING_THREADS: at most that many batches are in flight,
         # so a connection is free again once the batch before on it has been given.
         for k, batch in enumerate(batches([Path(p) for p in paths])):
             if len(pending) == PAIRING_THREADS:
-                yield pending.popleft().result()
-            pending.append(pool.submit(_paired, mems[k % PAIRING_THREADS], batch))
+                yield PairedBatch(*pending.popleft().result())
+            pending.append(pool.submit(pair_batch, mems[k % PAIRING_THREADS], batch))
         while pending:
-            yield pending.popleft().result()
+            yield PairedBatch(*pending.popleft().result())
     finally:
         for future in pending:
             future.cancel()
         pool.shutdown(wait=True)  # a batch in flight ends before its connection closes
         for mem in mems:
             mem.close()
-
-
-def _paired(mem: duckdb.DuckDBPyConnection, batch: list[Path]) -> PairedBatch:
-    """One batch of logs paired on ``mem``."""
-    return PairedBatch(*pair_batch(mem, batch))
 
 
 PAIRED_AHEAD = 2

@@ -295,7 +295,7 @@ def _marked_in_duckdb(con: duckdb.DuckDBPyConnection, rows: pa.Table) -> tuple[l
         return sound, SHOTS_SCHEMA.empty_table()
     con.execute(_MARK)
     con.execute(_REST)
-    return sound, con.sql(_PLAIN_SHOTS, params={"sound": sound}).to_arrow_table().cast(SHOTS_SCHEMA)
+    return sound, con.sql(_PLAIN_SHOTS, params={"sound": sound}).to_arrow_table()
 
 
 @dataclass(frozen=True, slots=True)
