@@ -71,3 +71,16 @@ def test_reader_names_a_wrong_type_as_an_invalid_record_with_its_field(tmp_path)
         list(read_records(path))
     (problem,) = err.value.problems
     assert (problem.line, problem.code, problem.field) == (3, "invalid_record", "score[0]")
+
+
+@pytest.mark.parametrize("path", EXAMPLE_LOGS, ids=lambda p: p.name)
+def test_decoded_records_are_left_to_reference_counting_not_the_collector(path):
+    """A record cannot lead back to itself (decoded from JSON, frozen), so the collector
+    need not track it: a season's million records would cost it 5% of decoding them. What a
+    record holds is still tracked where it can hold anything (a list, a dict)."""
+    import gc
+
+    records = [record for _, record in read_records(path)]
+    assert records and not any(gc.is_tracked(r) for r in records)
+    lists = [s.first for s in records if isinstance(s, Stroke)]
+    assert lists and all(gc.is_tracked(first) for first in lists)

@@ -7,6 +7,12 @@ list is a fact.
 
 JSON names that are Python keywords or clash with builtins are renamed: ``break`` is
 ``break_``. Unknown JSON fields are accepted and ignored, so newer writers stay readable.
+
+The structs are not tracked by Python's cyclic collector (``gc=False``): a record is decoded
+from JSON and frozen, so what it holds (numbers, texts, lists and dicts of them, the parts'
+structs) can never lead back to it, and no cycle can form through it. Ingest and replay
+decode a million of them for a season; tracking each cost 5% of decoding and freeing them
+(benchmarks/README.md, "Records not tracked by the collector").
 """
 
 from __future__ import annotations
@@ -35,7 +41,7 @@ def other(side: str) -> str:
     return "B" if side == "A" else "A"
 
 
-class Cushions(msgspec.Struct, frozen=True, omit_defaults=True, forbid_unknown_fields=False):
+class Cushions(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, forbid_unknown_fields=False):
     """Cushion facts of a stroke."""
 
     objects: int | None = None
@@ -43,14 +49,14 @@ class Cushions(msgspec.Struct, frozen=True, omit_defaults=True, forbid_unknown_f
     cue_first: bool | None = None
 
 
-class Infringement(msgspec.Struct, frozen=True, omit_defaults=True):
+class Infringement(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
     """A referee-judged fact with no ball physics (docs/format.md stroke ``infringements``)."""
 
     code: str
     ball: str | None = None
 
 
-class Call(msgspec.Struct, frozen=True, omit_defaults=True):
+class Call(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
     """The referee's call on a stroke. ``None`` in a stroke means no foul was called."""
 
     foul: bool = False
@@ -63,7 +69,7 @@ class Call(msgspec.Struct, frozen=True, omit_defaults=True):
     loss_of_frame: bool | None = None
 
 
-class Respot(msgspec.Struct, frozen=True, omit_defaults=True):
+class Respot(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
     """A ball placed on the table by the referee: on a named spot or at coordinates."""
 
     ball: str
@@ -72,7 +78,7 @@ class Respot(msgspec.Struct, frozen=True, omit_defaults=True):
     y: float | None = None
 
 
-class Match(msgspec.Struct, frozen=True, omit_defaults=True, tag="match", tag_field="type"):
+class Match(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="match", tag_field="type"):
     """Opens a match; every following record belongs to it until the next match."""
 
     format: str
@@ -95,7 +101,7 @@ class Match(msgspec.Struct, frozen=True, omit_defaults=True, tag="match", tag_fi
     players: dict[str, list[str]] | None = None
 
 
-class Frame(msgspec.Struct, frozen=True, omit_defaults=True, tag="frame", tag_field="type"):
+class Frame(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="frame", tag_field="type"):
     """Opens a frame (a billiards game, a pool rack)."""
 
     frame: int
@@ -106,7 +112,13 @@ class Frame(msgspec.Struct, frozen=True, omit_defaults=True, tag="frame", tag_fi
 
 
 class Stroke(
-    msgspec.Struct, frozen=True, omit_defaults=True, tag="stroke", tag_field="type", rename={"break_": "break"}
+    msgspec.Struct,
+    frozen=True,
+    gc=False,
+    omit_defaults=True,
+    tag="stroke",
+    tag_field="type",
+    rename={"break_": "break"},
 ):
     """One stroke: facts (what the balls did) and calls (what the officials did)."""
 
@@ -133,7 +145,7 @@ class Stroke(
     break_: int | None = None
 
 
-class Choice(msgspec.Struct, frozen=True, omit_defaults=True, tag="choice", tag_field="type"):
+class Choice(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="choice", tag_field="type"):
     """What the incoming player chose after a foul, a push out or a bad break."""
 
     frame: int
@@ -143,7 +155,7 @@ class Choice(msgspec.Struct, frozen=True, omit_defaults=True, tag="choice", tag_
     nominated: str | None = None
 
 
-class Event(msgspec.Struct, frozen=True, omit_defaults=True, tag="event", tag_field="type"):
+class Event(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="event", tag_field="type"):
     """Everything that is not a stroke: concessions, claims, awards, warnings, ..."""
 
     frame: int
@@ -160,7 +172,7 @@ class Event(msgspec.Struct, frozen=True, omit_defaults=True, tag="event", tag_fi
     group: str | None = None
 
 
-class FrameEnd(msgspec.Struct, frozen=True, omit_defaults=True, tag="frame_end", tag_field="type"):
+class FrameEnd(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="frame_end", tag_field="type"):
     """The result of a frame as recorded."""
 
     frame: int
@@ -169,7 +181,7 @@ class FrameEnd(msgspec.Struct, frozen=True, omit_defaults=True, tag="frame_end",
     reason: str | None = None
 
 
-class Clock(msgspec.Struct, frozen=True, omit_defaults=True, tag="clock", tag_field="type"):
+class Clock(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, tag="clock", tag_field="type"):
     """A shot-clock reading already aligned to a stroke."""
 
     frame: int
@@ -179,7 +191,7 @@ class Clock(msgspec.Struct, frozen=True, omit_defaults=True, tag="clock", tag_fi
     paused_s: float | None = None
 
 
-class Correction(msgspec.Struct, frozen=True, omit_defaults=True, forbid_unknown_fields=True):
+class Correction(msgspec.Struct, frozen=True, gc=False, omit_defaults=True, forbid_unknown_fields=True):
     """An officials' correction of one stroke (docs/format.md section 6), applied before replay.
 
     ``set`` maps stroke fields (JSON names) to their corrected values.
@@ -192,7 +204,9 @@ class Correction(msgspec.Struct, frozen=True, omit_defaults=True, forbid_unknown
     note: str | None = None
 
 
-class TypedStroke(Stroke, frozen=True, omit_defaults=True, tag="stroke", tag_field="type", rename={"break_": "break"}):
+class TypedStroke(
+    Stroke, frozen=True, gc=False, omit_defaults=True, tag="stroke", tag_field="type", rename={"break_": "break"}
+):
     """A stroke as :func:`decode` gives it when its striker and the balls of its lists
     (``first``, ``potted``, ``then``, ``off_table``) are the published schema's ``side`` and
     ``ball`` (:data:`Side`, :data:`Ball`): the same fields, those texts typed as the enums.
