@@ -81,12 +81,18 @@ STROKE_COLUMNS = pa.schema(
 """The columns the ``strokes`` table takes from a stroke (``cuelog.ingest.rows``), as the two
 readers are given them: the least either would have to read."""
 
-_DUCKDB_COLUMNS = (
-    "{'type': 'VARCHAR', 'frame': 'BIGINT', 'n': 'BIGINT', 'striker': 'VARCHAR', 't': 'VARCHAR',"
-    " 'first': 'VARCHAR[]', 'potted': 'VARCHAR[]', 'nominated': 'VARCHAR',"
-    " 'call': 'STRUCT(foul BOOLEAN, points BIGINT, miss BOOLEAN, free_ball BOOLEAN)',"
-    " 'score': 'BIGINT[]', 'break': 'BIGINT'}"
-)
+
+def _duckdb_type(t: pa.DataType) -> str:
+    """DuckDB's name for an Arrow type of :data:`STROKE_COLUMNS`."""
+    if pa.types.is_list(t):
+        return f"{_duckdb_type(t.value_type)}[]"
+    if pa.types.is_struct(t):
+        return "STRUCT(" + ", ".join(f"{f.name} {_duckdb_type(f.type)}" for f in t) + ")"
+    return {pa.string(): "VARCHAR", pa.int64(): "BIGINT", pa.bool_(): "BOOLEAN"}[t]
+
+
+_DUCKDB_COLUMNS = "{" + ", ".join(f"'{f.name}': '{_duckdb_type(f.type)}'" for f in STROKE_COLUMNS) + "}"
+""":data:`STROKE_COLUMNS` as ``read_ndjson``'s ``columns``."""
 
 
 class Timer:
@@ -103,8 +109,8 @@ class Timer:
 
 
 def stepwise(datas: list[bytes], timer: Timer) -> dict[str, int]:
-    """Every log through the worker's steps in turn, each timed; the rows made, by store
-    table. The rows become Arrow tables a batch of logs at a time, as a worker's do
+    """Every log through the worker's steps in turn, each timed (``clean.clean_part`` and
+    ``reading._take`` taken apart step by step); the rows made, by store table. The rows become Arrow tables a batch of logs at a time, as a worker's do
     (:data:`cuelog.ingest.parallel.BATCH_BYTES`). Every log is one the fast check calls
     clean (:func:`measure` checked): the figures are those of clean logs."""
     made = dict.fromkeys(ROW_SCHEMAS, 0)
