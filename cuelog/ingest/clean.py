@@ -28,7 +28,6 @@ from typing import IO
 from cuelog.ingest.reader import MAX_LINE, decoded_lines, open_log
 from cuelog.ingest.validate import (
     POCKETS,
-    SIDES,
     FileState,
     _calls_safety,
     check_record,
@@ -43,10 +42,10 @@ Line = tuple[int, str, Record]
 """A checked line: its number (1-based), its text (stripped, as stored) and its record."""
 
 _N_MAX = INT_BOUNDS["stroke"]["n"][1]
-_BREAK = INT_BOUNDS["stroke"]["break"]
+_BREAK_LOW, _BREAK_HIGH = INT_BOUNDS["stroke"]["break"]
 _POINTS = INT_BOUNDS["stroke"]["call.points"]
 _VISITS = INT_BOUNDS["stroke"]["call.visits"]
-_OBJECTS = INT_BOUNDS["stroke"]["cushions.objects"]
+_OBJECTS_LOW, _OBJECTS_HIGH = INT_BOUNDS["stroke"]["cushions.objects"]
 
 
 FAST_CHECK_BYTES = 4 << 20
@@ -172,55 +171,83 @@ def clean_part(state: FileState, data: bytes, first: int = 1, *, by_arrow: bool 
     return CleanLog([n for n, _ in numbered], [t for _, t in numbered], records, times, len(data))
 
 
-def stroke_clean(state: FileState, s: Stroke) -> None:
+def stroke_clean(state: FileState, s: TypedStroke) -> None:
     """:func:`cuelog.ingest.validate.check_stroke` finds nothing: the same rules as plain
     comparisons, raising :class:`NotClean` where that check would find a problem. Updates
     the state as that check does (the last ``n``, the frame's strokes). The stroke's time is
-    not read here: :func:`clean_part` reads a part's times together."""
+    not read here: :func:`clean_part` reads a part's times together.
+
+    A :class:`TypedStroke` only: its decoder read the striker as a side and every ball of
+    ``first``, ``potted``, ``then`` and ``off_table`` as a ball of the schema, so what is left
+    to check of them is that the match's ruleset uses the balls. The common case runs as
+    plain comparisons in one function, each field read once: a call, a loop or a generator
+    a stroke cost more than the comparisons themselves (benchmarks/README.md, "The fast
+    check's strokes: fewer calls a stroke")."""
     rs = state.ruleset
     n = s.n
     # The open frame, the next number (n counts from 1, docs/format.md section 4; no gap,
     # no repeat) and the stated bounds (cuelog.schemas.bounds).
     if rs is None or s.frame != state.frame or n != state.last_n + 1 or n > _N_MAX:
         raise NotClean
-    if s.striker not in SIDES:
-        raise NotClean
-    score, break_ = s.score, s.break_
+    score = s.score
     if score is not None:
         # [A, B], from 0 (minus the bound in 14.1, WPA 4.7) to MAX_POINTS.
-        low = -MAX_POINTS if rs.discipline == "straight-pool" else 0
-        if len(score) != 2 or not (low <= score[0] <= MAX_POINTS and low <= score[1] <= MAX_POINTS):
+        if len(score) != 2:
             raise NotClean
-    if break_ is not None and not _BREAK[0] <= break_ <= _BREAK[1]:
+        a, b = score
+        if not (0 <= a <= MAX_POINTS and 0 <= b <= MAX_POINTS) and not (
+            rs.discipline == "straight-pool" and -MAX_POINTS <= a <= MAX_POINTS and -MAX_POINTS <= b <= MAX_POINTS
+        ):
+            raise NotClean
+    break_ = s.break_
+    if break_ is not None and not _BREAK_LOW <= break_ <= _BREAK_HIGH:
         raise NotClean
     balls = rs.balls
-    if not (balls.issuperset(s.first) and balls.issuperset(s.potted) and _others_clean(state, s, rs)):
+    if not balls.issuperset(s.first) or (s.potted and not balls.issuperset(s.potted)):
+        raise NotClean
+    then = s.then
+    if then and not balls.issuperset(then):
+        raise NotClean
+    cushions = s.cushions
+    if cushions is not None:
+        objects = cushions.objects
+        if objects is not None and not _OBJECTS_LOW <= objects <= _OBJECTS_HIGH:
+            raise NotClean
+    respots = s.respots
+    if respots:
+        spots = rs.spots
+        for r in respots:
+            if r.ball not in balls or (r.spot is not None and r.spot not in spots):
+                raise NotClean
+    nominated = s.nominated
+    if nominated is not None and nominated not in balls and not (nominated == "safety" and _calls_safety(state)):
+        raise NotClean
+    if (
+        s.call is not None
+        or s.off_table is not None
+        or s.infringements
+        or s.positions is not None
+        or s.pockets is not None
+        or s.pocket_called is not None
+    ) and not _rarer_clean(s, rs):
         raise NotClean
     state.last_n = n
     state.unread = False
     state.strokes.add(n)
 
 
-def _others_clean(state: FileState, s: Stroke, rs: Ruleset) -> bool:
-    """The stroke's optional fields: calls and cushions within their bounds, every ball one
-    the match's ruleset uses (a called ``safety`` in call-shot pool), known pockets and spots."""
-    balls, call, cushions = rs.balls, s.call, s.cushions
+def _rarer_clean(s: Stroke, rs: Ruleset) -> bool:
+    """The stroke's rarer fields (in the README's snooker and billiards season, a few strokes
+    in a hundred have any): a call within its bounds, balls off the table and in
+    infringements and positions that the match's ruleset uses, known pockets."""
+    balls, call = rs.balls, s.call
     if call is not None and not (_in(call.points, _POINTS) and _in(call.visits, _VISITS)):
         return False
-    if cushions is not None and not _in(cushions.objects, _OBJECTS):
-        return False
-    if (s.then is not None and not balls.issuperset(s.then)) or (
-        s.off_table is not None and not balls.issuperset(s.off_table)
-    ):
-        return False
-    nominated = s.nominated
-    if nominated is not None and nominated not in balls and not (nominated == "safety" and _calls_safety(state)):
+    if s.off_table is not None and not balls.issuperset(s.off_table):
         return False
     if s.infringements and any(i.ball is not None and i.ball not in balls for i in s.infringements):
         return False
     if s.positions is not None and any(p[0] not in balls for p in s.positions):
-        return False
-    if s.respots and not all(r.ball in balls and (r.spot is None or r.spot in rs.spots) for r in s.respots):
         return False
     if s.pockets is not None and (len(s.pockets) != len(s.potted) or not POCKETS.issuperset(s.pockets)):
         return False
