@@ -15,7 +15,7 @@ from typing import NoReturn
 
 import typer
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import MofNCompleteColumn, Progress, TimeRemainingColumn
 
 from cuelog.cli.common import (
     EXIT_BAD_INPUT,
@@ -26,6 +26,7 @@ from cuelog.cli.common import (
     out_console,
     print_problems,
     replay_refusals,
+    stderr_progress,
 )
 from cuelog.diff import MatchDiff, Selection
 from cuelog.distributed.diffs import DiffOutcome
@@ -38,14 +39,8 @@ from cuelog.rulesfile import resolve_rules
 
 
 def _bar(what: str = "replaying partitions") -> Progress:
-    return Progress(
-        TextColumn(what),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=err_console,
-        transient=True,
-    )
+    """The partitions done out of all, on a terminal's stderr (the callers ask for one only there)."""
+    return stderr_progress(what, MofNCompleteColumn(), TimeRemainingColumn())
 
 
 def _progress(bar: Progress | None) -> Callable[[PartitionOutcome | DiffOutcome, int, int], None]:
