@@ -30,6 +30,7 @@ from cuelog.ingest.validate import (
     POCKETS,
     FileState,
     _calls_safety,
+    _negative_scores,
     check_record,
     close_frame,
     times_us,
@@ -196,7 +197,7 @@ def stroke_clean(state: FileState, s: TypedStroke) -> None:
             raise NotClean
         a, b = score
         if not (0 <= a <= MAX_POINTS and 0 <= b <= MAX_POINTS) and not (
-            rs.discipline == "straight-pool" and -MAX_POINTS <= a <= MAX_POINTS and -MAX_POINTS <= b <= MAX_POINTS
+            _negative_scores(state) and -MAX_POINTS <= a <= MAX_POINTS and -MAX_POINTS <= b <= MAX_POINTS
         ):
             raise NotClean
     break_ = s.break_
