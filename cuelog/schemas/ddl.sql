@@ -279,6 +279,16 @@ CREATE TABLE IF NOT EXISTS summary_shot_medians (
     median_b_s  DOUBLE                 -- of side B's
 );
 
+-- What each replayed match's shot times above were made from, as one number: the strikers of
+-- its replayed strokes, its shot clock's times and limits, its event and players
+-- (cuelog.store.summaries._digests). A replay makes a match's shot times again only when this
+-- differs, so replaying a store again makes only the new or changed matches' shot times.
+-- Written and removed with the shot times.
+CREATE TABLE IF NOT EXISTS summary_shot_inputs (
+    match_id    VARCHAR USING COMPRESSION dict_fsst NOT NULL,
+    digest      UBIGINT NOT NULL
+);
+
 -- Nine-ball push outs declared (WPA 2.4, a recorded fact) in the replayed racks, per side.
 CREATE TABLE IF NOT EXISTS summary_push_outs (
     match_id    VARCHAR USING COMPRESSION dict_fsst NOT NULL,

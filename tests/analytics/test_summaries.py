@@ -179,6 +179,79 @@ def test_shot_clocks_loaded_after_the_replay_reach_the_clock_report(tmp_path: Pa
     assert documents(db, "clock", by="match") == (fast, direct)
 
 
+SHOT_TABLES = ("summary_shots", "summary_shot_counts", "summary_shot_medians", "summary_shot_inputs")
+
+
+def shot_rows(db: Path) -> dict[str, list[tuple[object, ...]]]:
+    """The shot times' summaries, each row with its DuckDB row id: a row made again gets a new one."""
+    return {table: rows(db, f"SELECT rowid, * FROM {table} ORDER BY rowid") for table in SHOT_TABLES}
+
+
+def test_replaying_again_makes_no_match_shot_times_whose_strikers_clock_and_players_are_the_same(
+    season: Path, tmp_path: Path
+) -> None:
+    db = tmp_path / "again.duckdb"
+    shutil.copy(season, db)
+    before = shot_rows(db)
+    assert len(before["summary_shot_inputs"]) == rows(db, "SELECT count(*) FROM replay_current")[0][0]
+    cli("replay", "--db", db)
+    assert shot_rows(db) == before
+    for kind in KINDS:
+        assert documents(db, kind)[0] == documents(db, kind)[1]
+
+
+def test_a_correction_that_changes_a_striker_gives_the_shot_time_to_the_other_side(
+    season: Path, tmp_path: Path
+) -> None:
+    """A correction changes who struck (docs/format.md section 6): the match's shot times
+    are made again, the timed stroke's under the other side; no other match's are."""
+    db = tmp_path / "corrected.duckdb"
+    shutil.copy(season, db)
+    match, frame, n, striker = rows(
+        db,
+        "SELECT r.match_id, r.frame, r.n, r.striker FROM replay_strokes r JOIN shot_clock c USING (match_id, frame, n)"
+        " WHERE c.shot_s IS NOT NULL AND r.match_id LIKE 'snooker-%' ORDER BY ALL LIMIT 1",
+    )[0]
+    other = "B" if striker == "A" else "A"
+    fixes = tmp_path / "striker.corrections.jsonl"
+    fixes.write_text(json.dumps({"match": match, "frame": frame, "n": n, "set": {"striker": other}}) + "\n", "utf-8")
+    sides = "SELECT side, count(*) FROM summary_shots WHERE match_id = ? GROUP BY side ORDER BY side"
+    counts = dict(rows(db, sides, [match]))
+    before = shot_rows(db)
+    cli("replay", "--db", db, "--corrections", fixes)
+    assert rows(
+        db, "SELECT striker FROM replay_strokes WHERE match_id = ? AND frame = ? AND n = ?", [match, frame, n]
+    ) == [(other,)]
+    moved = dict(rows(db, sides, [match]))
+    assert moved[other] == counts.get(other, 0) + 1 and moved.get(striker, 0) == counts[striker] - 1
+    after = shot_rows(db)  # (row ids aside: DuckDB may compact a row group that lost rows)
+    for table in SHOT_TABLES:
+        assert [row[1:] for row in after[table] if row[1] != match] == [
+            row[1:] for row in before[table] if row[1] != match
+        ]
+    assert [row[1:] for row in after["summary_shot_inputs"] if row[1] == match] != [
+        row[1:] for row in before["summary_shot_inputs"] if row[1] == match
+    ]
+    fast, direct = documents(db, "clock", Scope(matches=(match,)), by="player")
+    assert fast == direct
+
+
+def test_matches_loaded_after_a_replay_get_the_shot_times_a_replay_of_them_all_gives(
+    season: Path, tmp_path: Path
+) -> None:
+    """A season loaded and replayed a discipline at a time ends with the shot times' summaries
+    of the season loaded and replayed at once (``season``), row for row."""
+    root = simulate(tmp_path)
+    db = tmp_path / "weekly.duckdb"
+    for name in sorted(p.name for p in root.iterdir() if p.is_dir()):
+        csvs = [a for csv in sorted((root / name / "clocks").glob("*.csv")) for a in ("--clock", str(csv))]
+        cli("ingest", root / name / "logs", *csvs, "--db", db)
+        cli("replay", "--db", db)
+    for table in SHOT_TABLES:
+        assert rows(db, f"SELECT * FROM {table} ORDER BY ALL") == rows(season, f"SELECT * FROM {table} ORDER BY ALL")
+    assert documents(db, "clock", by="player") == documents(season, "clock", by="player")
+
+
 def test_a_failed_replay_leaves_the_summaries_as_they_were(season: Path, tmp_path: Path) -> None:
     db = tmp_path / "copy.duckdb"
     shutil.copy(season, db)
