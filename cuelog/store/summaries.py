@@ -157,12 +157,14 @@ def add_matches(con: duckdb.DuckDBPyConnection, ids: str | None, gen: int | None
     made = None if every else "cuelog_stale_shots"
     con.register("cuelog_stale_shots", stale)
     try:
-        if ids is None and not every:  # a match no longer replayed keeps no shot times
+        if ids is None:  # a match no longer replayed keeps no shot times
+            gone = "true" if every else "match_id NOT IN (SELECT match_id FROM replay_current)"
             for table in _SHOT_TABLES:
-                con.execute(f"DELETE FROM {table} WHERE match_id NOT IN (SELECT match_id FROM replay_current)")
+                con.execute(f"DELETE FROM {table} WHERE {gone}")
         if stale.num_rows:
-            for table in _SHOT_TABLES:
-                con.execute(f"DELETE FROM {table} WHERE {_within('match_id', made)}")
+            if not every:
+                for table in _SHOT_TABLES:
+                    con.execute(f"DELETE FROM {table} WHERE {_within('match_id', made)}")
             _insert_shots(con, made, gen)
             con.execute("INSERT INTO summary_shot_inputs SELECT match_id, digest FROM cuelog_stale_shots")
     finally:
