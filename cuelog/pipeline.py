@@ -39,7 +39,6 @@ from cuelog.replay.derived import Derived, under
 from cuelog.replay.model import MatchResult
 from cuelog.replay.output import Render, Rendered, rendered
 from cuelog.schemas.records import Correction, Match, Record, decode
-from cuelog.store import summaries
 from cuelog.store.arrow import packed, unpacked
 from cuelog.store.reads import (
     DecodedMatch,
@@ -52,10 +51,9 @@ from cuelog.store.reads import (
 )
 from cuelog.store.results import (
     REPLAY_TABLES,
-    SIDES,
+    ResultRows,
     ResultWriter,
     memory_capped,
-    result_tables,
     write_results,
 )
 from cuelog.store.settings import threads_held
@@ -237,44 +235,56 @@ def _replay_chunk(
     collecting = gc.isenabled()
     gc.disable()
     try:
-        outcomes = _replayed(part, rules)
-        results = [o for o in outcomes if isinstance(o, MatchResult)]
-        strokes = sum(len(fr.outcomes) for r in results for fr in r.frames)
-        tables = result_tables(results) if tabulate and len(results) == len(outcomes) else None
-        if tables is not None:
-            tables[SIDES] = summaries.side_table(results)  # the report summaries, built here in the worker too
-        if slim and tables is not None:
-            for r in results:
-                for fr in r.frames:
-                    fr.outcomes = []
-        sent: list[Attempt] = [
-            rendered(o, render) if render is not None and isinstance(o, MatchResult) else o for o in outcomes
-        ]
+        rows = ResultRows(sides=True) if tabulate else None  # with the report summaries, built here too
+        sent: list[Attempt] = []
+        strokes = 0
+        for attempt in _attempts(part, rules):
+            if isinstance(attempt, MatchResult):
+                strokes += sum(len(fr.outcomes) for fr in attempt.frames)
+                # Each match's rows as soon as it is replayed (ResultRows). A chunk with a
+                # match that failed gets no rows: nothing of it is written or handed on.
+                if rows is not None:
+                    rows.add(attempt)
+                    if slim:
+                        for fr in attempt.frames:
+                            fr.outcomes = []
+                if render is not None:
+                    sent.append(rendered(attempt, render))
+                    continue
+            else:
+                rows = None
+            sent.append(attempt)
+        tables = rows.tables() if rows is not None else None
     finally:
         if collecting:
             gc.enable()
     return sent, tables, strokes
 
 
-def _replayed(part: Part, rules: str | Derived | None) -> list[Attempt]:
-    """Each match of the part replayed: a stored chunk's records decoded all at once where
-    they can be (:meth:`StoredChunk.decoded`), else match by match, line by line."""
+def _attempts(part: Part, rules: str | Derived | None) -> Iterator[Attempt]:
+    """Each match of the part replayed, in order: a stored chunk's records decoded all at
+    once where they can be (:meth:`StoredChunk.decoded`), else match by match, line by line.
+    A match's records are freed as the next match starts, while they are still in the
+    processor's cache, not all together after the chunk's last match (a worker's CPU
+    0.976x; benchmarks/README.md, "replay --db: each match's records freed and its rows
+    built as soon as it is replayed")."""
     decoded = part.decoded() if isinstance(part, StoredChunk) else None
     if decoded is not None:
-        return [replay_decoded(item, rules) for item in _handed_out(decoded)]
-    if isinstance(part, StoredChunk):
-        return [replay_loaded(item, rules) for item in _handed_out(part.loaded())]
-    return [replay_loaded(item, rules) for item in part]
+        for item in _handed_out(decoded):
+            yield replay_decoded(item, rules)
+    elif isinstance(part, StoredChunk):
+        for loaded in _handed_out(part.loaded()):
+            yield replay_loaded(loaded, rules)
+    else:
+        for listed in part:
+            yield replay_loaded(listed, rules)
 
 
 T = TypeVar("T")
 
 
 def _handed_out(items: list[T]) -> Iterator[T]:
-    """The items in order, each dropped from the list as it is handed out: a match's records
-    are freed as soon as its replay is done, while they are still in the processor's cache,
-    not all together after the chunk's last match (a worker's CPU 0.97x; benchmarks/README.md,
-    "replay --db: each match's records freed after its replay")."""
+    """The items in order, each dropped from the list as it is handed out."""
     items.reverse()
     while items:
         yield items.pop()

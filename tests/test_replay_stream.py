@@ -27,7 +27,7 @@ from cuelog.ingest.reader import read_records
 from cuelog.pipeline import ReplayFailed, _decode, _replay_chunk, replay_db, stream_db
 from cuelog.replay.model import MatchResult
 from cuelog.replay.output import JSON_TEXT, Rendered, document, document_text, dumps, rendered
-from cuelog.store import connect, results
+from cuelog.store import connect, results, summaries
 from cuelog.store.arrow import counted_runs, ipc_bytes
 from cuelog.store.reads import (
     _ROWS,
@@ -140,6 +140,51 @@ def test_a_failure_after_chunks_were_written_rolls_the_whole_replay_back(tmp_pat
         con.close()
     assert len(handed) == 16  # two chunks of eight handed on, the third held back by its failure
     assert {t: table_rows(db, t) for t in before} == before
+
+
+def test_a_chunk_with_a_match_that_fails_hands_on_each_attempt_in_order_and_no_rows(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """A worker builds each match's rows as soon as it is replayed; a match of the chunk
+    that cannot be replayed leaves the chunk without rows (nothing of it is written), and
+    every match still comes back in order, the strokes counted before the outcomes go."""
+    pool = kit.Log("m00a-pool", "Ann", "Bob", rules="straight-pool/wpa")
+    db = season(tmp_path / "s.duckdb", 2, pool)
+    con = connect(db)
+    try:
+        (part,) = stored_chunks(con, listed_matches(con, None))
+        whole, tables, counted = _replay_chunk(part, tabulate=True, slim=True)
+        monkeypatch.delitem(engines.ENGINES, "straight-pool")
+        failed, no_tables, strokes = _replay_chunk(part, tabulate=True, slim=True)
+    finally:
+        con.close()
+    assert [type(o) for o in failed] == [MatchResult, ReplayFailed, MatchResult]
+    assert [o.match for o in failed if isinstance(o, MatchResult)] == ["m00-fifties", "m01-maximum"]
+    assert tables is not None and no_tables is None
+    pool_strokes = sum(1 for r in pool.records if r["type"] == "stroke")
+    assert strokes == counted - pool_strokes == len(tables["replay_strokes"]) - pool_strokes > 0
+    assert [type(o) for o in whole] == [MatchResult] * 3
+
+
+def test_the_rows_of_matches_added_in_any_order_are_in_match_id_order(tmp_path: Path) -> None:
+    """The replay rows, and the side rows the report summaries hold, are the same whatever
+    order a worker adds its matches in: the tables hold them in match id order."""
+    db = season(tmp_path / "s.duckdb", 5)
+    con = connect(db)
+    try:
+        (part,) = stored_chunks(con, listed_matches(con, None))
+        replayed, _, _ = _replay_chunk(part)
+    finally:
+        con.close()
+    matches = [o for o in replayed if isinstance(o, MatchResult)]
+    assert len(matches) == 5 and [m.match for m in matches] == sorted(m.match for m in matches)
+    in_order = results.result_tables(matches, sides=True)
+    shuffled = results.result_tables([matches[3], matches[0], matches[4], matches[2], matches[1]], sides=True)
+    assert list(shuffled) == [*REPLAY_TABLES, results.SIDES]
+    assert all(shuffled[name].equals(in_order[name]) for name in in_order)
+    assert in_order[results.SIDES].equals(summaries.side_table(matches))
+    ids = in_order["replay_strokes"].column("match_id").to_pylist()
+    assert ids == sorted(ids) and len(set(ids)) == 5
 
 
 def test_the_document_written_match_by_match_is_the_whole_document(tmp_path: Path) -> None:

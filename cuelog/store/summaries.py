@@ -439,11 +439,12 @@ def side_table(results: Sequence[MatchResult]) -> pa.Table:
     """The ``summary_sides`` rows of these results, computed from them as :data:`_SIDES_SQL`
     computes them from their replay rows (the tests hold the two to each other): a replay
     builds them in its workers, beside the replay rows, instead of a query per chunk."""
-    rows = [row for m in sorted(results, key=lambda r: r.match) if m.frames for row in _match_sides(m)]
+    rows = [row for m in sorted(results, key=lambda r: r.match) if m.frames for row in match_sides(m)]
     return rows_table(SIDES_SCHEMA, rows)
 
 
-def _match_sides(m: MatchResult) -> list[tuple[object, ...]]:
+def match_sides(m: MatchResult) -> list[tuple[object, ...]]:
+    """The ``summary_sides`` rows of one match with frames: side A's, then side B's."""
     sums = {side: _Side() for side in _SIDE_NAMES}
     for fr in m.frames:
         _frame(fr, sums)
