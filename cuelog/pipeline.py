@@ -22,7 +22,7 @@ import functools
 import gc
 import itertools
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
 import msgspec
 import pyarrow as pa
@@ -262,32 +262,19 @@ def _replay_chunk(
 
 
 def _attempts(part: Part, rules: str | Derived | None) -> Iterator[Attempt]:
-    """Each match of the part replayed, in order: a stored chunk's records decoded all at
-    once where they can be (:meth:`StoredChunk.decoded`), else match by match, line by line.
-    A match's records are freed as the next match starts, while they are still in the
-    processor's cache, not all together after the chunk's last match (a worker's CPU
-    0.976x; benchmarks/README.md, "replay --db: each match's records freed and its rows
-    built as soon as it is replayed")."""
-    decoded = part.decoded() if isinstance(part, StoredChunk) else None
-    if decoded is not None:
-        for item in _handed_out(decoded):
-            yield replay_decoded(item, rules)
-    elif isinstance(part, StoredChunk):
-        for loaded in _handed_out(part.loaded()):
-            yield replay_loaded(loaded, rules)
-    else:
+    """Each match of the part replayed, in order: a stored chunk's matches read one at a
+    time (:meth:`StoredChunk.each_match`: decoded in one call where they can be, else line
+    by line), each freed as soon as it is replayed, while its records are still in the
+    processor's cache (benchmarks/README.md, "replay --db: a worker takes its chunk's
+    matches one at a time")."""
+    if not isinstance(part, StoredChunk):
         for listed in part:
             yield replay_loaded(listed, rules)
-
-
-T = TypeVar("T")
-
-
-def _handed_out(items: list[T]) -> Iterator[T]:
-    """The items in order, each dropped from the list as it is handed out."""
-    items.reverse()
-    while items:
-        yield items.pop()
+        return
+    for item in part.each_match():
+        attempt = replay_decoded(item, rules) if isinstance(item, DecodedMatch) else replay_loaded(item, rules)
+        del item
+        yield attempt
 
 
 Packed = tuple[list[Attempt], dict[str, bytes] | None, int]

@@ -24,13 +24,15 @@ from cuelog import replay as engines
 from cuelog.cli import app
 from cuelog.errors import InputError
 from cuelog.ingest.reader import read_records
-from cuelog.pipeline import ReplayFailed, _decode, _replay_chunk, replay_db, stream_db
+from cuelog.pipeline import ReplayFailed, _decode, _replay_chunk, replay_db, replay_loaded, stream_db
 from cuelog.replay.model import MatchResult
 from cuelog.replay.output import JSON_TEXT, Rendered, document, document_text, dumps, rendered
 from cuelog.store import connect, results, summaries
 from cuelog.store.arrow import counted_runs, ipc_bytes
 from cuelog.store.reads import (
     _ROWS,
+    DecodedMatch,
+    LoadedMatch,
     StoredChunk,
     UnknownMatch,
     _decoded_bodies,
@@ -378,9 +380,9 @@ def test_many_small_pieces_are_sorted_row_by_row() -> None:
 
 
 def test_a_chunk_decoded_at_once_gives_each_match_the_records_its_lines_give(tmp_path: Path) -> None:
-    """A worker decodes a chunk's bodies in one call (``StoredChunk.decoded``): each match
-    gets the records that decoding its lines one by one gives, whatever the group and chunk
-    sizes; a chunk holding a match without records is left to the line-by-line read."""
+    """A worker decodes each match's bodies in one call (``StoredChunk.each_match``): each
+    match gets the records that decoding its lines one by one gives, whatever the group and
+    chunk sizes; a chunk holding a match without records is left to the line-by-line read."""
     db = season(tmp_path / "s.duckdb", 7)
     con = connect(db)
     try:
@@ -389,9 +391,11 @@ def test_a_chunk_decoded_at_once_gives_each_match_the_records_its_lines_give(tmp
         for group, chunk in ((10**9, 8), (10, 1), (500, 3)):
             parts = list(stored_chunks(con, listed_matches(con, ids), chunk=chunk, group=group))
             *full, empty = parts
-            assert empty.decoded() is None and [m for m, _, _ in empty.matches] == ["zz-empty"]
-            decoded = [d for part in full for d in (part.decoded() or [])]
+            assert list(empty.each_match()) == empty.loaded()
+            assert [m for m, _, _ in empty.matches] == ["zz-empty"]
+            decoded = [d for part in full for d in part.each_match()]
             loaded = [m for part in full for m in part.loaded()]
+            assert all(isinstance(d, DecodedMatch) for d in decoded)
             assert [(d.match_id, d.file, d.match, d.body) for d in decoded] == [
                 (m.match_id, m.file, *_decode(m)) for m in loaded
             ]
@@ -416,19 +420,45 @@ _FRAME = '{"type":"frame","frame":1,"breaker":"A"}'
 
 
 def test_a_stroke_naming_a_ball_outside_the_schema_is_read_line_by_line() -> None:
-    """The typed decoder refuses a ball no ruleset has, so the chunk is read line by line
+    """The typed decoder refuses a ball no ruleset has, so the match is read line by line
     and the stroke comes as text, for the engine to judge as before."""
     purple = '{"type":"stroke","frame":1,"n":1,"striker":"A","first":["purple"],"potted":[]}'
     part = _chunk([_MATCH, _FRAME, purple])
-    assert part.decoded() is None
-    (loaded,) = part.loaded()
+    (loaded,) = part.each_match()
+    assert isinstance(loaded, LoadedMatch) and [loaded] == part.loaded()
     assert [body for _, body in loaded.lines] == [_MATCH, _FRAME, purple]
+
+
+def test_only_the_match_the_decoder_refuses_is_read_line_by_line_and_the_replay_is_the_same() -> None:
+    """Each match of a chunk is decoded on its own: a stroke naming a ball no ruleset has
+    sends its match alone to the line-by-line read, and the chunk replays as its matches
+    read line by line do."""
+    red = '{"type":"stroke","frame":1,"n":1,"striker":"A","first":["red"],"potted":["red"],"score":[1,0]}'
+    purple = '{"type":"stroke","frame":1,"n":1,"striker":"A","first":["purple"],"potted":[]}'
+    bodies = {
+        "m": [_MATCH, _FRAME, red],
+        "n": [_MATCH.replace('"match":"m"', '"match":"n"'), _FRAME, purple],
+        "o": [_MATCH.replace('"match":"m"', '"match":"o"'), _FRAME, red],
+    }
+    ids = [m for m, lines in bodies.items() for _ in lines]
+    lines = [i for ls in bodies.values() for i in range(1, len(ls) + 1)]
+    table = pa.table({"match_id": ids, "line": lines, "body": [b for ls in bodies.values() for b in ls]}, schema=_ROWS)
+    part = StoredChunk(tuple((m, f"{m}.jsonl", len(ls)) for m, ls in bodies.items()), ipc_bytes(table))
+    items = list(part.each_match())
+    assert [type(i) for i in items] == [DecodedMatch, LoadedMatch, DecodedMatch]
+    assert items[1] == part.loaded()[1]
+    chunk, tables, strokes = _replay_chunk(part, tabulate=True)
+    lined = [replay_loaded(m) for m in part.loaded()]
+    assert [type(o) for o in chunk] == [type(o) for o in lined] and all(isinstance(o, MatchResult) for o in chunk)
+    assert tables is not None and strokes == 3
+    by_lines = results.result_tables(lined, sides=True)
+    assert all(tables[name].equals(by_lines[name]) for name in by_lines)
 
 
 def test_a_body_that_is_not_a_record_is_reported_on_its_line_as_the_log_reader_reports_it(tmp_path: Path) -> None:
     no_n = '{"type":"stroke","frame":1,"striker":"A","first":["red"],"potted":[]}'
     part = _chunk([_MATCH, _FRAME, no_n])
-    assert part.decoded() is None
+    assert list(part.each_match()) == part.loaded()
     (outcome,), tables, _ = _replay_chunk(part, tabulate=True)
     path = tmp_path / "m.jsonl"
     path.write_text("\n".join([_MATCH, _FRAME, no_n]) + "\n", encoding="utf-8")
@@ -453,9 +483,10 @@ def test_a_chunk_cut_from_a_larger_table_decodes_its_own_bodies_only() -> None:
 
 def test_two_values_in_one_body_are_not_taken_for_two_records() -> None:
     """Read back to back, a body holding two values would give one record too many: the
-    count differs, and the chunk is read line by line (where the line is one problem)."""
-    assert _chunk([_MATCH, _FRAME + '{"type":"frame","frame":2}', _FRAME]).decoded() is None
-    assert _chunk([_MATCH, _FRAME]).decoded() is not None
+    count differs, and the match is read line by line (where the line is one problem)."""
+    (two,) = _chunk([_MATCH, _FRAME + '{"type":"frame","frame":2}', _FRAME]).each_match()
+    (one,) = _chunk([_MATCH, _FRAME]).each_match()
+    assert isinstance(two, LoadedMatch) and isinstance(one, DecodedMatch)
 
 
 def _replay_tables(db: Path) -> dict[str, list[tuple[object, ...]]]:

@@ -146,42 +146,61 @@ class StoredChunk:
             for match_id, file, _ in self.matches
         ]
 
-    def decoded(self) -> list[DecodedMatch] | None:
-        """The chunk's matches with their records decoded, every body of an Arrow chunk of
-        the rows in one call of the decoder: the bodies lie back to back in the column's
-        text, each one JSON object as ingest checked it, and the decoder reads one value
-        after another. No string a body, no call a record: about two thirds of the CPU of
-        :meth:`loaded` and a decode a line (benchmarks/README.md, "The replay's records
-        decoded a chunk at a time").
+    def each_match(self) -> Iterator[DecodedMatch | LoadedMatch]:
+        """The chunk's matches in order, each read as it is asked for (in the worker that
+        replays them): its records decoded in one call of the decoder (:class:`DecodedMatch`),
+        from the column's buffer, as its bodies lie back to back in the column's text, each
+        one JSON object as ingest checked it; the decoder reads one value after another. No
+        string a body, no call a record: about two thirds of the CPU of a decode a line
+        (benchmarks/README.md, "The replay's records decoded a chunk at a time"). A match is
+        decoded when its replay is next, not with the chunk's other matches, so that its
+        records are still in the processor's cache when the engine reads them: a worker's
+        CPU 0.91x ("replay --db: a worker takes its chunk's matches one at a time").
 
-        None when that is not the whole answer: a body the decoder refuses (a stroke's
-        name outside the schema, which :func:`cuelog.schemas.records.decode` reads as
-        text, or a record that is not one), fewer or more records than bodies, matches
-        other than the chunk's, one whose first record is not its match record. The
-        caller then takes :meth:`loaded`, whose lines name each problem as before."""
+        Where that is not the whole answer the match comes as its lines
+        (:class:`LoadedMatch`), whose replay decodes them one by one and names each problem
+        on its line: a body the decoder refuses (a stroke's name outside the schema, which
+        :func:`cuelog.schemas.records.decode` reads as text, or a record that is not one),
+        more records than bodies, a first record that is not the match record. And every
+        match of the chunk comes so when its rows are not the chunk's matches in order (a
+        match without records among them)."""
         table = pa.ipc.open_stream(self.rows).read_all()
-        if not table.num_rows:
-            return None
-        records = _decoded_bodies(table.column("body"))
-        if records is None:
-            return None
-        runs = pc.run_end_encode(table.column("match_id").combine_chunks())
-        if runs.values.to_pylist() != [match_id for match_id, _, _ in self.matches]:
-            return None
+        runs = pc.run_end_encode(table.column("match_id").combine_chunks()) if table.num_rows else None
+        bodies = table.column("body")
+        if (
+            runs is None
+            or runs.values.to_pylist() != [match_id for match_id, _, _ in self.matches]
+            or bodies.type != pa.string()
+            or bodies.null_count
+        ):
+            yield from self.loaded()
+            return
         fixes = dict(self.corrections)
-        out: list[DecodedMatch] = []
         start = 0
         for (match_id, file, _), end in zip(self.matches, runs.run_ends.to_pylist(), strict=True):
-            match = records[start]
-            if not isinstance(match, Match):
-                return None
-            out.append(DecodedMatch(match_id, file, match, records[start + 1 : end], fixes.get(match_id, ())))
+            rows = table.slice(start, end - start)
             start = end
-        return out
+            records = _decoded_bodies(rows.column("body"))
+            item: DecodedMatch | LoadedMatch
+            if records is None or not isinstance(records[0], Match):
+                item = _lines(match_id, file, rows, fixes.get(match_id, ()))
+            else:
+                item = DecodedMatch(match_id, file, records[0], records[1:], fixes.get(match_id, ()))
+            del records  # the match's records are the item's alone: freed with it
+            yield item
+            del item  # before the next match is read: its records may take their memory
+
+
+def _lines(
+    match_id: str, file: str, rows: pa.Table, corrections: tuple[tuple[str, int, Correction], ...]
+) -> LoadedMatch:
+    """A match's stored rows as its lines."""
+    lines = zip(rows.column("line").to_pylist(), rows.column("body").to_pylist(), strict=True)
+    return LoadedMatch(match_id, file, tuple(lines), corrections)
 
 
 def _decoded_bodies(bodies: pa.ChunkedArray) -> list[Record] | None:
-    """Every body of the column decoded (:meth:`StoredChunk.decoded`), or None."""
+    """Every body of the column decoded (:meth:`StoredChunk.each_match`), or None."""
     if bodies.type != pa.string() or bodies.null_count:
         return None
     records: list[Record] = []

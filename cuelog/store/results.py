@@ -67,8 +67,7 @@ class ResultRows:
     added a match at a time: a replay worker adds each match as soon as it is replayed,
     while its outcomes are still in the processor's cache, and can drop them then rather
     than after the chunk's last match (a worker's CPU 0.97x; benchmarks/README.md, "replay
-    --db: each match's records freed and its rows built as soon as it is replayed"). The
-    tables hold the matches in id order whatever the order they were added in, so that the
+    --db: a worker takes its chunk's matches one at a time"). The tables hold the matches in id order whatever the order they were added in, so that the
     rows are the same whatever the number of workers."""
 
     def __init__(self, *, sides: bool = False) -> None:
