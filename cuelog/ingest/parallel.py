@@ -31,7 +31,7 @@ from typing import Any, TypeVar
 from cuelog.ingest.collector import collector_paused
 from cuelog.ingest.processes import worker_pool
 from cuelog.ingest.reading import FileRead, read_large, read_small
-from cuelog.ingest.rows import Rows, Tables
+from cuelog.ingest.rows import GroupRows, Tables
 from cuelog.ingest.spool import Spool, Spooled, folder
 from cuelog.store.arrow import Ranges, packed, unpacked
 
@@ -64,16 +64,15 @@ def _unpacked(reads: list[tuple[FileRead, dict[str, int]]], tables: dict[str, by
 def check_batch(logs: list[tuple[str, bytes]]) -> Checked:
     """Read each small log (name, content) as the loading process would
     (:func:`cuelog.ingest.reading.read_small`): runs in a worker."""
-    rows = Rows()
+    rows = GroupRows()  # Arrow columns every few logs, while their tuples are in the cache
     reads: list[tuple[FileRead, dict[str, int]]] = []
     with collector_paused():
         for name, data in logs:
             read = read_small(name, data, None)
             counts = read.batch.counts()
-            rows.extend(read.batch)
-            read.batch.clear()
+            rows.add(read.batch)  # which leaves the read's batch empty
             reads.append((read, counts))
-        return Checked(reads, rows.arrow())
+        return Checked(reads, rows.whole())
 
 
 def with_rows(checked: Checked) -> list[FileRead]:

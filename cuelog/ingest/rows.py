@@ -2,10 +2,11 @@
 
 A file's records become rows of ``records``, ``strokes`` and ``shot_clock``
 (:data:`cuelog.store.loads.ROW_SCHEMAS`), built as tuples while the file is read
-(:class:`Rows`). A group of files published together (:class:`GroupRows`) turns its rows
-into Arrow tables every :data:`CHUNK` records, so that a group as large as two DuckDB row
-groups (:data:`GROUP_RECORDS`) holds Python objects for one chunk at most: a record as
-tuples costs several times its Arrow columns.
+(:class:`Rows`). The files of a worker's batch, or of a group published together
+(:class:`GroupRows`), turn their rows into Arrow tables every :data:`CHUNK` records: the
+tuples are still in the processor's cache, and a group as large as two DuckDB row groups
+(:data:`GROUP_RECORDS`) holds Python objects for one chunk at most (a record as tuples
+costs several times its Arrow columns).
 """
 
 from __future__ import annotations
@@ -20,8 +21,13 @@ from cuelog.schemas.records import Choice, Clock, Event, Frame, FrameEnd, Match,
 from cuelog.store.arrow import rows_table
 from cuelog.store.loads import ROW_SCHEMAS
 
-CHUNK = 20_000
-"""Records held as tuples at most before they become Arrow columns."""
+CHUNK = 700
+"""Records held as tuples before they become Arrow columns (a few more: a file's rows are
+added whole). Made into columns while the tuples and the texts they hold are still in the
+processor's cache, about three small logs' worth: a worker's checks 0.93-0.94x the CPU of
+making its whole batch columns at once, and at 250 records the conversions' own cost
+takes most of that back (benchmarks/README.md, "Ingest: the rows made Arrow columns while
+they are in the cache")."""
 
 GROUP_RECORDS = 2 * 122_880
 """A group of files holds at most this many records (a file holding more is published
@@ -144,8 +150,8 @@ class _Own:
 
 @dataclass(slots=True)
 class GroupRows:
-    """The rows of a group of files: each file's place in them, its rows as Arrow chunks of
-    about :data:`CHUNK` records, the latest rows still as tuples."""
+    """The rows of a group of files (or of a worker's batch): each file's place in them, its
+    rows as Arrow chunks of about :data:`CHUNK` records, the latest rows still as tuples."""
 
     chunks: dict[str, list[pa.Table]] = field(default_factory=lambda: {table: [] for table in ROW_SCHEMAS})
     pending: Rows = field(default_factory=Rows)
@@ -178,14 +184,19 @@ class GroupRows:
             if data.num_rows:
                 self.chunks[table].append(data)
 
-    def tables(self) -> list[Tables]:
-        """Each file's rows: slices of one Arrow table per store table (no copy), or the
-        tables it came with."""
+    def whole(self) -> Tables:
+        """Every file's rows added with :meth:`add`, in order: one Arrow table per store
+        table, of the chunks as they are (no copy)."""
         self._chunk()
-        whole = {
+        return {
             table: pa.concat_tables(chunks) if chunks else ROW_SCHEMAS[table].empty_table()
             for table, chunks in self.chunks.items()
         }
+
+    def tables(self) -> list[Tables]:
+        """Each file's rows: slices of one Arrow table per store table (no copy), or the
+        tables it came with."""
+        whole = self.whole()
         return [
             place.tables
             if isinstance(place, _Own)

@@ -80,6 +80,27 @@ def test_two_workers_give_the_results_and_rows_of_one(tmp_path: Path, monkeypatc
     assert _stored(tmp_path / "two.duckdb") == _stored(tmp_path / "one.duckdb")
 
 
+def test_a_batch_made_columns_a_few_logs_at_a_time_gives_each_log_its_own_rows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker turns its batch's rows into Arrow columns every few records (``rows.CHUNK``),
+    so a batch's tables are several chunks; each log still gets the rows, and the counts,
+    that it gives read on its own."""
+    logs = sorted((_mixed_run(tmp_path)).glob("m-0[0-1]?.jsonl"))
+    batch = [(str(path), path.read_bytes()) for path in logs]
+    monkeypatch.setattr(rows, "CHUNK", 5)
+    checked = parallel.check_batch(batch)
+    assert len(checked.tables["records"].to_batches()) > 3
+    read_back = parallel.with_rows(checked)
+    assert len(read_back) == len(batch) == 20
+    for (name, data), read in zip(batch, read_back, strict=True):
+        own = load.read_small(name, data, None)
+        alone = own.batch.arrow()
+        assert read.tables is not None and read.records == own.records > 0
+        assert {t: read.tables[t].num_rows for t in alone} == {t: alone[t].num_rows for t in alone}
+        assert all(read.tables[t].equals(alone[t]) for t in alone), name
+
+
 @pytest.mark.parametrize("workers", [1, 2])
 def test_groups_published_while_the_next_files_are_decided_load_each_file_as_on_its_own(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int
