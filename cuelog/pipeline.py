@@ -403,7 +403,8 @@ def stream_db(
     with threads_held(con, cores_left(n)) as threads:
         # The records stream from a cursor of their own: the writes go on ``con`` meanwhile.
         reader = con.cursor()
-        stored = ReadAhead(stored_chunks(reader, listed), READ_AHEAD, name="cuelog-reader")
+        size = part_matches(listed.num_rows, n)
+        stored = ReadAhead(stored_chunks(reader, listed, chunk=size), READ_AHEAD // size, name="cuelog-reader")
         try:
             parts = (_corrected(part, by_match) for part in stored)
             store = rules is None
@@ -420,9 +421,21 @@ def stream_db(
             reader.close()
 
 
-READ_AHEAD = 64
-"""Parts (of 8 matches) read ahead of the replay: about one group of records (the reads'
-``group``), so the next group's query runs while the current one replays."""
+READ_AHEAD = 512
+"""Matches read ahead of the replay (in parts of :func:`part_matches`): about one group of
+records (the reads' ``group``), so the next group's query runs while the current one replays."""
+
+
+def part_matches(matches: int, workers: int) -> int:
+    """Matches a part holds, of ``matches`` replayed by ``workers``: what a worker replays
+    at a time, its rows made into tables and sent back together. A part has costs of its
+    own beside its matches' (its records' table opened, seven tables made and written as
+    Arrow IPC, sent, read and appended by the command's process): a worker took 0.955x the
+    CPU with parts of 16 matches and 0.93x with 32 against 8 (benchmarks/README.md, "replay
+    --db: parts of up to 32 matches"). At most 32, so that what is in flight stays small
+    (four parts a worker); at least 8, and fewer than 32 where a worker would get fewer
+    than eight parts, so that the last parts do not leave a worker idle."""
+    return max(8, min(32, matches // (8 * max(workers, 1))))
 
 
 def _corrected(part: StoredChunk, by_match: dict[str, list[Located]]) -> StoredChunk:

@@ -24,7 +24,7 @@ from cuelog import replay as engines
 from cuelog.cli import app
 from cuelog.errors import InputError
 from cuelog.ingest.reader import read_records
-from cuelog.pipeline import ReplayFailed, _decode, _replay_chunk, replay_db, replay_loaded, stream_db
+from cuelog.pipeline import ReplayFailed, _decode, _replay_chunk, part_matches, replay_db, replay_loaded, stream_db
 from cuelog.replay.model import MatchResult
 from cuelog.replay.output import JSON_TEXT, Rendered, document, document_text, dumps, rendered
 from cuelog.store import connect, results, summaries
@@ -119,6 +119,36 @@ def test_streamed_rows_equal_the_rows_of_the_whole_replay(tmp_path: Path) -> Non
     assert sum(len(fr.outcomes) for m in results for fr in m.frames) == len(table_rows(whole, "replay_strokes"))
     for table in ("replay_frames", "replay_strokes", "replay_breaks", "replay_findings"):
         assert table_rows(streamed, table) == table_rows(whole, table), table
+
+
+def test_parts_of_any_size_store_the_same_rows_in_the_same_order(tmp_path: Path) -> None:
+    """A replay hands its workers parts of more matches when each worker still gets eight
+    of them (``part_matches``): one worker takes this season in parts of 17 matches, two in
+    parts of 8, and both store the same rows, row for row in the order stored."""
+    assert (part_matches(140, 1), part_matches(140, 2)) == (17, 8)
+    one, two = season(tmp_path / "one.duckdb", 140), tmp_path / "two.duckdb"
+    two.write_bytes(one.read_bytes())
+    handed: dict[int, list[int]] = {1: [], 2: []}
+    for db, workers in ((one, 1), (two, 2)):
+        con = connect(db)
+        try:
+            done = stream_db(con, workers=workers, each=lambda chunk, w=workers: handed[w].append(len(chunk)))
+        finally:
+            con.close()
+        assert done.matches == 140
+    assert handed[1] == [17] * 8 + [4] and handed[2] == [8] * 17 + [4]
+    for table in (*REPLAY_TABLES, "summary_sides_rows", "summary_shots", "summary_shot_counts"):
+        assert _stored_order(one, table) == _stored_order(two, table), table
+
+
+def _stored_order(db: Path, table: str) -> list[tuple[object, ...]]:
+    """The rows of a replay table (every generation's) or a summary table, as stored."""
+    name = results.ROWS.get(table, table)
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return con.execute(f"SELECT * FROM {name} ORDER BY rowid").fetchall()
+    finally:
+        con.close()
 
 
 def test_a_failure_after_chunks_were_written_rolls_the_whole_replay_back(tmp_path: Path, monkeypatch) -> None:
