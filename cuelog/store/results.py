@@ -31,7 +31,7 @@ if TYPE_CHECKING:  # the connection is the caller's: a replay worker builds rows
     import duckdb
 
 SIDES = "summary_sides"
-"""The key of a chunk's report summaries (``summaries.side_table``) beside its replay rows."""
+"""The key of a chunk's report summaries (``summaries.match_sides`` of each match) beside its replay rows."""
 
 REPLAY_TABLES = (
     "replay_frames",
@@ -67,8 +67,9 @@ class ResultRows:
     added a match at a time: a replay worker adds each match as soon as it is replayed,
     while its outcomes are still in the processor's cache, and can drop them then rather
     than after the chunk's last match (a worker's CPU 0.97x; benchmarks/README.md, "replay
-    --db: a worker takes its chunk's matches one at a time"). The tables hold the matches in id order whatever the order they were added in, so that the
-    rows are the same whatever the number of workers."""
+    --db: a worker takes its chunk's matches one at a time"). The tables hold the matches
+    in id order whatever the order they were added in, so that the rows are the same
+    whatever the number of workers."""
 
     def __init__(self, *, sides: bool = False) -> None:
         self._sides = sides

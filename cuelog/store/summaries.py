@@ -9,7 +9,7 @@ from which the clock report finds its medians), and the nine-ball push outs
 (``summary_push_outs``), so a report reads a few rows per match (:mod:`cuelog.store.summed`).
 
 They are written in the same transactions as what they summarise. A replay's workers build
-each match's side rows from its results (:func:`side_table`), which the writer inserts
+each match's side rows from its results (:func:`match_sides`), which the writer inserts
 under the replay's generation with the replay rows (:func:`insert_sides`); the shot times
 (which read the loaded shot clock too) and the push outs (from the replay's stroke details)
 are written for the replayed matches in the transaction that makes their generation
@@ -126,8 +126,9 @@ ORDER BY d.match_id, d.side
 
 
 def insert_sides(con: duckdb.DuckDBPyConnection, parts: Sequence[pa.Table], gen: int) -> None:
-    """Insert side rows (:func:`side_table`) under the replay generation ``gen``, inside the
-    caller's transaction (the one that inserts the replay rows they summarise)."""
+    """Insert side rows (:func:`match_sides` of each match) under the replay generation
+    ``gen``, inside the caller's transaction (the one that inserts the replay rows they
+    summarise)."""
     if not parts:
         return
     con.register("cuelog_summary_sides", pa.concat_tables(parts))
@@ -438,7 +439,8 @@ _SIDE_NAMES: Final = ("A", "B")
 def side_table(results: Sequence[MatchResult]) -> pa.Table:
     """The ``summary_sides`` rows of these results, computed from them as :data:`_SIDES_SQL`
     computes them from their replay rows (the tests hold the two to each other): a replay
-    builds them in its workers, beside the replay rows, instead of a query per chunk."""
+    builds them in its workers, a match at a time (:func:`match_sides`, beside the replay
+    rows: :class:`cuelog.store.results.ResultRows`), instead of a query per chunk."""
     rows = [row for m in sorted(results, key=lambda r: r.match) if m.frames for row in match_sides(m)]
     return rows_table(SIDES_SCHEMA, rows)
 
