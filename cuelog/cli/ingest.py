@@ -38,7 +38,7 @@ if TYPE_CHECKING:  # loading imports DuckDB and pyarrow: imported when the comma
     from cuelog.ingest.load import FileResult
 
 
-def _progress(paths: list[Path], quiet: bool) -> Progress:
+def _progress(quiet: bool) -> Progress:
     """A byte-count progress bar on stderr, shown only on a terminal (and never with --json)."""
     return stderr_progress("loading", DownloadColumn(), TimeRemainingColumn(), quiet=quiet)
 
@@ -114,8 +114,9 @@ def _load(
         with pairing_ahead(clock if parquet is None else []) as paired:
             if workers is None:
                 workers = default_workers(files)
-            with _progress(files, quiet) as bar:
-                task = bar.add_task("loading", total=_total_bytes(files))
+            with _progress(quiet) as bar:
+                # Only a bar that shows needs the total: two stats a file (a season is thousands).
+                task = bar.add_task("loading", total=None if bar.disable else _total_bytes(files))
                 results = ingest_paths(
                     con, files, replace=replace, progress=lambda n: bar.advance(task, n), workers=workers
                 )
