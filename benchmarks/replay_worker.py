@@ -26,14 +26,11 @@ Timings are never asserted in tests.
 from __future__ import annotations
 
 import argparse
-import json
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
-from engine import ROOT, checkout, spread
+from turns import add_options, in_turn, report, run_child
 
 # Run in a child process, with the tree to measure first on sys.path.
 CHILD = r"""
@@ -71,67 +68,27 @@ print(json.dumps({"parts": len(timed), "records": records, "cpu_s": cpu, "digest
 
 
 def measure(tree: Path, db: Path, matches: int, every: int, warmup: int) -> dict[str, Any]:
-    out = subprocess.run(
-        [sys.executable, "-c", CHILD, str(tree), str(db), str(matches), str(every), str(warmup)],
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=tree,
-    )
-    run = dict(json.loads(out.stdout.strip().splitlines()[-1]))
-    run["ns_per_record"] = run["cpu_s"] / max(run["records"], 1) * 1e9
-    return run
+    return run_child(CHILD, tree, db, matches, every, warmup)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--db", type=Path, required=True, help="a store ingest has loaded (only read)")
-    ap.add_argument("--base", help="git revision or directory to compare against (default: the working tree alone)")
-    ap.add_argument("--tree", default=str(ROOT), help="the tree to measure (default: the working tree)")
-    ap.add_argument("--rounds", type=int, default=3, help="rounds (a fresh process per tree each)")
     ap.add_argument("--matches", type=int, default=32, help="matches a part, as a replay's workers get them")
     ap.add_argument("--every", type=int, default=1, help="take every n-th part of the store")
     ap.add_argument("--warmup", type=int, default=10, help="parts replayed first and not counted")
-    ap.add_argument("--json", action="store_true")
+    add_options(ap)
     args = ap.parse_args()
     if not args.db.exists():
         sys.exit(f"error: no store at {args.db}")
-    with tempfile.TemporaryDirectory(prefix="cuelog-worker-") as tmp:
-        tree = checkout(args.tree, Path(tmp) / "tree")
-        base = checkout(args.base, Path(tmp) / "base") if args.base else None
-        runs: dict[str, list[dict[str, Any]]] = {"tree": [], "base": []}
-        for i in range(args.rounds):
-            order = [("tree", tree), ("base", base)] if i % 2 == 0 else [("base", base), ("tree", tree)]
-            for name, where in order:
-                if where is not None:
-                    runs[name].append(measure(where, args.db.resolve(), args.matches, args.every, args.warmup))
-    first = runs["tree"][0]
-    doc: dict[str, Any] = {
-        "db": str(args.db),
-        "matches_a_part": args.matches,
-        "parts": first["parts"],
-        "records": first["records"],
-        "rounds": args.rounds,
-        "tree": {"ns_per_record": spread([r["ns_per_record"] for r in runs["tree"]])},
-    }
-    if base is not None:
-        ratios = [t["cpu_s"] / b["cpu_s"] for t, b in zip(runs["tree"], runs["base"], strict=True)]
-        doc["base"] = {"revision": args.base, "ns_per_record": spread([r["ns_per_record"] for r in runs["base"]])}
-        doc["tree_over_base"] = {**spread(ratios), "rounds": [round(r, 3) for r in ratios]}
-        doc["same_rows"] = all(r["digest"] == first["digest"] for r in runs["tree"] + runs["base"])
-    if args.json:
-        print(json.dumps(doc, indent=1))
-        return
-    t = doc["tree"]["ns_per_record"]
-    print(
-        f"{doc['records']:,} records in {doc['parts']} parts of {args.matches} matches, {args.rounds} rounds (CPU time)"
+    db = args.db.resolve()
+    runs = in_turn(
+        args.tree, args.base, args.rounds, lambda tree: measure(tree, db, args.matches, args.every, args.warmup)
     )
-    print(f"  tree  {t['median']:,.0f} ns a record ({t['low']:,.0f}-{t['high']:,.0f})")
-    if base is not None:
-        b, r = doc["base"]["ns_per_record"], doc["tree_over_base"]
-        print(f"  base  {b['median']:,.0f} ns a record ({b['low']:,.0f}-{b['high']:,.0f})  [{args.base}]")
-        print(f"  tree / base {r['median']:.3f} (rounds {', '.join(str(x) for x in r['rounds'])})")
-        print(f"  same rows from both trees: {doc['same_rows']}")
+    first = runs["tree"][0]
+    head = {"db": str(args.db), "matches_a_part": args.matches, "parts": first["parts"], "records": first["records"]}
+    title = "{records:,} records in {parts} parts of {matches_a_part} matches, {rounds} rounds (CPU time)"
+    report(head, runs, args, title)
 
 
 if __name__ == "__main__":

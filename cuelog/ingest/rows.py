@@ -24,10 +24,12 @@ from cuelog.store.loads import ROW_SCHEMAS
 CHUNK = 700
 """Records held as tuples before they become Arrow columns (a few more: a file's rows are
 added whole). Made into columns while the tuples and the texts they hold are still in the
-processor's cache, about three small logs' worth: a worker's checks 0.93-0.94x the CPU of
-making its whole batch columns at once, and at 250 records the conversions' own cost
-takes most of that back (benchmarks/README.md, "Ingest: the rows made Arrow columns while
-they are in the cache")."""
+processor's cache, about three small logs' worth: the checks of a batch about 0.97x the
+CPU of making its whole batch columns at once (one core's ingest, where the loading process
+checks the logs itself, 0.99x); a worker sends the chunks as several record batches a
+table, which costs about that back, so a worker as a whole is within a few percent either
+way (benchmarks/README.md, "Ingest: the rows made Arrow columns while they are in the
+cache")."""
 
 GROUP_RECORDS = 2 * 122_880
 """A group of files holds at most this many records (a file holding more is published
