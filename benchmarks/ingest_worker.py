@@ -64,7 +64,7 @@ for b in timed:
     sent.append(pickle.dumps(parallel.check_batch(b)))
 cpu = time.process_time() - start
 digest, records = hashlib.sha256(), 0
-for b, data in zip(timed, sent):
+for b, data in zip(timed, sent, strict=True):
     checked = pickle.loads(data)
     for (name, _), (read, counts) in zip(b, checked.reads, strict=True):
         records += counts["records"]
