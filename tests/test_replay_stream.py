@@ -28,7 +28,7 @@ from cuelog.pipeline import ReplayFailed, _decode, _replay_chunk, part_matches, 
 from cuelog.replay.model import MatchResult
 from cuelog.replay.output import JSON_TEXT, Rendered, document, document_text, dumps, rendered
 from cuelog.store import connect, results, summaries
-from cuelog.store.arrow import counted_runs, ipc_bytes
+from cuelog.store.arrow import counted_runs, ipc_bytes, rows_table
 from cuelog.store.reads import (
     _ROWS,
     DecodedMatch,
@@ -214,7 +214,9 @@ def test_the_rows_of_matches_added_in_any_order_are_in_match_id_order(tmp_path: 
     shuffled = results.result_tables([matches[3], matches[0], matches[4], matches[2], matches[1]], sides=True)
     assert list(shuffled) == [*REPLAY_TABLES, results.SIDES]
     assert all(shuffled[name].equals(in_order[name]) for name in in_order)
-    assert in_order[results.SIDES].equals(summaries.side_table(matches))
+    # The side rows are each match's (summaries.match_sides), in match id order.
+    sides = [row for m in sorted(matches, key=lambda m: m.match) for row in summaries.match_sides(m)]
+    assert in_order[results.SIDES].equals(rows_table(summaries.SIDES_SCHEMA, sides))
     ids = in_order["replay_strokes"].column("match_id").to_pylist()
     assert ids == sorted(ids) and len(set(ids)) == 5
 

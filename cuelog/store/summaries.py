@@ -22,8 +22,8 @@ every replayed match has them).
 
 Each figure is the one its report computed from the strokes before (``report_scope._TOTALS``,
 ``aggregates._RACKS``): :data:`_SIDES_SQL` computes the side rows from the replay rows the
-same way (:func:`rebuild` uses it), and the tests hold :func:`side_table` to it
-(``tests/analytics/test_summaries.py``).
+same way (:func:`rebuild` uses it), and the tests hold the workers' rows (:func:`match_sides`)
+to it (``tests/analytics/test_summaries.py``).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from cuelog.replay.model import BY_N, FrameResult, MatchResult, Outcome
-from cuelog.store.arrow import counted_runs, rows_table
+from cuelog.store.arrow import counted_runs
 from cuelog.store.report_scope import MISS_SEQUENCES, SHOT_US, condoned, push_outs
 
 if TYPE_CHECKING:  # the connection is the caller's: a replay worker builds side rows without DuckDB
@@ -436,17 +436,11 @@ SIDES_SCHEMA: Final = pa.schema(
 _SIDE_NAMES: Final = ("A", "B")
 
 
-def side_table(results: Sequence[MatchResult]) -> pa.Table:
-    """The ``summary_sides`` rows of these results, computed from them as :data:`_SIDES_SQL`
-    computes them from their replay rows (the tests hold the two to each other): a replay
-    builds them in its workers, a match at a time (:func:`match_sides`, beside the replay
-    rows: :class:`cuelog.store.results.ResultRows`), instead of a query per chunk."""
-    rows = [row for m in sorted(results, key=lambda r: r.match) if m.frames for row in match_sides(m)]
-    return rows_table(SIDES_SCHEMA, rows)
-
-
 def match_sides(m: MatchResult) -> list[tuple[object, ...]]:
-    """The ``summary_sides`` rows of one match with frames: side A's, then side B's."""
+    """The ``summary_sides`` rows of one match with frames, side A's then side B's, computed
+    from its results as :data:`_SIDES_SQL` computes them from its replay rows: a replay
+    builds them in its workers, a match at a time beside the replay rows
+    (:class:`cuelog.store.results.ResultRows`), instead of a query per chunk."""
     sums = {side: _Side() for side in _SIDE_NAMES}
     for fr in m.frames:
         _frame(fr, sums)

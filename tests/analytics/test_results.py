@@ -9,8 +9,8 @@ import pyarrow as pa
 import pytest
 
 from cuelog.replay.model import CONDONED_FOUL, Finding
-from cuelog.store import connect, summaries
-from cuelog.store.results import REPLAY_TABLES, SIDES, result_tables, write_results
+from cuelog.store import connect
+from cuelog.store.results import REPLAY_TABLES, result_tables, write_results
 from tests.analytics import kit
 from tests.analytics import outcomes as o
 
@@ -83,7 +83,7 @@ def test_a_failed_write_leaves_the_old_results(tmp_path: Path) -> None:
     con = connect(db)
     write_results(con, ["m1-maximum"], [o.match("m1-maximum", "snooker/wpbsa-2024", "Ann", "Bob", o.maximum_frame())])
     broken = o.match("m1-maximum", "snooker/wpbsa-2024", "Ann", "Bob", o.frame(1, [o.S("A", 1)]))
-    tables = {**result_tables([broken]), SIDES: summaries.side_table([broken])}
+    tables = result_tables([broken], sides=True)
     # The breaks are written after the frames and strokes: a NULL their points refuse.
     breaks = tables["replay_breaks"]
     assert breaks.num_rows

@@ -19,6 +19,7 @@ from cuelog.analytics.queries import BY, KINDS, Scope, report
 from cuelog.cli import app
 from cuelog.replay.model import Finding, FrameResult, MatchResult, Outcome
 from cuelog.store import connect, summaries
+from cuelog.store.results import SIDES, result_tables
 
 runner = CliRunner()
 SEASONS = ("snooker/wpbsa-2024", "billiards/wpbsa-2024", "eightball/world-2015", "nineball/wpa", "straight-pool/wpa")
@@ -351,8 +352,8 @@ def test_s3_r14diii_a_miss_sequence_is_one_strikers_consecutive_called_misses() 
         findings=[Finding(n=5, kind="condoned_foul", rule="S3 R14(d)", side="A", points=4, message="condoned")],
         visits=(4, 2),
     )
-    table = summaries.side_table([MatchResult(match="m1", rules="snooker/wpbsa-2024", sides={}, frames=[frame])])
-    sides = {row["side"]: row for row in table.to_pylist()}
+    match = MatchResult(match="m1", rules="snooker/wpbsa-2024", sides={}, frames=[frame])
+    sides = {row["side"]: row for row in result_tables([match], sides=True)[SIDES].to_pylist()}
     assert sides["A"]["longest_miss_sequence"] == 1  # 1 | 4 | (5 condoned) | 6
     assert sides["B"]["longest_miss_sequence"] == 2  # 2, 3
     assert sides["A"]["miss_calls"] == 3 and sides["B"]["miss_calls"] == 2
