@@ -190,7 +190,7 @@ def test_workers_must_be_at_least_one(tmp_path: Path) -> None:
     logs = _mixed_run(tmp_path)
     result = cli("ingest", logs, "--db", tmp_path / "db.duckdb", "--workers", "0")
     assert result.exit_code == 2
-    assert "--workers" in result.stderr and "greater than or equal to 1" in result.stderr
+    assert "Invalid value for '--workers': 0 is not in the range x>=1." in result.stderr
 
 
 def _batch(tag: str, n: int) -> dict[str, Any]:
